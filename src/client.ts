@@ -14,7 +14,7 @@ export interface PayinClientOptions {
 }
 
 /** An openapi-fetch client whose paths, parameters, bodies and responses are the contract's. */
-export type PayinClient = Client<paths, "application/json">;
+export type PayinClient = Client<paths>;
 
 /**
  * Creates a typed client of the Payin Acceptance Service.

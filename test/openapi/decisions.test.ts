@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/paths.ts";
+import { openapiBundle } from "../support/documents.ts";
+
+const register = readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8");
+const entries = new Map(
+  register
+    .split(/^## /m)
+    .slice(1)
+    .map((section) => [section.match(/^(D\d+):/)?.[1] ?? section.slice(0, 20), section] as const),
+);
+
+/** Every `x-decision` value in a document, with the JSON pointer of the element that carries it. */
+export function decisionRefs(doc: unknown, pointer = ""): Array<[string, string]> {
+  if (!doc || typeof doc !== "object") return [];
+  return Object.entries(doc).flatMap(([key, value]) =>
+    key === "x-decision" ? [[String(value), pointer] as [string, string]] : decisionRefs(value, `${pointer}/${key}`),
+  );
+}
+
+describe("the decision register", () => {
+  it("has one entry for each of the source's 17 open points, in order", () => {
+    expect([...entries.keys()]).toEqual(Array.from({ length: 17 }, (_, i) => `D${i + 1}`));
+  });
+
+  it.each([...entries])("%s quotes the source and gives the decision, the reason and the consequence", (_, section) => {
+    expect(section).toMatch(/\*\*Source says:\*\* ".*not shown.*"/);
+    for (const part of ["Decision", "Why", "If otherwise"]) expect(section).toContain(`**${part}:**`);
+  });
+
+  it("every x-decision in the OpenAPI document names an entry", () => {
+    const refs = decisionRefs(openapiBundle);
+    expect(refs.length).toBeGreaterThan(30);
+    for (const [id, pointer] of refs) expect(entries.has(id), `${pointer}: ${id}`).toBe(true);
+  });
+});
