@@ -106,7 +106,148 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "session-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * session-created
+         * @description A payment session was created. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         */
+        post: operations["sessionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction-created
+         * @description The payin flow started and a new transaction was created. Fetch the transaction by `data.transaction_id`. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         */
+        post: operations["transactionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction-completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction-completed
+         * @description The transaction completed successfully. Fetch the transaction by `data.transaction_id`. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         */
+        post: operations["transactionCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction-settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction-settled
+         * @description The transaction amount was settled in the merchant wallet or account. Fetch the transaction by `data.transaction_id`. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         */
+        post: operations["transactionSettled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session-expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * session-expired
+         * @description A session expired, one hour after creation, with no completed transaction. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         */
+        post: operations["sessionExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction-failed
+         * @description The transaction failed to complete. Fetch the transaction by `data.transaction_id`. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         */
+        post: operations["transactionFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session-completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * session-completed
+         * @description The payment session was completed within its expiration time. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         */
+        post: operations["sessionCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -488,6 +629,147 @@ export interface components {
             /** @description When the webhook URL was last registered or replaced. */
             updated_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * EventId
+         * @description Identifier of an event. Equals the `webhook-id` header and stays the same on every retry of the delivery: receivers dedupe on it.
+         * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+         */
+        EventId: string;
+        /**
+         * PayinEventType
+         * @description Name of a webhook event, exactly as the source names the seven.
+         * @example transaction-completed
+         * @enum {string}
+         */
+        PayinEventType: "session-created" | "transaction-created" | "transaction-completed" | "transaction-settled" | "session-expired" | "transaction-failed" | "session-completed";
+        /**
+         * WebhookEventEnvelope
+         * @description What every webhook event has: its id, its type, when it happened and its data. Events are thin: identifiers and status, enough to route the event and fetch the transaction, which is the truth.
+         */
+        WebhookEventEnvelope: {
+            id: components["schemas"]["EventId"];
+            type: components["schemas"]["PayinEventType"];
+            /** @description When the event happened. */
+            timestamp: components["schemas"]["Timestamp"];
+            /** @description The event's data, an object whose shape depends on `type`. */
+            data: unknown;
+        };
+        /**
+         * SessionEventData
+         * @description Data of a session event. Identifies the session and says its new state.
+         */
+        SessionEventData: {
+            session_id: components["schemas"]["SessionId"];
+            counterparty_id: components["schemas"]["CounterpartyId"];
+            order_id?: components["schemas"]["OrderId"];
+            status: components["schemas"]["SessionStatus"];
+            amount: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+        };
+        /**
+         * SessionCreatedEvent
+         * @description `session-created`: sent when a payment session is created.
+         */
+        SessionCreatedEvent: components["schemas"]["WebhookEventEnvelope"] & {
+            /**
+             * @description Always `session-created`.
+             * @constant
+             */
+            type: "session-created";
+            data: components["schemas"]["SessionEventData"];
+        };
+        /**
+         * TransactionEventData
+         * @description Data of a transaction event. On receiving it, fetch the transaction by `transaction_id` and update your records from the answer.
+         */
+        TransactionEventData: {
+            transaction_id: components["schemas"]["TransactionId"];
+            session_id: components["schemas"]["SessionId"];
+            counterparty_id: components["schemas"]["CounterpartyId"];
+            order_id?: components["schemas"]["OrderId"];
+            status: components["schemas"]["TransactionStatus"];
+            amount: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+        };
+        /**
+         * TransactionCreatedEvent
+         * @description `transaction-created`: sent when the payin flow starts and a new transaction is created. Fetch the transaction.
+         */
+        TransactionCreatedEvent: components["schemas"]["WebhookEventEnvelope"] & {
+            /**
+             * @description Always `transaction-created`.
+             * @constant
+             */
+            type: "transaction-created";
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /**
+         * TransactionCompletedEvent
+         * @description `transaction-completed`: sent when the transaction completes successfully. Fetch the transaction.
+         */
+        TransactionCompletedEvent: components["schemas"]["WebhookEventEnvelope"] & {
+            /**
+             * @description Always `transaction-completed`.
+             * @constant
+             */
+            type: "transaction-completed";
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /**
+         * TransactionSettledEvent
+         * @description `transaction-settled`: sent when the transaction amount is settled in the merchant wallet or account. Fetch the transaction.
+         */
+        TransactionSettledEvent: components["schemas"]["WebhookEventEnvelope"] & {
+            /**
+             * @description Always `transaction-settled`.
+             * @constant
+             */
+            type: "transaction-settled";
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /**
+         * SessionExpiredEvent
+         * @description `session-expired`: sent when a session expires, one hour after creation, with no completed transaction.
+         */
+        SessionExpiredEvent: components["schemas"]["WebhookEventEnvelope"] & {
+            /**
+             * @description Always `session-expired`.
+             * @constant
+             */
+            type: "session-expired";
+            data: components["schemas"]["SessionEventData"];
+        };
+        /**
+         * TransactionFailedEventData
+         * @description Data of `transaction-failed`, which also says why the transaction failed.
+         */
+        TransactionFailedEventData: components["schemas"]["TransactionEventData"] & {
+            failure_reason: components["schemas"]["FailureReason"];
+        };
+        /**
+         * TransactionFailedEvent
+         * @description `transaction-failed`: sent when the transaction fails to complete. Fetch the transaction.
+         */
+        TransactionFailedEvent: components["schemas"]["WebhookEventEnvelope"] & {
+            /**
+             * @description Always `transaction-failed`.
+             * @constant
+             */
+            type: "transaction-failed";
+            data: components["schemas"]["TransactionFailedEventData"];
+        };
+        /**
+         * SessionCompletedEvent
+         * @description `session-completed`: sent when the payment session is completed within its expiration time.
+         */
+        SessionCompletedEvent: components["schemas"]["WebhookEventEnvelope"] & {
+            /**
+             * @description Always `session-completed`.
+             * @constant
+             */
+            type: "session-completed";
+            data: components["schemas"]["SessionEventData"];
+        };
     };
     responses: {
         /** @description The request body could not be parsed as JSON. */
@@ -556,6 +838,13 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The receiver acknowledges the delivery with any 2xx status within 15 seconds; the body is ignored. Any other status, or no answer in time, and the service retries with exponential backoff and jitter. */
+        WebhookAcknowledged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
     parameters: {
         /** @description Makes a create safe to retry. The same key with the same body replays the first response; the same key with another body is answered with `409 idempotency_key_reused`. Keys are kept for at least 24 hours. */
@@ -566,6 +855,12 @@ export interface components {
         CounterpartyType: components["schemas"]["CounterpartyType"];
         /** @description The `transaction_id` from a transaction event. */
         TransactionId: components["schemas"]["TransactionId"];
+        /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+        WebhookIdHeader: string;
+        /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+        WebhookTimestampHeader: string;
+        /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -836,6 +1131,167 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    transactionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    transactionCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCompletedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    transactionSettled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionSettledEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    sessionExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionExpiredEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    transactionFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionFailedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    sessionCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Identifier of the event, equal to its `id`; the same on every retry. Dedupe on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCompletedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
         };
     };
 }

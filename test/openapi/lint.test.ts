@@ -20,3 +20,15 @@ describe("the OpenAPI sources and bundle lint clean", () => {
     expect(status, output).toBe(0);
   });
 });
+
+describe("the AsyncAPI source and bundle validate and lint clean", () => {
+  it.each(["asyncapi/asyncapi.yaml", "generated/asyncapi.yaml"])("asyncapi validate %s: no diagnostics of any severity", (file) => {
+    const r = spawnSync(bin("asyncapi"), ["validate", file, "--fail-severity=hint"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true", SUPPRESS_NO_CONFIG_WARNING: "1" },
+    });
+    expect(r.stdout).toContain("don't have governance issues");
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  });
+});

@@ -1,0 +1,43 @@
+import type { Problem } from "../index.ts";
+
+/** Which check of a webhook delivery failed. */
+export type WebhookVerificationErrorCode =
+  | "invalid_secret"
+  | "missing_header"
+  | "invalid_timestamp"
+  | "timestamp_too_old"
+  | "timestamp_too_new"
+  | "invalid_signature"
+  | "invalid_payload"
+  | "invalid_event";
+
+/** Thrown by `verifyWebhook` for every delivery it does not accept; `code` says why. */
+export class WebhookVerificationError extends Error {
+  override readonly name = "WebhookVerificationError";
+  readonly code: WebhookVerificationErrorCode;
+  /** For `invalid_event`: each field that breaks the event's schema. */
+  readonly errors: Array<{ field: string; message: string }>;
+
+  constructor(code: WebhookVerificationErrorCode, message: string, errors: Array<{ field: string; message: string }> = []) {
+    super(message);
+    this.code = code;
+    this.errors = errors;
+  }
+
+  /**
+   * The rejection as the contract's problem details, for a receiver to answer with. A
+   * signature or timestamp failure is a 401; a signed body that is not a valid event, a 400.
+   * Either way the service retries, as it does for any non-2xx answer.
+   */
+  toProblem(): Problem {
+    const authentication = this.code !== "invalid_payload" && this.code !== "invalid_event";
+    return {
+      type: `https://docs.payin.example.com/problems/webhook_${this.code}`,
+      title: authentication ? "Webhook verification failed" : "Invalid webhook event",
+      status: authentication ? 401 : 400,
+      detail: this.message,
+      code: `webhook_${this.code}`,
+      ...(this.errors.length ? { errors: this.errors } : {}),
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import { EVENT_VALIDATORS, type PayinEvent, type PayinEventType } from "../../generated/events.ts";
+import { WebhookVerificationError } from "./errors.ts";
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Parses a verified body and checks it against its event's schema. */
+export function parseEvent(payload: string | Uint8Array, webhookId: string): PayinEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(typeof payload === "string" ? payload : decoder.decode(payload));
+  } catch (error) {
+    throw new WebhookVerificationError("invalid_payload", `The body is not UTF-8 JSON: ${(error as Error).message}`);
+  }
+  const type = (event as { type?: unknown } | null)?.type;
+  const validate = typeof type === "string" && Object.hasOwn(EVENT_VALIDATORS, type) ? EVENT_VALIDATORS[type as PayinEventType] : undefined;
+  if (!validate) {
+    throw new WebhookVerificationError("invalid_event", `The body's type ${JSON.stringify(type)} is not one of the seven event types.`, [
+      { field: "type", message: "must be one of the event types" },
+    ]);
+  }
+  if (!validate(event)) {
+    const errors = (validate.errors ?? []).map((e) => ({
+      field: e.instancePath.slice(1).replaceAll("/", ".") || "(body)",
+      message: e.message ?? e.keyword,
+    }));
+    const list = errors.map((e) => `${e.field} ${e.message}`).join("; ");
+    throw new WebhookVerificationError("invalid_event", `The ${type} event breaks its schema: ${list}.`, errors);
+  }
+  const parsed = event as PayinEvent;
+  if (parsed.id !== webhookId) {
+    throw new WebhookVerificationError("invalid_event", `The event id ${parsed.id} differs from the webhook-id header ${webhookId}.`, [
+      { field: "id", message: "must equal the webhook-id header" },
+    ]);
+  }
+  return parsed;
+}
