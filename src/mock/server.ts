@@ -1,0 +1,200 @@
+// The mock of the Payin Acceptance Service: Prism, validating every request against the
+// bundled OpenAPI document, behind a small front server that answers what Prism cannot:
+// malformed JSON (Prism never answers it), bodies over the contract's 64 KiB (D16), and
+// validation problems that name the caller's real fields.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import { createServer as createNetServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { problemFactory } from "./problems.ts";
+import { fieldErrors, parseViolations } from "./violations.ts";
+
+/** Request bodies larger than this get 413 (decision D16). */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** Past this the mock stops reading an oversized body and closes the connection. */
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+export interface MockOptions {
+  /** Port of the mock; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** The bundled OpenAPI document (JSON or YAML). Default: this package's `generated/openapi.json`. */
+  document?: string;
+  /** Print Prism's log. */
+  verbose?: boolean;
+}
+
+export interface RunningMock {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const packageRoot = fileURLToPath(new URL(import.meta.url.includes("/dist/") ? "../../../" : "../../", import.meta.url));
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const host = options.host ?? "127.0.0.1";
+  const document = path.resolve(options.document ?? path.join(packageRoot, "generated", "openapi.json"));
+  const problem = problemFactory(JSON.parse(readFileSync(document.replace(/\.ya?ml$/, ".json"), "utf8")));
+
+  const prismPort = await freePort(host);
+  const prism = startPrism(document, host, prismPort, options.verbose ?? false);
+  const upstream = `http://${host}:${prismPort}`;
+  try {
+    await waitUntilAnswering(upstream, prism);
+  } catch (error) {
+    prism.kill();
+    throw error;
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res, upstream, problem).catch((error: unknown) => {
+      // Only Prism going away gets here; answer as the contract answers an outage.
+      if (!res.headersSent) sendJson(res, 503, { type: "about:blank", title: "Mock unavailable", status: 503, code: "service_unavailable", detail: String(error) });
+      else res.destroy();
+    });
+  });
+  const port = await listen(server, options.port ?? 4010, host);
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopPrism(prism);
+    },
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, upstream: string, problem: ReturnType<typeof problemFactory>) {
+  const body = await readBody(req);
+  if (body === "too large") {
+    res.setHeader("Connection", "close");
+    return sendJson(res, 413, problem("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`));
+  }
+  if (body.length > 0 && isJson(req.headers["content-type"])) {
+    try {
+      JSON.parse(body.toString("utf8"));
+    } catch (error) {
+      return sendJson(res, 400, problem("BadRequest", `The request body is not valid JSON: ${(error as Error).message}.`));
+    }
+  }
+
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined && !["host", "connection", "content-length", "keep-alive", "transfer-encoding"].includes(name))
+      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  const answer = await fetch(upstream + req.url, {
+    method: req.method!,
+    headers,
+    ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+    redirect: "manual",
+  });
+
+  let text = await answer.text();
+  const violations = parseViolations(answer.headers.get("sl-violations"));
+  if (answer.status === 422 && violations.length > 0) {
+    const problemBody = JSON.parse(text);
+    const errors = fieldErrors(violations);
+    text = JSON.stringify({ ...problemBody, detail: `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, errors });
+  } else if (answer.status >= 400 && text.includes(PRISM_ERRORS)) {
+    text = JSON.stringify(fromPrismError(answer.status, JSON.parse(text)));
+  }
+  for (const [name, value] of answer.headers)
+    if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"].includes(name)) res.setHeader(name, value);
+  res.statusCode = answer.status;
+  res.end(text);
+}
+
+const PRISM_ERRORS = "https://stoplight.io/prism/errors#";
+
+/** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape. */
+function fromPrismError(status: number, prism: { title?: string; detail?: string }) {
+  const code = status === 404 ? "not_found" : status === 405 ? "method_not_allowed" : "invalid_request";
+  return {
+    type: `https://docs.payin.example.com/problems/${code}`,
+    title: prism.title ?? "Invalid request",
+    status,
+    detail: prism.detail ?? prism.title ?? "The mock cannot answer this request.",
+    code,
+  };
+}
+
+/** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
+function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else if (size > DRAIN_LIMIT_BYTES) {
+        req.removeAllListeners("data");
+        req.pause();
+        resolve("too large");
+      }
+    });
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? "too large" : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+const isJson = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
+
+function sendJson(res: ServerResponse, status: number, problem: object) {
+  res.writeHead(status, { "Content-Type": "application/problem+json" });
+  res.end(JSON.stringify(problem));
+}
+
+function startPrism(document: string, host: string, port: number, verbose: boolean): ChildProcess {
+  const prismCli = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
+  return spawn(process.execPath, [prismCli, "mock", document, "-h", host, "-p", String(port)], {
+    stdio: ["ignore", verbose ? "inherit" : "ignore", verbose ? "inherit" : "pipe"],
+  });
+}
+
+async function waitUntilAnswering(url: string, prism: ChildProcess, timeoutMs = 60_000) {
+  let stderr = "";
+  prism.stderr?.on("data", (chunk) => (stderr += chunk));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (prism.exitCode !== null) throw new Error(`Prism exited with ${prism.exitCode}: ${stderr}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`Prism did not answer within ${timeoutMs / 1000} s: ${stderr}`);
+}
+
+function stopPrism(prism: ChildProcess): Promise<void> {
+  if (prism.exitCode !== null || prism.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    prism.once("exit", () => resolve());
+    prism.kill("SIGTERM");
+  });
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+  });
+}
