@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from "node:module";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "../package-root.ts";
 import { problemFactory } from "./problems.ts";
 import { fieldErrors, parseViolations } from "./violations.ts";
 
@@ -34,11 +34,10 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-const packageRoot = fileURLToPath(new URL(import.meta.url.includes("/dist/") ? "../../../" : "../../", import.meta.url));
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
-  const document = path.resolve(options.document ?? path.join(packageRoot, "generated", "openapi.json"));
+  const document = path.resolve(options.document ?? path.join(packageRoot(import.meta.url), "generated", "openapi.json"));
   const problem = problemFactory(JSON.parse(readFileSync(document.replace(/\.ya?ml$/, ".json"), "utf8")));
 
   const prismPort = await freePort(host);

@@ -2,8 +2,10 @@
 // `payin-trigger <event|flow> --url URL --secret whsec_… [--attempts N] [--backoff-ms MS]`:
 // sends signed events to a merchant endpoint, like `stripe trigger`.
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { EVENT_TYPES } from "../../generated/events.ts";
+import { packageRoot } from "../package-root.ts";
 import { deliver } from "./deliver.ts";
 import { buildFlow, eventTypesOf, examplesFrom, FLOWS } from "./flows.ts";
 
@@ -40,7 +42,7 @@ const backoffMs = Number(values["backoff-ms"]);
 if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10) fail("--attempts must be a whole number from 1 to 10");
 if (!Number.isFinite(backoffMs) || backoffMs < 0) fail("--backoff-ms must be a number of milliseconds");
 
-const openapi = JSON.parse(readFileSync(new URL(import.meta.url.includes("/dist/") ? "../../../generated/openapi.json" : "../../generated/openapi.json", import.meta.url), "utf8"));
+const openapi = JSON.parse(readFileSync(path.join(packageRoot(import.meta.url), "generated", "openapi.json"), "utf8"));
 const events = buildFlow(types, examplesFrom(openapi));
 const reports = await deliver(events, {
   url: values.url,
