@@ -1,9 +1,9 @@
 // The mock (front server + Prism) against Prism alone, in the same run: time from start to
 // first answer, then request rate and latency of create payment session under autocannon.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
+import { freePort } from "../../src/mock/server.ts";
 import { bin, root } from "../lib/paths.ts";
 
 const BODY = JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id: "cp_7Hq2Lx9RbT4m", redirect_url: "https://shop.example.com/thanks" });
@@ -71,14 +71,4 @@ async function firstAnswer(url: string) {
     }
   }
   throw new Error(`${url} did not answer within 60 s`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }

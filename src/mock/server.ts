@@ -180,7 +180,8 @@ function stopPrism(prism: ChildProcess): Promise<void> {
   });
 }
 
-function freePort(host: string): Promise<number> {
+/** A port nobody listens on right now. */
+export function freePort(host = "127.0.0.1"): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createNetServer();
     probe.once("error", reject);
