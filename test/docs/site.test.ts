@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENT_TYPES } from "../../generated/events.ts";
 import { root } from "../../scripts/lib/paths.ts";
 import { serveStatic, type StaticServer } from "../../scripts/lib/static-server.ts";
 
@@ -29,15 +30,7 @@ const operations = [
   "POST /webhooks",
   "GET /webhooks",
 ];
-const events = [
-  "session-created",
-  "transaction-created",
-  "transaction-completed",
-  "transaction-settled",
-  "session-expired",
-  "transaction-failed",
-  "session-completed",
-];
+const events = EVENT_TYPES;
 const decisionIds = Array.from({ length: 17 }, (_, i) => `D${i + 1}`);
 
 /** What a page did while the test looked at it. */
