@@ -445,7 +445,7 @@ export interface components {
             payment_rail: components["schemas"]["PaymentRail"];
             type: components["schemas"]["CounterpartyType"];
             /**
-             * @description Required fields of the create body, as dot paths (`address.city`).
+             * @description Required fields of the create body, as dot paths; a nested path (`address.city`) is required whenever its optional object is sent.
              * @example [
              *       "type",
              *       "payment_rail",
@@ -1039,6 +1039,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description No transaction with this id exists for the account. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `transaction_id` cannot be a transaction's identifier (empty, or over 64 characters). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,7 +7,10 @@ import { serveStatic } from "./lib/static-server.ts";
 
 const port = Number(process.env.PORT ?? 4010);
 const mock = await startMock({ port });
-const docs = await serveStatic(path.join(root, "dist", "docs"), "/", Number(process.env.DOCS_PORT ?? port + 1));
+const docs = await serveStatic(path.join(root, "dist", "docs"), "/", Number(process.env.DOCS_PORT ?? port + 1)).catch(async (error: unknown) => {
+  await mock.close();
+  throw error;
+});
 console.log(`mock: ${mock.url}   (try: curl -H "Authorization: Bearer t" ${mock.url}/webhooks)`);
 console.log(`docs: ${docs.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const)

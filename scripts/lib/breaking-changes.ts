@@ -95,10 +95,12 @@ function compareOperation(before: Json, after: Json, where: string, payloads: Di
   const params = (op: Json) => new Map<string, Json>((op.parameters ?? []).map((p: Json) => [`${p.in} ${p.name}`, p]));
   const b = params(before);
   const a = params(after);
+  // A webhook's parameters are headers the service sends: for the consumer, part of what it reads.
   for (const [key, param] of a) {
-    if (!b.has(key) && param.required) out.push(`${where}: new required parameter ${key}`);
-    if (b.has(key) && param.required && !b.get(key)!.required) out.push(`${where}: parameter ${key} now required`);
-    if (b.has(key)) compareSchemas(b.get(key)!.schema, param.schema, `${where} parameter ${key}`, "request", out);
+    if (payloads === "request" && !b.has(key) && param.required) out.push(`${where}: new required parameter ${key}`);
+    if (payloads === "request" && b.has(key) && param.required && !b.get(key)!.required) out.push(`${where}: parameter ${key} now required`);
+    if (payloads === "response" && b.has(key) && b.get(key)!.required && !param.required) out.push(`${where}: parameter ${key} no longer always sent`);
+    if (b.has(key)) compareSchemas(b.get(key)!.schema, param.schema, `${where} parameter ${key}`, payloads, out);
   }
   for (const key of b.keys()) if (!a.has(key)) out.push(`${where}: parameter ${key} removed`);
 

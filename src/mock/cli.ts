@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `payin-mock [--port N] [--host H] [--document FILE] [--verbose]`: serves the contract's mock
+// `payin-mock [--port N] [--host H] [--document FILE.json] [--verbose]`: serves the contract's mock
 // until interrupted. PORT in the environment sets the default port.
 import { parseArgs } from "node:util";
 import { startMock } from "./server.ts";
@@ -19,7 +19,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const mock = await startMock({ port, host: values.host, verbose: values.verbose, ...(values.document ? { document: values.document } : {}) });
+const mock = await startMock({ port, host: values.host, verbose: values.verbose, ...(values.document ? { document: values.document } : {}) }).catch(
+  (error: Error) => {
+    console.error(`payin-mock: ${error.message}`);
+    process.exit(1);
+  },
+);
 console.log(`Payin Acceptance Service mock (Prism) listening on ${mock.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.once(signal, () => void mock.close().then(() => process.exit(0)));

@@ -5,7 +5,7 @@ import type { Problem } from "../index.ts";
 type Json = Record<string, any>;
 
 export interface ProblemFactory {
-  (component: "BadRequest" | "PayloadTooLarge", detail: string): Problem;
+  (component: "BadRequest" | "PayloadTooLarge" | "ServiceUnavailable", detail: string): Problem;
 }
 
 export function problemFactory(openapi: Json): ProblemFactory {

@@ -22,7 +22,7 @@ export interface MockOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
-  /** The bundled OpenAPI document (JSON or YAML). Default: this package's `generated/openapi.json`. */
+  /** The bundled OpenAPI document, as JSON. Default: this package's `generated/openapi.json`. */
   document?: string;
   /** Print Prism's log. */
   verbose?: boolean;
@@ -38,7 +38,13 @@ export interface RunningMock {
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const document = path.resolve(options.document ?? path.join(packageRoot(import.meta.url), "generated", "openapi.json"));
-  const problem = problemFactory(JSON.parse(readFileSync(document.replace(/\.ya?ml$/, ".json"), "utf8")));
+  let openapi: Record<string, unknown>;
+  try {
+    openapi = JSON.parse(readFileSync(document, "utf8"));
+  } catch (error) {
+    throw new Error(`The mock needs the bundled OpenAPI document as JSON (${document}): ${(error as Error).message}`);
+  }
+  const problem = problemFactory(openapi);
 
   const prismPort = await freePort(host);
   const prism = startPrism(document, host, prismPort, options.verbose ?? false);
@@ -54,12 +60,20 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const server = createServer((req, res) => {
     handle(req, res, agent, upstream, problem).catch((error: unknown) => {
-      // Only Prism going away gets here; answer as the contract answers an outage.
-      if (!res.headersSent) sendJson(res, 503, { type: "about:blank", title: "Mock unavailable", status: 503, code: "service_unavailable", detail: String(error) });
-      else res.destroy();
+      // Prism gone, or an answer of its that is not JSON: the contract's answer to an outage.
+      if (res.headersSent || req.destroyed) return res.destroy();
+      res.setHeader("Retry-After", "1");
+      sendJson(res, 503, problem("ServiceUnavailable", `The mock could not answer: ${(error as Error).message}`));
     });
   });
-  const port = await listen(server, options.port ?? 4010, host);
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 4010, host);
+  } catch (error) {
+    agent.destroy();
+    await stopPrism(prism);
+    throw error;
+  }
   return {
     url: `http://${host}:${port}`,
     port,

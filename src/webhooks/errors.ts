@@ -26,15 +26,16 @@ export class WebhookVerificationError extends Error {
 
   /**
    * The rejection as the contract's problem details, for a receiver to answer with. A
-   * signature or timestamp failure is a 401; a signed body that is not a valid event, a 400.
-   * Either way the service retries, as it does for any non-2xx answer.
+   * signature or timestamp failure is a 401; a signed body that is not a valid event, a 400;
+   * a bad secret is the receiver's own fault, a 500. The service retries any non-2xx answer.
    */
   toProblem(): Problem {
-    const authentication = this.code !== "invalid_payload" && this.code !== "invalid_event";
+    const body = this.code === "invalid_payload" || this.code === "invalid_event";
+    const status = this.code === "invalid_secret" ? 500 : body ? 400 : 401;
     return {
       type: `https://docs.payin.example.com/problems/webhook_${this.code}`,
-      title: authentication ? "Webhook verification failed" : "Invalid webhook event",
-      status: authentication ? 401 : 400,
+      title: status === 401 ? "Webhook verification failed" : status === 400 ? "Invalid webhook event" : "Webhook receiver misconfigured",
+      status,
       detail: this.message,
       code: `webhook_${this.code}`,
       ...(this.errors.length ? { errors: this.errors } : {}),

@@ -45,7 +45,11 @@ export async function verifyWebhook(
   if (!TIMESTAMP.test(timestamp))
     throw new WebhookVerificationError("invalid_timestamp", `The webhook-timestamp header is not a Unix time in seconds: ${JSON.stringify(timestamp)}.`);
   const tolerance = options.toleranceSeconds ?? 300;
-  const skew = unixSeconds(options.now ?? new Date()) - Number(timestamp);
+  const now = unixSeconds(options.now ?? new Date());
+  // A NaN here (an unset environment variable, an invalid Date) would switch the check off.
+  if (!Number.isFinite(tolerance) || tolerance < 0) throw new TypeError(`toleranceSeconds must be a number of seconds ≥ 0, not ${tolerance}`);
+  if (!Number.isFinite(now)) throw new TypeError("now must be a valid Date or a number of seconds");
+  const skew = now - Number(timestamp);
   if (skew > tolerance)
     throw new WebhookVerificationError("timestamp_too_old", `The delivery was signed ${skew} s ago, more than the ${tolerance} s tolerance.`);
   if (skew < -tolerance)
@@ -56,7 +60,8 @@ export async function verifyWebhook(
   // node:crypto answers synchronously; awaiting only a promise saves a microtask per delivery.
   const expected = typeof signed === "string" ? signed : await signed;
   let matched = false;
-  for (const candidate of signatures.split(" ")) matched = hmac.equal(candidate, expected) || matched;
+  // Space-separated; a header repeated by a proxy arrives joined with ", ".
+  for (const candidate of signatures.split(/\s+/)) matched = hmac.equal(candidate.replace(/,$/, ""), expected) || matched;
   if (!matched)
     throw new WebhookVerificationError("invalid_signature", "No v1 signature in webhook-signature matches the body under this secret.");
 

@@ -15,7 +15,7 @@ describe("POST /api/v1/send/counterparties/", () => {
     expect(data!.payment_rail).toBe("PAYIN");
   });
 
-  it("answers a second counterparty with the same email and phone number with 409 counterparty_exists", async () => {
+  it("answers a duplicate email and phone number with 409 counterparty_exists (a server on its own; the mock when asked)", async () => {
     const body = newCounterparty();
     await client.POST("/api/v1/send/counterparties/", { body });
     // A real server refuses the duplicate on its own; the mock is asked to.

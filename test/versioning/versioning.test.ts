@@ -85,6 +85,17 @@ describe("breaking changes", () => {
     ]);
   });
 
+  it("compares the headers a webhook sends as part of what consumers read", () => {
+    const after = changed(openapi, (d) => {
+      d.webhooks["session-created"].post.parameters.push({ name: "webhook-attempt", in: "header", required: true, schema: { type: "string" } });
+    });
+    expect(openapiBreakingChanges(openapi, after)).toEqual([]);
+    const optional = changed(openapi, (d) => {
+      d.components.parameters.WebhookIdHeader.required = false;
+    });
+    expect(openapiBreakingChanges(openapi, optional)).toContain("webhook session-created: parameter header webhook-id no longer always sent");
+  });
+
   it("finds removed operations, webhooks and events", () => {
     const after = changed(openapi, (d) => {
       delete d.paths["/webhooks"].get;

@@ -150,10 +150,31 @@ describe("verifyWebhook", () => {
     );
   });
 
+  it("accepts signatures from a header repeated by a proxy (joined with a comma)", async () => {
+    const event = exampleEvent("session-created");
+    const payload = JSON.stringify(event);
+    const old = await signWebhook({ id: event.id, timestamp: NOW, payload, secret: OTHER_SECRET });
+    const current = await signWebhook({ id: event.id, timestamp: NOW, payload, secret: EXAMPLE_SECRET });
+    const joined = new Headers(current);
+    joined.append("webhook-signature", old["webhook-signature"]);
+    expect(joined.get("webhook-signature")).toContain(", ");
+    await expect(verifyWebhook(payload, joined, EXAMPLE_SECRET, { now: NOW })).resolves.toEqual(event);
+    await expect(verifyWebhook(payload, joined, OTHER_SECRET, { now: NOW })).resolves.toEqual(event);
+  });
+
+  it("refuses options that would switch the timestamp check off", async () => {
+    const { payload, headers } = await signed();
+    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW, toleranceSeconds: Number(undefined) })).rejects.toThrow(TypeError);
+    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: new Date("not a date") })).rejects.toThrow(TypeError);
+    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW, toleranceSeconds: -1 })).rejects.toThrow(TypeError);
+  });
+
   it("turns a rejection into the contract's problem details", async () => {
     const { payload, headers } = await signed();
     const error = await rejection(verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW }));
     expect(error.toProblem()).toMatchObject({ status: 401, code: "webhook_invalid_signature", detail: error.message });
+    const misconfigured = await rejection(verifyWebhook(payload, headers, "whsec_!", { now: NOW }));
+    expect(misconfigured.toProblem()).toMatchObject({ status: 500, code: "webhook_invalid_secret" });
   });
 });
 
