@@ -662,8 +662,23 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 		if (data.amount !== void 0) {
 			let data4 = data.amount;
 			if (typeof data4 == "number" && isFinite(data4)) {
-				if (data4 <= 0 || isNaN(data4)) {
+				if (data4 > 0xe8d4a51000 || isNaN(data4)) {
 					const err16 = {
+						instancePath: instancePath + "/amount",
+						schemaPath: "#/$defs/Amount/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 0xe8d4a51000
+						},
+						message: "must be <= 1000000000000"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+				if (data4 <= 0 || isNaN(data4)) {
+					const err17 = {
 						instancePath: instancePath + "/amount",
 						schemaPath: "#/$defs/Amount/exclusiveMinimum",
 						keyword: "exclusiveMinimum",
@@ -673,20 +688,20 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be > 0"
 					};
-					if (vErrors === null) vErrors = [err16];
-					else vErrors.push(err16);
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
 					errors++;
 				}
 			} else {
-				const err17 = {
+				const err18 = {
 					instancePath: instancePath + "/amount",
 					schemaPath: "#/$defs/Amount/type",
 					keyword: "type",
 					params: { type: "number" },
 					message: "must be number"
 				};
-				if (vErrors === null) vErrors = [err17];
-				else vErrors.push(err17);
+				if (vErrors === null) vErrors = [err18];
+				else vErrors.push(err18);
 				errors++;
 			}
 		}
@@ -694,40 +709,40 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 			let data5 = data.currency;
 			if (typeof data5 === "string") {
 				if (!pattern4.test(data5)) {
-					const err18 = {
+					const err19 = {
 						instancePath: instancePath + "/currency",
 						schemaPath: "#/$defs/Currency/pattern",
 						keyword: "pattern",
 						params: { pattern: "^[A-Z]{3}$" },
 						message: "must match pattern \"^[A-Z]{3}$\""
 					};
-					if (vErrors === null) vErrors = [err18];
-					else vErrors.push(err18);
+					if (vErrors === null) vErrors = [err19];
+					else vErrors.push(err19);
 					errors++;
 				}
 			} else {
-				const err19 = {
+				const err20 = {
 					instancePath: instancePath + "/currency",
 					schemaPath: "#/$defs/Currency/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err19];
-				else vErrors.push(err19);
+				if (vErrors === null) vErrors = [err20];
+				else vErrors.push(err20);
 				errors++;
 			}
 		}
 	} else {
-		const err20 = {
+		const err21 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err20];
-		else vErrors.push(err20);
+		if (vErrors === null) vErrors = [err21];
+		else vErrors.push(err21);
 		errors++;
 	}
 	validate24.errors = vErrors;
@@ -801,7 +816,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.data !== void 0) {
-			if (!validate24(data.data, {
+			let data1 = data.data;
+			if (!validate24(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
@@ -811,17 +827,56 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
 				vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 				errors = vErrors.length;
 			}
+			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+				if (data1.status === void 0) {
+					const err3 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/allOf/1/properties/data/allOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "status" },
+						message: "must have required property 'status'"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+				if (data1.status !== void 0) {
+					if ("created" !== data1.status) {
+						const err4 = {
+							instancePath: instancePath + "/data/status",
+							schemaPath: "#/allOf/1/properties/data/allOf/1/properties/status/const",
+							keyword: "const",
+							params: { allowedValue: "created" },
+							message: "must be equal to constant"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/allOf/1/properties/data/allOf/1/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
 		}
 	} else {
-		const err3 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate21.errors = vErrors;
@@ -1120,8 +1175,23 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 		if (data.amount !== void 0) {
 			let data5 = data.amount;
 			if (typeof data5 == "number" && isFinite(data5)) {
-				if (data5 <= 0 || isNaN(data5)) {
+				if (data5 > 0xe8d4a51000 || isNaN(data5)) {
 					const err20 = {
+						instancePath: instancePath + "/amount",
+						schemaPath: "#/$defs/Amount/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 0xe8d4a51000
+						},
+						message: "must be <= 1000000000000"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+				if (data5 <= 0 || isNaN(data5)) {
+					const err21 = {
 						instancePath: instancePath + "/amount",
 						schemaPath: "#/$defs/Amount/exclusiveMinimum",
 						keyword: "exclusiveMinimum",
@@ -1131,20 +1201,20 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be > 0"
 					};
-					if (vErrors === null) vErrors = [err20];
-					else vErrors.push(err20);
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
 					errors++;
 				}
 			} else {
-				const err21 = {
+				const err22 = {
 					instancePath: instancePath + "/amount",
 					schemaPath: "#/$defs/Amount/type",
 					keyword: "type",
 					params: { type: "number" },
 					message: "must be number"
 				};
-				if (vErrors === null) vErrors = [err21];
-				else vErrors.push(err21);
+				if (vErrors === null) vErrors = [err22];
+				else vErrors.push(err22);
 				errors++;
 			}
 		}
@@ -1152,40 +1222,40 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 			let data6 = data.currency;
 			if (typeof data6 === "string") {
 				if (!pattern4.test(data6)) {
-					const err22 = {
+					const err23 = {
 						instancePath: instancePath + "/currency",
 						schemaPath: "#/$defs/Currency/pattern",
 						keyword: "pattern",
 						params: { pattern: "^[A-Z]{3}$" },
 						message: "must match pattern \"^[A-Z]{3}$\""
 					};
-					if (vErrors === null) vErrors = [err22];
-					else vErrors.push(err22);
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
 					errors++;
 				}
 			} else {
-				const err23 = {
+				const err24 = {
 					instancePath: instancePath + "/currency",
 					schemaPath: "#/$defs/Currency/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err23];
-				else vErrors.push(err23);
+				if (vErrors === null) vErrors = [err24];
+				else vErrors.push(err24);
 				errors++;
 			}
 		}
 	} else {
-		const err24 = {
+		const err25 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err24];
-		else vErrors.push(err24);
+		if (vErrors === null) vErrors = [err25];
+		else vErrors.push(err25);
 		errors++;
 	}
 	validate28.errors = vErrors;
@@ -1260,7 +1330,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.data !== void 0) {
-			if (!validate28(data.data, {
+			let data1 = data.data;
+			if (!validate28(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
@@ -1270,17 +1341,56 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
 				vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 				errors = vErrors.length;
 			}
+			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+				if (data1.status === void 0) {
+					const err3 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/allOf/1/properties/data/allOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "status" },
+						message: "must have required property 'status'"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+				if (data1.status !== void 0) {
+					if ("created" !== data1.status) {
+						const err4 = {
+							instancePath: instancePath + "/data/status",
+							schemaPath: "#/allOf/1/properties/data/allOf/1/properties/status/const",
+							keyword: "const",
+							params: { allowedValue: "created" },
+							message: "must be equal to constant"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/allOf/1/properties/data/allOf/1/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
 		}
 	} else {
-		const err3 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate26.errors = vErrors;
@@ -1353,7 +1463,8 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.data !== void 0) {
-			if (!validate28(data.data, {
+			let data1 = data.data;
+			if (!validate28(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
@@ -1363,17 +1474,56 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
 				vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 				errors = vErrors.length;
 			}
+			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+				if (data1.status === void 0) {
+					const err3 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/allOf/1/properties/data/allOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "status" },
+						message: "must have required property 'status'"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+				if (data1.status !== void 0) {
+					if ("completed" !== data1.status) {
+						const err4 = {
+							instancePath: instancePath + "/data/status",
+							schemaPath: "#/allOf/1/properties/data/allOf/1/properties/status/const",
+							keyword: "const",
+							params: { allowedValue: "completed" },
+							message: "must be equal to constant"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/allOf/1/properties/data/allOf/1/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
 		}
 	} else {
-		const err3 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate30.errors = vErrors;
@@ -1446,7 +1596,8 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.data !== void 0) {
-			if (!validate28(data.data, {
+			let data1 = data.data;
+			if (!validate28(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
@@ -1456,17 +1607,56 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
 				vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 				errors = vErrors.length;
 			}
+			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+				if (data1.status === void 0) {
+					const err3 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/allOf/1/properties/data/allOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "status" },
+						message: "must have required property 'status'"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+				if (data1.status !== void 0) {
+					if ("settled" !== data1.status) {
+						const err4 = {
+							instancePath: instancePath + "/data/status",
+							schemaPath: "#/allOf/1/properties/data/allOf/1/properties/status/const",
+							keyword: "const",
+							params: { allowedValue: "settled" },
+							message: "must be equal to constant"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/allOf/1/properties/data/allOf/1/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
 		}
 	} else {
-		const err3 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate33.errors = vErrors;
@@ -1539,7 +1729,8 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.data !== void 0) {
-			if (!validate24(data.data, {
+			let data1 = data.data;
+			if (!validate24(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
@@ -1549,17 +1740,56 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
 				vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 				errors = vErrors.length;
 			}
+			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+				if (data1.status === void 0) {
+					const err3 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/allOf/1/properties/data/allOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "status" },
+						message: "must have required property 'status'"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+				if (data1.status !== void 0) {
+					if ("expired" !== data1.status) {
+						const err4 = {
+							instancePath: instancePath + "/data/status",
+							schemaPath: "#/allOf/1/properties/data/allOf/1/properties/status/const",
+							keyword: "const",
+							params: { allowedValue: "expired" },
+							message: "must be equal to constant"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/allOf/1/properties/data/allOf/1/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
 		}
 	} else {
-		const err3 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate36.errors = vErrors;
@@ -1719,7 +1949,8 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.data !== void 0) {
-			if (!validate41(data.data, {
+			let data1 = data.data;
+			if (!validate41(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
@@ -1729,17 +1960,56 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
 				vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 				errors = vErrors.length;
 			}
+			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+				if (data1.status === void 0) {
+					const err3 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/allOf/1/properties/data/allOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "status" },
+						message: "must have required property 'status'"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+				if (data1.status !== void 0) {
+					if ("failed" !== data1.status) {
+						const err4 = {
+							instancePath: instancePath + "/data/status",
+							schemaPath: "#/allOf/1/properties/data/allOf/1/properties/status/const",
+							keyword: "const",
+							params: { allowedValue: "failed" },
+							message: "must be equal to constant"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/allOf/1/properties/data/allOf/1/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
 		}
 	} else {
-		const err3 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate39.errors = vErrors;
@@ -1812,7 +2082,8 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.data !== void 0) {
-			if (!validate24(data.data, {
+			let data1 = data.data;
+			if (!validate24(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
@@ -1822,17 +2093,56 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
 				vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 				errors = vErrors.length;
 			}
+			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+				if (data1.status === void 0) {
+					const err3 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/allOf/1/properties/data/allOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "status" },
+						message: "must have required property 'status'"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+				if (data1.status !== void 0) {
+					if ("completed" !== data1.status) {
+						const err4 = {
+							instancePath: instancePath + "/data/status",
+							schemaPath: "#/allOf/1/properties/data/allOf/1/properties/status/const",
+							keyword: "const",
+							params: { allowedValue: "completed" },
+							message: "must be equal to constant"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/allOf/1/properties/data/allOf/1/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
 		}
 	} else {
-		const err3 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate44.errors = vErrors;

@@ -284,12 +284,12 @@ export interface components {
          */
         PhoneNumber: string;
         /**
-         * Date
+         * CalendarDate
          * Format: date
-         * @description A calendar date, year-month-day (RFC 3339 full-date).
+         * @description A calendar date, year-month-day (RFC 3339 full-date), always ten characters. Named `CalendarDate`, not `Date`, so that code generated from the contract does not shadow the JavaScript `Date`.
          * @example 1990-04-17
          */
-        Date: string;
+        CalendarDate: string;
         /**
          * Address
          * @description Postal address of a counterparty.
@@ -335,7 +335,7 @@ export interface components {
             email: components["schemas"]["EmailAddress"];
             phone_number: components["schemas"]["PhoneNumber"];
             /** @description Customer date of birth, year-month-day. */
-            date_of_birth?: components["schemas"]["Date"];
+            date_of_birth?: components["schemas"]["CalendarDate"];
             address?: components["schemas"]["Address"];
         };
         /**
@@ -366,7 +366,7 @@ export interface components {
             email: components["schemas"]["EmailAddress"];
             phone_number: components["schemas"]["PhoneNumber"];
             /** @description Customer date of birth, year-month-day. */
-            date_of_birth?: components["schemas"]["Date"];
+            date_of_birth?: components["schemas"]["CalendarDate"];
             address?: components["schemas"]["Address"];
             /** @description When the counterparty was created. */
             created_at: components["schemas"]["Timestamp"];
@@ -404,6 +404,7 @@ export interface components {
              */
             title: string;
             /**
+             * Format: int32
              * @description HTTP status code of this response.
              * @example 422
              */
@@ -469,7 +470,7 @@ export interface components {
         };
         /**
          * Amount
-         * @description Amount to charge, in major units of the currency (`25.5` is twenty-five euros fifty). It is positive and has no more decimals than the currency has; the service answers other values with `422` naming `amount`.
+         * @description Amount to charge, in major units of the currency (`25.5` is twenty-five euros fifty). It is positive and has no more decimals than the currency has; the service answers other values with `422` naming `amount`. At most one trillion (10^12) in any currency.
          * @example 49.99
          */
         Amount: number;
@@ -676,7 +677,14 @@ export interface components {
              * @constant
              */
             type: "session-created";
-            data: components["schemas"]["SessionEventData"];
+            /** @description The event's data; its `status` is always `created`, the state this event announces. */
+            data: components["schemas"]["SessionEventData"] & {
+                /**
+                 * @description Always `created`, as the session was just created.
+                 * @constant
+                 */
+                status: "created";
+            };
         };
         /**
          * TransactionEventData
@@ -701,7 +709,14 @@ export interface components {
              * @constant
              */
             type: "transaction-created";
-            data: components["schemas"]["TransactionEventData"];
+            /** @description The event's data; its `status` is always `created`, the state this event announces. */
+            data: components["schemas"]["TransactionEventData"] & {
+                /**
+                 * @description Always `created`, as the customer started paying.
+                 * @constant
+                 */
+                status: "created";
+            };
         };
         /**
          * TransactionCompletedEvent
@@ -713,7 +728,14 @@ export interface components {
              * @constant
              */
             type: "transaction-completed";
-            data: components["schemas"]["TransactionEventData"];
+            /** @description The event's data; its `status` is always `completed`, the state this event announces. */
+            data: components["schemas"]["TransactionEventData"] & {
+                /**
+                 * @description Always `completed`, as the payment went through.
+                 * @constant
+                 */
+                status: "completed";
+            };
         };
         /**
          * TransactionSettledEvent
@@ -725,7 +747,14 @@ export interface components {
              * @constant
              */
             type: "transaction-settled";
-            data: components["schemas"]["TransactionEventData"];
+            /** @description The event's data; its `status` is always `settled`, the state this event announces. */
+            data: components["schemas"]["TransactionEventData"] & {
+                /**
+                 * @description Always `settled`, as the amount reached the merchant wallet or account.
+                 * @constant
+                 */
+                status: "settled";
+            };
         };
         /**
          * SessionExpiredEvent
@@ -737,7 +766,14 @@ export interface components {
              * @constant
              */
             type: "session-expired";
-            data: components["schemas"]["SessionEventData"];
+            /** @description The event's data; its `status` is always `expired`, the state this event announces. */
+            data: components["schemas"]["SessionEventData"] & {
+                /**
+                 * @description Always `expired`, as no transaction completed before `expires_at`.
+                 * @constant
+                 */
+                status: "expired";
+            };
         };
         /**
          * TransactionFailedEventData
@@ -756,7 +792,14 @@ export interface components {
              * @constant
              */
             type: "transaction-failed";
-            data: components["schemas"]["TransactionFailedEventData"];
+            /** @description The event's data; its `status` is always `failed`, the state this event announces. */
+            data: components["schemas"]["TransactionFailedEventData"] & {
+                /**
+                 * @description Always `failed`, as the transaction failed to complete.
+                 * @constant
+                 */
+                status: "failed";
+            };
         };
         /**
          * SessionCompletedEvent
@@ -768,7 +811,14 @@ export interface components {
              * @constant
              */
             type: "session-completed";
-            data: components["schemas"]["SessionEventData"];
+            /** @description The event's data; its `status` is always `completed`, the state this event announces. */
+            data: components["schemas"]["SessionEventData"] & {
+                /**
+                 * @description Always `completed`, as a transaction of the session completed.
+                 * @constant
+                 */
+                status: "completed";
+            };
         };
     };
     responses: {
@@ -859,7 +909,7 @@ export interface components {
         WebhookIdHeader: string;
         /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
         WebhookTimestampHeader: string;
-        /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+        /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
         WebhookSignatureHeader: string;
     };
     requestBodies: never;
@@ -1150,7 +1200,7 @@ export interface operations {
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
-                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
@@ -1173,7 +1223,7 @@ export interface operations {
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
-                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
@@ -1196,7 +1246,7 @@ export interface operations {
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
-                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
@@ -1219,7 +1269,7 @@ export interface operations {
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
-                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
@@ -1242,7 +1292,7 @@ export interface operations {
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
-                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
@@ -1265,7 +1315,7 @@ export interface operations {
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
-                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
@@ -1288,7 +1338,7 @@ export interface operations {
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /** @description When this delivery attempt was signed, in whole seconds since the Unix epoch. Reject deliveries more than 5 minutes from your clock. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
-                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. */
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the key of the `whsec_` signing secret (Standard Webhooks). Several appear while a secret is rotated; accept the delivery if any verifies. At most 1024 characters (twenty signatures), so a receiver can refuse anything longer before computing a single HMAC. */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;

@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bin, root } from "../../scripts/lib/paths.ts";
 
@@ -18,6 +21,33 @@ describe("the OpenAPI sources and bundle lint clean", () => {
     const { status, output } = run("spectral", ["lint", "openapi/openapi.yaml", "generated/openapi.yaml", "--fail-severity=hint", "-f", "json", "--quiet"]);
     expect(JSON.parse(output.slice(output.indexOf("["), output.lastIndexOf("]") + 1))).toEqual([]);
     expect(status, output).toBe(0);
+  });
+});
+
+describe("the house rules catch what they are for", () => {
+  it("a component named like a JavaScript global, an unbounded request string, number or pattern", () => {
+    const doc = JSON.parse(readFileSync(path.join(root, "generated", "openapi.json"), "utf8"));
+    const schemas = doc.components.schemas;
+    schemas.Date = schemas.CalendarDate;
+    delete schemas.CalendarDate.maxLength;
+    delete schemas.Amount.maximum;
+    schemas.Currency.pattern = "^[A-Z]+$";
+    const dir = mkdtempSync(path.join(tmpdir(), "payin-lint-"));
+    try {
+      writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc));
+      const { output } = run("spectral", ["lint", path.join(dir, "openapi.json"), "-r", path.join(root, ".spectral.yaml"), "-f", "json", "--quiet"]);
+      const found = JSON.parse(output.slice(output.indexOf("["), output.lastIndexOf("]") + 1)).map((r: any) => `${r.code} ${r.path.join(".")}`);
+      // Each rule reports a schema and some of its keywords: compare the schemas reported.
+      const schemasFound = new Set(found.filter((f: string) => f.startsWith("payin-")).map((f: string) => f.split(".").slice(0, 3).join(".")));
+      expect([...schemasFound].sort()).toEqual([
+        "payin-no-global-names components.schemas.Date",
+        "payin-request-bounds components.schemas.Amount",
+        "payin-request-bounds components.schemas.CalendarDate",
+        "payin-request-bounds components.schemas.Currency",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
