@@ -5,7 +5,7 @@
 import { copyFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { asyncapiBreakingChanges, openapiBreakingChanges } from "./lib/breaking-changes.ts";
+import { asyncapiBreakingChanges, describe, openapiBreakingChanges } from "./lib/breaking-changes.ts";
 import { generatedDir, root } from "./lib/paths.ts";
 
 const { values } = parseArgs({ options: { "mark-release": { type: "boolean", default: false } } });
@@ -22,7 +22,7 @@ if (values["mark-release"]) {
 const read = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const before = { openapi: read(released.openapi), asyncapi: read(released.asyncapi) };
 const after = { openapi: read(current.openapi), asyncapi: read(current.asyncapi) };
-const changes = [...openapiBreakingChanges(before.openapi, after.openapi), ...asyncapiBreakingChanges(before.asyncapi, after.asyncapi)];
+const changes = [...(await openapiBreakingChanges(before.openapi, after.openapi)), ...(await asyncapiBreakingChanges(before.asyncapi, after.asyncapi))];
 
 const major = (version: string) => Number(version.split(".")[0]);
 const from = before.openapi.info.version as string;
@@ -31,10 +31,10 @@ if (changes.length === 0) {
   console.log(`No breaking change since ${from}.`);
 } else if (major(to) > major(from)) {
   console.log(`${changes.length} breaking change(s) since ${from}, announced by the major version ${to}:`);
-  for (const change of changes) console.log(`  - ${change}`);
+  for (const change of changes) console.log(`  - ${describe(change)}`);
 } else {
   console.error(`${changes.length} unannounced breaking change(s) since ${from} (version ${to} is not a new major):`);
-  for (const change of changes) console.error(`  - ${change}`);
+  for (const change of changes) console.error(`  - ${describe(change)}`);
   console.error("Undo them, or announce them: a new major version and a CHANGELOG entry.");
   process.exit(1);
 }

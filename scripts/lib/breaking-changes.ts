@@ -1,180 +1,223 @@
 // Finds the changes between two versions of the contract that can break a consumer.
-// Requests are what consumers send: narrowing them breaks. Responses, and webhook payloads
-// (which consumers receive like responses), are what consumers read: removing from them, or
-// widening what they may hold, breaks.
-type Json = Record<string, any>;
-type Direction = "request" | "response";
+//
+// Why not a library: oasdiff (the reference catalogue these rules follow, checker/rules.go) is a
+// Go binary, and nothing may download one at run time; Optic and @asyncapi/diff were measured on
+// held-out cases and were wrong more often than this check (position-matched allOf branches,
+// webhooks ignored, payloads judged as requests). And no tool compares an OpenAPI `webhooks`
+// payload and an AsyncAPI message the way a consumer meets them: as something it reads. So this
+// file does the comparison itself, on documents dereferenced by @apidevtools/json-schema-ref-parser.
+//
+// Directions: requests are what consumers send, so narrowing them breaks; responses, webhook
+// payloads and events are what consumers read, so widening them breaks. For a webhook the roles
+// swap: its payload and headers are read, its responses are what the consumer answers.
+//
+// What it still does not see (each is reported, never passed in silence, where it can tell):
+// - keywords it does not compare (not, if/then/else, dependentSchemas, patternProperties, …):
+//   any change to them is reported as "uncompared-keyword-changed", to be judged by hand;
+// - whether a changed pattern accepts a superset of the old one (reported as a change);
+// - readOnly/writeOnly, deprecation and sunset dates, discriminator mappings, parameter
+//   serialization (style/explode), servers, examples and descriptions (meaning changes that
+//   keep the shape: those are for review);
+// - renamed component names that leave the documents' shape unchanged (the generated
+//   TypeScript names change): a renamed schema is a major change of the package, by hand.
+import $RefParser from "@apidevtools/json-schema-ref-parser";
+import { type BreakingChange, type Direction, type Json, SchemaComparison } from "./breaking-schemas.ts";
 
-/** Resolves internal `$ref`s (`#/components/...`) in place, on a copy. */
-export function dereference(doc: Json): Json {
-  const resolve = (node: any, seen: string[]): any => {
-    if (Array.isArray(node)) return node.map((n) => resolve(n, seen));
-    if (!node || typeof node !== "object") return node;
-    if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) {
-      if (seen.includes(node.$ref)) return {};
-      const target = node.$ref
-        .slice(2)
-        .split("/")
-        .reduce((o: any, k: string) => o?.[k.replaceAll("~1", "/").replaceAll("~0", "~")], doc);
-      const { $ref, ...siblings } = node;
-      return { ...resolve(target, [...seen, $ref]), ...resolve(siblings, seen) };
-    }
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v, seen)]));
-  };
-  return resolve(doc, []);
-}
-
-const NARROWING: Record<string, (before: any, after: any) => boolean> = {
-  maxLength: (b, a) => a === undefined ? false : b === undefined || a < b,
-  maximum: (b, a) => a === undefined ? false : b === undefined || a < b,
-  exclusiveMaximum: (b, a) => a === undefined ? false : b === undefined || a < b,
-  minLength: (b, a) => a === undefined ? false : b === undefined || a > b,
-  minimum: (b, a) => a === undefined ? false : b === undefined || a > b,
-  exclusiveMinimum: (b, a) => a === undefined ? false : b === undefined || a > b,
-  maxItems: (b, a) => a === undefined ? false : b === undefined || a < b,
-  minItems: (b, a) => a === undefined ? false : b === undefined || a > b,
-};
-
-export function compareSchemas(before: Json | undefined, after: Json | undefined, where: string, direction: Direction, out: string[]) {
-  if (!before || !after) return;
-  const typeOf = (s: Json) => [s.type].flat().filter(Boolean).sort().join("|");
-  if (typeOf(before) && typeOf(after) && typeOf(before) !== typeOf(after)) out.push(`${where}: type ${typeOf(before)} became ${typeOf(after)}`);
-  if (before.const !== undefined && before.const !== after.const) out.push(`${where}: constant ${JSON.stringify(before.const)} became ${JSON.stringify(after.const)}`);
-
-  if (before.enum || after.enum) {
-    const b: unknown[] = before.enum ?? [];
-    const a: unknown[] = after.enum ?? [];
-    if (direction === "request") {
-      const removed = b.filter((v) => !a.includes(v));
-      if (after.enum && (removed.length || !before.enum)) out.push(`${where}: no longer accepts ${removed.length ? removed.map((v) => JSON.stringify(v)).join(", ") : "any value outside the new enum"}`);
-    } else {
-      const added = a.filter((v) => !b.includes(v));
-      if (before.enum && (added.length || !after.enum)) out.push(`${where}: may now hold ${added.length ? added.map((v) => JSON.stringify(v)).join(", ") : "any value"}`);
-    }
-  }
-
-  for (const keyword of ["pattern", "format"]) {
-    if (before[keyword] !== after[keyword] && (direction === "request" ? after[keyword] !== undefined : before[keyword] !== undefined))
-      out.push(`${where}: ${keyword} ${JSON.stringify(before[keyword])} became ${JSON.stringify(after[keyword])}`);
-  }
-  for (const [keyword, narrows] of Object.entries(NARROWING)) {
-    if (before[keyword] === after[keyword]) continue;
-    const broken = direction === "request" ? narrows(before[keyword], after[keyword]) : narrows(after[keyword], before[keyword]);
-    if (broken) out.push(`${where}: ${keyword} ${before[keyword] ?? "(none)"} became ${after[keyword] ?? "(none)"}`);
-  }
-
-  const beforeProps: Json = before.properties ?? {};
-  const afterProps: Json = after.properties ?? {};
-  const beforeRequired = new Set<string>(before.required ?? []);
-  const afterRequired = new Set<string>(after.required ?? []);
-  for (const name of Object.keys(beforeProps)) {
-    if (!(name in afterProps)) {
-      if (direction === "response" || after.additionalProperties === false) out.push(`${where}.${name}: removed`);
-      continue;
-    }
-    compareSchemas(beforeProps[name], afterProps[name], `${where}.${name}`, direction, out);
-  }
-  for (const name of afterRequired)
-    if (direction === "request" && !beforeRequired.has(name)) out.push(`${where}.${name}: now required`);
-  for (const name of beforeRequired)
-    if (direction === "response" && !afterRequired.has(name)) out.push(`${where}.${name}: no longer always present`);
-  if (direction === "request" && before.additionalProperties !== false && after.additionalProperties === false)
-    out.push(`${where}: no longer accepts unknown properties`);
-
-  compareSchemas(before.items, after.items, `${where}[]`, direction, out);
-  for (const keyword of ["allOf", "oneOf", "anyOf"]) {
-    const b: Json[] = before[keyword] ?? [];
-    const a: Json[] = after[keyword] ?? [];
-    b.forEach((s, i) => (a[i] ? compareSchemas(s, a[i], `${where}`, direction, out) : out.push(`${where}: ${keyword} branch ${i + 1} removed`)));
-  }
-}
+export type { BreakingChange } from "./breaking-schemas.ts";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
-function compareOperation(before: Json, after: Json, where: string, payloads: Direction, out: string[]) {
-  const params = (op: Json) => new Map<string, Json>((op.parameters ?? []).map((p: Json) => [`${p.in} ${p.name}`, p]));
-  const b = params(before);
-  const a = params(after);
-  // A webhook's parameters are headers the service sends: for the consumer, part of what it reads.
-  for (const [key, param] of a) {
-    if (payloads === "request" && !b.has(key) && param.required) out.push(`${where}: new required parameter ${key}`);
-    if (payloads === "request" && b.has(key) && param.required && !b.get(key)!.required) out.push(`${where}: parameter ${key} now required`);
-    if (payloads === "response" && b.has(key) && b.get(key)!.required && !param.required) out.push(`${where}: parameter ${key} no longer always sent`);
-    if (b.has(key)) compareSchemas(b.get(key)!.schema, param.schema, `${where} parameter ${key}`, payloads, out);
-  }
-  for (const key of b.keys()) if (!a.has(key)) out.push(`${where}: parameter ${key} removed`);
+const cache = new WeakMap<Json, Promise<Json>>();
 
-  if (after.requestBody?.required && !before.requestBody?.required) out.push(`${where}: request body now required`);
-  for (const [type, media] of Object.entries<Json>(before.requestBody?.content ?? {})) {
-    const next = after.requestBody?.content?.[type];
-    if (!next) out.push(`${where}: request body ${type} no longer accepted`);
-    else compareSchemas(media.schema, next.schema, `${where} ${payloads === "response" ? "payload" : "request body"}`, payloads, out);
-  }
-  if (JSON.stringify(before.security ?? null) !== JSON.stringify(after.security ?? null)) out.push(`${where}: security changed`);
+/** The document with every `$ref` replaced by its target, on a copy; nothing is fetched. */
+export function dereferenced(doc: Json): Promise<Json> {
+  // The same release is compared with many candidates (in tests): dereference it once.
+  if (!cache.has(doc)) cache.set(doc, $RefParser.dereference(structuredClone(doc), { resolve: { external: false } }) as Promise<Json>);
+  return cache.get(doc)!;
+}
 
-  for (const [status, response] of Object.entries<Json>(before.responses ?? {})) {
-    const next = after.responses?.[status];
-    if (!next) {
-      if (status.startsWith("2")) out.push(`${where}: response ${status} removed`);
-      continue;
+/** An operation's parameters: the path item's, overridden by the operation's of the same name and place. */
+function parametersOf(item: Json, operation: Json): Map<string, Json> {
+  const all = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
+  return new Map(all.map((p: Json) => [`${p.in} ${p.name}`, p]));
+}
+
+/**
+ * Security requirements as sets of "scheme" and "scheme:scope" names: a consumer meets one
+ * requirement (alternatives are OR), and all of that requirement (AND).
+ */
+const requirements = (security: Json[] | undefined): Set<string>[] =>
+  // No requirement at all means anonymous calls are accepted: one alternative that asks nothing.
+  (security?.length ? security : [{}]).map((r) => new Set(Object.entries<string[]>(r).flatMap(([scheme, scopes]) => [scheme, ...scopes.map((s) => `${scheme}:${s}`)])));
+
+class OpenapiComparison {
+  readonly found: BreakingChange[] = [];
+
+  private readonly before: Json;
+  private readonly after: Json;
+
+  constructor(before: Json, after: Json) {
+    this.before = before;
+    this.after = after;
+  }
+
+  private schemas(direction: Direction, role: ConstructorParameters<typeof SchemaComparison>[1], before: Json | undefined, after: Json | undefined, where: string) {
+    this.found.push(...new SchemaComparison(direction, role).compare(before, after, where));
+  }
+
+  run(): BreakingChange[] {
+    for (const [path, item] of Object.entries<Json>(this.before.paths ?? {})) {
+      const next = this.after.paths?.[path];
+      for (const method of METHODS.filter((m) => item[m])) {
+        const where = `${method.toUpperCase()} ${path}`;
+        if (!next?.[method]) this.found.push({ rule: next ? "api-removed-without-deprecation" : "api-path-removed-without-deprecation", where, message: "operation removed" });
+        else this.operation(item, item[method], next, next[method], where, "provider");
+      }
     }
-    for (const [name, header] of Object.entries<Json>(response.headers ?? {}))
-      if (!next.headers?.[name]) out.push(`${where} → ${status}: header ${name} removed`);
-    for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
-      const nextMedia = next.content?.[type];
-      if (!nextMedia) out.push(`${where} → ${status}: ${type} body removed`);
-      else compareSchemas(media.schema, nextMedia.schema, `${where} → ${status} body`, "response", out);
+    for (const [name, item] of Object.entries<Json>(this.before.webhooks ?? {}))
+      for (const method of METHODS.filter((m) => item[m])) {
+        const next = this.after.webhooks?.[name];
+        const where = `webhook ${name}`;
+        if (!next?.[method]) this.found.push({ rule: "webhook-removed", where, message: "removed" });
+        else this.operation(item, item[method], next, next[method], where, "consumer");
+      }
+    return this.found;
+  }
+
+  /**
+   * One operation. `provider`: the service serves it (the consumer sends the request and reads
+   * the response). `consumer`: a webhook the consumer serves (it reads the request, answers it).
+   */
+  private operation(itemBefore: Json, before: Json, itemAfter: Json, after: Json, where: string, served: "provider" | "consumer") {
+    const sent: Direction = served === "provider" ? "request" : "response";
+    const answered: Direction = served === "provider" ? "response" : "request";
+    this.parameters(parametersOf(itemBefore, before), parametersOf(itemAfter, after), where, sent);
+    this.requestBody(before.requestBody, after.requestBody, where, sent);
+    if (served === "provider") this.security(before, after, where);
+    this.responses(before.responses ?? {}, after.responses ?? {}, where, answered);
+  }
+
+  private parameters(before: Map<string, Json>, after: Map<string, Json>, where: string, direction: Direction) {
+    const request = direction === "request";
+    for (const [key, param] of after) {
+      const old = before.get(key);
+      if (!old) {
+        if (request && param.in === "path") this.found.push({ rule: "new-request-path-parameter", where, message: `new path parameter ${param.name}` });
+        else if (request && param.required) this.found.push({ rule: "new-required-request-parameter", where, message: `new required parameter ${key}` });
+        continue;
+      }
+      if (request && param.required && !old.required) this.found.push({ rule: "request-parameter-became-required", where, message: `parameter ${key} now required` });
+      if (!request && old.required && !param.required) this.found.push({ rule: "response-header-became-optional", where, message: `header ${param.name} no longer always sent` });
+      this.schemas(direction, request ? "request-parameter" : "response-header", old.schema, param.schema, `${where} parameter ${key}`);
+    }
+    for (const [key, param] of before)
+      if (!after.has(key))
+        this.found.push(request
+          ? { rule: "request-parameter-removed", where, message: `parameter ${key} removed: consumers still send it` }
+          : { rule: param.required ? "required-response-header-removed" : "optional-response-header-removed", where, message: `header ${param.name} no longer sent` });
+  }
+
+  private requestBody(before: Json | undefined, after: Json | undefined, where: string, direction: Direction) {
+    const request = direction === "request";
+    const what = request ? "request body" : "payload";
+    if (request && after?.required && !before?.required)
+      this.found.push({ rule: before ? "request-body-became-required" : "added-required-request-body", where, message: "request body now required" });
+    if (!request && before?.required && after && !after.required)
+      this.found.push({ rule: "response-body-became-optional", where, message: "payload no longer always sent" });
+    if (before && !after) this.found.push({ rule: request ? "request-body-removed" : "response-body-removed", where, message: `${what} removed` });
+    for (const [type, media] of Object.entries<Json>(before?.content ?? {})) {
+      const next = after?.content?.[type];
+      if (!next) {
+        if (after) this.found.push({ rule: request ? "request-body-media-type-removed" : "response-media-type-removed", where, message: `${what} ${type} no longer ${request ? "accepted" : "sent"}` });
+      } else this.schemas(direction, request ? "request-property" : "response-property", media.schema, next.schema, `${where} ${what}`);
+    }
+  }
+
+  private security(before: Json, after: Json, where: string) {
+    const [b, a] = [requirements(before.security ?? this.before.security), requirements(after.security ?? this.after.security)];
+    // Each way a consumer could authenticate must still work: some requirement asks no more of it.
+    for (const old of b) {
+      if (a.some((req) => [...req].every((name) => old.has(name)))) continue;
+      const grown = a.find((req) => [...old].every((name) => req.has(name)));
+      const added = grown ? [...grown].filter((n) => !old.has(n)) : [];
+      const rule = !grown ? "api-security-removed" : added.every((n) => n.includes(":")) ? "api-security-scope-added" : "api-security-requirement-added";
+      this.found.push({ rule, where, message: grown ? `now also requires ${added.join(", ")}` : `no longer accepts ${[...old].join(" + ") || "anonymous calls"}` });
+    }
+    for (const name of new Set(b.flatMap((r) => [...r]).filter((n) => !n.includes(":")))) {
+      const [x, y] = [this.before.components?.securitySchemes?.[name], this.after.components?.securitySchemes?.[name]];
+      const shape = (s: Json | undefined) => JSON.stringify(s && { type: s.type, scheme: s.scheme, in: s.in, name: s.name, bearerFormat: s.bearerFormat });
+      if (x && y && shape(x) !== shape(y)) this.found.push({ rule: "api-components-security-type-updated", where, message: `security scheme ${name} changed` });
+    }
+  }
+
+  private responses(before: Json, after: Json, where: string, direction: Direction) {
+    const reads = direction === "response";
+    for (const [status, response] of Object.entries<Json>(before)) {
+      const next = after[status];
+      const at = `${where} → ${status}`;
+      if (!next) {
+        if (/^2/.test(status)) this.found.push({ rule: "response-success-status-removed", where, message: `response ${status} removed` });
+        continue;
+      }
+      for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
+        const nextHeader = next.headers?.[name];
+        if (!nextHeader) {
+          if (reads) this.found.push({ rule: header.required ? "required-response-header-removed" : "optional-response-header-removed", where: at, message: `header ${name} removed` });
+          continue;
+        }
+        if (reads && header.required && !nextHeader.required) this.found.push({ rule: "response-header-became-optional", where: at, message: `header ${name} no longer always sent` });
+        this.schemas(direction, reads ? "response-header" : "request-parameter", header.schema, nextHeader.schema, `${at} header ${name}`);
+      }
+      for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
+        const nextMedia = next.content?.[type];
+        if (!nextMedia) {
+          if (reads) this.found.push({ rule: "response-media-type-removed", where: at, message: `${type} body removed` });
+        } else this.schemas(direction, reads ? "response-property" : "request-property", media.schema, nextMedia.schema, `${at} body`);
+      }
     }
   }
 }
 
-/** Breaking changes from one OpenAPI document to the next (bundled; refs are resolved here). */
-export function openapiBreakingChanges(beforeDoc: Json, afterDoc: Json): string[] {
-  const before = dereference(beforeDoc);
-  const after = dereference(afterDoc);
-  const out: string[] = [];
-  if (JSON.stringify(before.security ?? null) !== JSON.stringify(after.security ?? null)) out.push("global security changed");
-  for (const [path, item] of Object.entries<Json>(before.paths ?? {}))
-    for (const method of METHODS.filter((m) => item[m])) {
-      const next = after.paths?.[path]?.[method];
-      const where = `${method.toUpperCase()} ${path}`;
-      if (!next) out.push(`${where}: operation removed`);
-      else compareOperation(item[method], next, where, "request", out);
-    }
-  // Webhook payloads are read by consumers: compared as responses.
-  for (const [name, item] of Object.entries<Json>(before.webhooks ?? {})) {
-    const next = after.webhooks?.[name]?.post;
-    if (!next) out.push(`webhook ${name}: removed`);
-    else compareOperation(item.post, next, `webhook ${name}`, "response", out);
-  }
-  return out;
+/** Breaking changes from one OpenAPI document to the next (bundled; dereferenced here). */
+export async function openapiBreakingChanges(before: Json, after: Json): Promise<BreakingChange[]> {
+  return new OpenapiComparison(await dereferenced(before), await dereferenced(after)).run();
 }
 
-/** Breaking changes from one AsyncAPI document to the next: events are read by consumers. */
-export function asyncapiBreakingChanges(beforeDoc: Json, afterDoc: Json): string[] {
-  const before = dereference(beforeDoc);
-  const after = dereference(afterDoc);
-  const out: string[] = [];
+/** Breaking changes from one AsyncAPI document to the next: the events are read by consumers. */
+export async function asyncapiBreakingChanges(beforeDoc: Json, afterDoc: Json): Promise<BreakingChange[]> {
+  const [before, after] = [await dereferenced(beforeDoc), await dereferenced(afterDoc)];
+  const found: BreakingChange[] = [];
+  const schemas = (b: Json | undefined, a: Json | undefined, where: string) =>
+    found.push(...new SchemaComparison("response", "response-property").compare(b, a, where));
   for (const [key, channel] of Object.entries<Json>(before.channels ?? {})) {
     const next = after.channels?.[key];
     if (!next) {
-      out.push(`channel ${key}: removed`);
+      found.push({ rule: "channel-removed", where: `channel ${key}`, message: "removed" });
       continue;
     }
+    if (channel.address !== next.address) found.push({ rule: "channel-address-changed", where: `channel ${key}`, message: `address ${channel.address} became ${next.address}` });
     for (const [id, message] of Object.entries<Json>(channel.messages ?? {})) {
       const nextMessage = next.messages?.[id];
       const where = `message ${message.name ?? id}`;
-      if (!nextMessage) out.push(`${where}: removed`);
+      if (!nextMessage) found.push({ rule: "message-removed", where, message: "removed" });
       else {
-        compareSchemas(message.payload, nextMessage.payload, `${where} payload`, "response", out);
-        compareSchemas(message.headers, nextMessage.headers, `${where} headers`, "response", out);
+        schemas(message.payload, nextMessage.payload, `${where} payload`);
+        schemas(message.headers, nextMessage.headers, `${where} headers`);
+        if (message.contentType !== nextMessage.contentType) found.push({ rule: "message-content-type-changed", where, message: `content type ${message.contentType} became ${nextMessage.contentType}` });
       }
     }
   }
   for (const [id, operation] of Object.entries<Json>(before.operations ?? {})) {
     const next = after.operations?.[id];
-    if (!next) out.push(`operation ${id}: removed`);
-    else if (JSON.stringify(operation.bindings ?? null) !== JSON.stringify(next.bindings ?? null)) out.push(`operation ${id}: bindings changed`);
+    const where = `operation ${id}`;
+    if (!next) found.push({ rule: "operation-removed", where, message: "removed" });
+    else {
+      if (operation.action !== next.action) found.push({ rule: "operation-action-changed", where, message: `action ${operation.action} became ${next.action}` });
+      if (JSON.stringify(operation.bindings ?? null) !== JSON.stringify(next.bindings ?? null)) found.push({ rule: "operation-bindings-changed", where, message: "bindings changed" });
+    }
   }
-  return out;
+  return found;
 }
+
+/** One line per change, for people. */
+export const describe = (change: BreakingChange) => `${change.where}: ${change.message} [${change.rule}]`;
