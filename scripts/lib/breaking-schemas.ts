@@ -263,7 +263,7 @@ export class SchemaComparison {
     );
     for (const [i, j] of candidates.sort((x, y) => x[2] - y[2]))
       if (!matchOf.has(i) && !taken.has(j)) (matchOf.set(i, j), taken.add(j));
-    const unmatched = as.keys().filter((j) => !taken.has(j)).toArray();
+    const unmatched = [...as.keys()].filter((j) => !taken.has(j));
     const pairs: Array<[Json, Json | undefined]> = bs.map((b, i) => [b, matchOf.has(i) ? as[matchOf.get(i)!] : undefined]);
     const request = this.direction === "request";
     pairs.forEach(([b, a], i) => {
