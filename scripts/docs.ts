@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildAsyncapiReference } from "./docs/asyncapi-reference.ts";
+import { addCodeSamples, codeSamples } from "./docs/code-samples.ts";
 import { docCopy } from "./docs/doc-copy.ts";
 import { decisionsPage, readRegister } from "./docs/decisions.ts";
 import { diagrams } from "./docs/diagrams.ts";
@@ -23,6 +24,7 @@ const known = new Set(register.decisions.map((d) => d.id));
 const openapi = readJson(path.join(generatedDir, "openapi.json"));
 const asyncapi = readJson(path.join(generatedDir, "asyncapi.json"));
 const openapiCopy = docCopy(openapi, "OpenAPI", known);
+addCodeSamples(openapiCopy.doc, codeSamples(readJson(path.join(generatedDir, "openapi.dereferenced.json"))));
 const asyncapiCopy = docCopy(asyncapi, "AsyncAPI", known);
 
 rmSync(out, { recursive: true, force: true });
