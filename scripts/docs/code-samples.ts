@@ -40,7 +40,7 @@ function curl(method: string, path: string, params: Json[], body: unknown): stri
   const query = new URLSearchParams(params.filter((p) => p.in === "query").map((p) => [p.name, String(exampleOf(p))])).toString();
   const lines = [`curl -X ${method.toUpperCase()} "$PAYIN_BASE_URL${url}${query ? `?${query}` : ""}"`, `-H "Authorization: Bearer $PAYIN_TOKEN"`];
   for (const p of params.filter((p) => p.in === "header")) lines.push(`-H ${shellQuote(`${p.name}: ${exampleOf(p)}`)}`);
-  if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body, null, 2))}`);
+  if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${indent(shellQuote(JSON.stringify(body, null, 2)), "  ")}`);
   return lines.join(" \\\n  ");
 }
 
@@ -50,7 +50,7 @@ function typescript(method: string, path: string, params: Json[], body: unknown)
   const options: Json = {};
   if (Object.keys(groups).length) options.params = groups;
   if (body !== undefined) options.body = body;
-  const args = Object.keys(options).length ? `, ${indent(JSON.stringify(options, null, 2), "")}` : "";
+  const args = Object.keys(options).length ? `, ${JSON.stringify(options, null, 2)}` : "";
   return [
     'import { createPayinClient } from "payin-acceptance-contract";',
     "",
