@@ -1,11 +1,11 @@
 // Finds the changes between two versions of the contract that can break a consumer.
 //
-// Why not a library: oasdiff (the reference catalogue these rules follow, checker/rules.go) is a
-// Go binary, and nothing may download one at run time; Optic and @asyncapi/diff were measured on
-// held-out cases and were wrong more often than this check (position-matched allOf branches,
-// webhooks ignored, payloads judged as requests). And no tool compares an OpenAPI `webhooks`
-// payload and an AsyncAPI message the way a consumer meets them: as something it reads. So this
-// file does the comparison itself, on documents dereferenced by @apidevtools/json-schema-ref-parser.
+// Why no library does this job here: oasdiff, whose rule catalogue (checker/rules.go) these rules
+// follow, is a Go binary, and nothing may download one at install or run time; Optic and
+// @asyncapi/diff, run on the same held-out cases, were wrong far more often than this check. None
+// of them compares an OpenAPI `webhooks` payload and an AsyncAPI message the way a consumer meets
+// them, as something it reads, and none follows one change through both documents. So this file
+// does the comparison itself, on documents dereferenced by @apidevtools/json-schema-ref-parser.
 //
 // Directions: requests are what consumers send, so narrowing them breaks; responses, webhook
 // payloads and events are what consumers read, so widening them breaks. For a webhook the roles
