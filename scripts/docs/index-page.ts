@@ -1,7 +1,7 @@
 // The landing page. Its tables are read from the bundles, so that a new operation or event
 // shows up here without anyone editing the template.
 import { decisionHref } from "./decision-links.ts";
-import { sessionDiagram, transactionDiagram } from "./diagrams.ts";
+import { diagramsIn, type Diagram } from "./diagrams.ts";
 import { resolveRef, type Json } from "../../src/lib/json.ts";
 import { operationsOf } from "../../src/lib/openapi.ts";
 import { esc, fill, page } from "./html.ts";
@@ -36,6 +36,13 @@ function eventRows(asyncapi: Json): string[] {
   return rows;
 }
 
+/** A state diagram as the events document's mermaid draws it. */
+function drawn(asyncapi: Json, name: string): Diagram {
+  const diagram = diagramsIn(asyncapi.info.description ?? "").find((d) => d.name === name);
+  if (!diagram) throw new Error(`The AsyncAPI description has no mermaid diagram of ${name}.`);
+  return diagram;
+}
+
 function table(headings: string[], rows: string[]): string {
   const indent = "      ";
   return [
@@ -57,8 +64,8 @@ export function indexPage(openapi: Json, asyncapi: Json, decisionCount: number):
     decisionCount: String(decisionCount),
     operationsTable: table(["Method", "Path", "Operation"], operations),
     eventsTable: table(["Event", "When", "What to do"], events),
-    sessionDiagram: sessionDiagram.svg,
-    transactionDiagram: transactionDiagram.svg,
+    sessionDiagram: drawn(asyncapi, "payment-session-states").svg,
+    transactionDiagram: drawn(asyncapi, "transaction-states").svg,
   });
   return page({ file: "index.html", title: "Payin Acceptance Service: contract documentation", content }, openapi.info.version);
 }
