@@ -3,6 +3,7 @@
 import type { components } from "../../generated/openapi.ts";
 import { resolveRef, type Json } from "./json.ts";
 
+/** An RFC 9457 problem, the body of every error response. */
 export type Problem = components["schemas"]["Problem"];
 export type ProblemFieldError = components["schemas"]["ProblemFieldError"];
 
