@@ -51,5 +51,6 @@ export async function cachedStep(root: string, stampDir: string, { name, inputs,
   }
   await step(name, run);
   mkdirSync(stampDir, { recursive: true });
-  writeFileSync(stampFile, `${JSON.stringify(stamp())}\n`);
+  // The inputs as they were when the step began: an edit made while it ran is not built yet.
+  writeFileSync(stampFile, `${JSON.stringify({ inputs: now.inputs, outputs: contentHash(root, outputs) })}\n`);
 }
