@@ -198,7 +198,7 @@ export interface webhooks {
         put?: never;
         /**
          * session-expired
-         * @description A session expired, one hour after creation, with no completed transaction. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
+         * @description A session expired, one hour after creation. No transaction completed in that hour. Sent to the URL registered with `POST /webhooks`, signed with its `signing_secret` (Standard Webhooks). Delivered at least once, in no guaranteed order.
          */
         post: operations["sessionExpired"];
         delete?: never;

@@ -9,7 +9,6 @@ import { buildAsyncapiReference } from "./docs/asyncapi-reference.ts";
 import { addCodeSamples, codeSamples } from "./docs/code-samples.ts";
 import { docCopy } from "./docs/doc-copy.ts";
 import { decisionsPage, readRegister } from "./docs/decisions.ts";
-import { diagrams } from "./docs/diagrams.ts";
 import { indexPage } from "./docs/index-page.ts";
 import { assertOffline } from "./docs/offline.ts";
 import { buildOpenapiReference } from "./docs/openapi-reference.ts";
@@ -47,7 +46,8 @@ const uses = new Map(register.decisions.map((d) => [d.id, [...(openapiCopy.uses.
 writeFileSync(path.join(out, "index.html"), indexPage(openapi, asyncapi, register.decisions.length));
 writeFileSync(path.join(out, "decisions.html"), decisionsPage(register, uses, openapi.info.version));
 copyFileSync(new URL("./docs/style.css", import.meta.url), path.join(out, "style.css"));
-for (const diagram of diagrams) writeFileSync(path.join(out, "diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
+// The references link diagrams/<name>.svg where their descriptions had mermaid.
+for (const diagram of [...openapiCopy.diagrams, ...asyncapiCopy.diagrams]) writeFileSync(path.join(out, "diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
 for (const name of ["openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json"])
   copyFileSync(path.join(generatedDir, name), path.join(out, name));
 

@@ -1,17 +1,44 @@
-// `npm start` (after the build and the docs): the mock on PORT (default 4010) and the docs
-// site on DOCS_PORT (default PORT + 1), both on 127.0.0.1, until interrupted.
+// `npm start`: brings generated/ and the docs site up to date, skipping each when a hash of
+// its inputs and outputs says it already is, then serves the API on PORT (default 4010) and
+// the docs on DOCS_PORT (default PORT + 1), both on 127.0.0.1, until interrupted. Every step
+// prints its time. The API answers while the docs are still being built.
+import module from "node:module";
 import path from "node:path";
-import { startMock } from "../src/mock/server.ts";
 import { root } from "./lib/paths.ts";
 import { serveStatic } from "./lib/static-server.ts";
+import { step } from "./lib/steps.ts";
+import { buildDocs, buildGenerated } from "./lib/build-steps.ts";
+
+// Prism is thousands of modules: Node's compile cache makes every start after the first faster.
+module.enableCompileCache?.();
 
 const port = Number(process.env.PORT ?? 4010);
-const mock = await startMock({ port });
-const docs = await serveStatic(path.join(root, "dist", "docs"), "/", Number(process.env.DOCS_PORT ?? port + 1)).catch(async (error: unknown) => {
-  await mock.close();
-  throw error;
+const docsPort = Number(process.env.DOCS_PORT ?? port + 1);
+
+/** What `npm start` serves as the API: this line is the one to change to serve another server. */
+const serveApi = async () => (await import("../src/mock/server.ts")).startMock({ port });
+
+// Until all is served, an interrupt stops the steps too (their processes end with this one).
+const stopEarly = () => process.exit(130);
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, stopEarly);
+
+await buildGenerated();
+
+const [api, docs] = await Promise.all([
+  step("start the API", serveApi, (api) => `answering on ${api.url}`),
+  (async () => {
+    await buildDocs();
+    return step("serve the docs", () => serveStatic(path.join(root, "dist", "docs"), "/", docsPort), (docs) => `on ${docs.url}`);
+  })(),
+]).catch((error: unknown) => {
+  console.error(`npm start: ${(error as Error).message}`);
+  process.exit(1);
 });
-console.log(`mock: ${mock.url}   (try: curl -H "Authorization: Bearer t" ${mock.url}/webhooks)`);
+module.flushCompileCache?.();
+
+console.log(`\nAPI:  ${api.url}   (try: curl -H "Authorization: Bearer t" ${api.url}/webhooks)`);
 console.log(`docs: ${docs.url}`);
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.once(signal, () => void Promise.all([mock.close(), docs.close()]).then(() => process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.off(signal, stopEarly);
+  process.once(signal, () => void Promise.all([api.close(), docs.close()]).then(() => process.exit(0)));
+}

@@ -24,7 +24,6 @@ export type WebhookRegistrationRequest = Schemas["WebhookRegistrationRequest"];
 export type WebhookRegistration = Schemas["WebhookRegistration"];
 /** The registered webhook URL, without its secret. */
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
-/** An RFC 9457 problem, the body of every error response. */
-export type Problem = Schemas["Problem"];
+export type { Problem } from "./lib/problem.ts";
 export type SessionStatus = Schemas["SessionStatus"];
 export type TransactionStatus = Schemas["TransactionStatus"];

@@ -1,21 +1,9 @@
-// The two state diagrams of the payin flow (decision D5), drawn as self-contained SVG: the
-// same markup is inlined in the pages and written as files for the references, so it uses
-// presentation attributes rather than CSS (page styles do not reach an <img>, and inline
-// <style> in SVG would leak into the page).
-
-interface StateNode {
-  id: string;
-  label: string;
-  x: number; // centre
-  y: number;
-  final?: boolean;
-}
-
-interface Transition {
-  from: string; // "start" is the initial pseudo-state
-  to: string;
-  label: string;
-}
+// The two state diagrams of the payin flow (decision D5), drawn as self-contained SVG from the
+// mermaid blocks of the sources: the states, transitions and labels are the mermaid's; only
+// the layout (where each state sits) is chosen here. The same markup is inlined in the pages
+// and written as files for the references, so it uses presentation attributes rather than CSS
+// (page styles do not reach an <img>, and inline <style> in SVG would leak into the page).
+import { INITIAL, MERMAID_BLOCK, mermaidSources, parseStateDiagram, type StateDiagram } from "./state-diagram.ts";
 
 export interface Diagram {
   /** File name under diagrams/ and prefix of the SVG's ids (unique on a page). */
@@ -24,6 +12,34 @@ export interface Diagram {
   description: string;
   svg: string;
 }
+
+/** Where each state of one diagram sits; a mermaid diagram is drawn with the layout of exactly its states. */
+interface Layout {
+  name: string;
+  title: string;
+  size: { width: number; height: number };
+  /** Height of the initial pseudo-state (at the left edge). */
+  startY: number;
+  /** Centre of each state's box. */
+  at: Record<string, { x: number; y: number }>;
+}
+
+const LAYOUTS: Layout[] = [
+  {
+    name: "payment-session-states",
+    title: "Payment session states",
+    size: { width: 560, height: 172 },
+    startY: 85,
+    at: { created: { x: 200, y: 85 }, completed: { x: 480, y: 32 }, expired: { x: 480, y: 138 } },
+  },
+  {
+    name: "transaction-states",
+    title: "Transaction states",
+    size: { width: 830, height: 172 },
+    startY: 40,
+    at: { created: { x: 220, y: 40 }, completed: { x: 490, y: 40 }, settled: { x: 760, y: 40 }, failed: { x: 490, y: 140 } },
+  },
+];
 
 const box = { width: 118, height: 38 };
 const startAt = { x: 18, r: 7 };
@@ -41,18 +57,35 @@ function exitPoint(node: { x: number; y: number }, tx: number, ty: number, pad =
   return { x: node.x + dx * s, y: node.y + dy * s };
 }
 
-function draw(name: string, title: string, description: string, size: { width: number; height: number }, startY: number, nodes: StateNode[], transitions: Transition[]): Diagram {
-  const byId = new Map(nodes.map((n) => [n.id, n]));
+/** The layout drawn for a diagram: the one that places exactly its states. */
+function layoutFor(diagram: StateDiagram): Layout {
+  const states = [...diagram.states].sort().join(", ");
+  const layout = LAYOUTS.find((l) => Object.keys(l.at).sort().join(", ") === states);
+  if (!layout)
+    throw new Error(`No layout in scripts/docs/diagrams.ts places the states ${states}; add one (or fix the mermaid) so the docs can draw it.`);
+  return layout;
+}
+
+/** A final state: one the mermaid ends (`--> [*]`), or one with no way out. */
+const finalStates = (d: StateDiagram) => new Set(d.states.filter((s) => d.final.has(s) || !d.transitions.some((t) => t.from === s)));
+
+/** Alt text, from the diagram itself so that it cannot tell another story than the picture. */
+function describe(title: string, d: StateDiagram): string {
+  const steps = d.transitions.map((t) => `${t.from === INITIAL ? "starts as" : `${t.from} to`} ${t.to}${t.label ? ` on ${t.label}` : ""}`);
+  return `${title}: ${steps.join("; ")}. Final: ${[...finalStates(d)].join(", ")}.`;
+}
+
+export function drawStateDiagram(diagram: StateDiagram): Diagram {
+  const { name, title, size, startY, at } = layoutFor(diagram);
+  const final = finalStates(diagram);
   const arrow = `${name}-arrow`;
   const round = (n: number) => Math.round(n * 10) / 10;
   const parts: string[] = [];
 
   parts.push(`<circle cx="${startAt.x}" cy="${startY}" r="${startAt.r}" fill="${colours.ink}"/>`);
-  for (const t of transitions) {
-    const to = byId.get(t.to);
-    if (!to) throw new Error(`diagram ${name}: no state ${t.to}`);
-    const from = t.from === "start" ? undefined : byId.get(t.from);
-    if (t.from !== "start" && !from) throw new Error(`diagram ${name}: no state ${t.from}`);
+  for (const t of diagram.transitions) {
+    const to = at[t.to]!;
+    const from = t.from === INITIAL ? undefined : at[t.from]!;
     const a = from ? exitPoint(from, to.x, to.y) : { x: startAt.x + startAt.r, y: startY };
     const b = exitPoint(to, a.x, a.y, 2);
     parts.push(`<line x1="${round(a.x)}" y1="${round(a.y)}" x2="${round(b.x)}" y2="${round(b.y)}" stroke="${colours.line}" stroke-width="1.5" marker-end="url(#${arrow})"/>`);
@@ -62,13 +95,14 @@ function draw(name: string, title: string, description: string, size: { width: n
     const angle = round((Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI);
     parts.push(`<text x="${mx}" y="${my - 6}" transform="rotate(${angle} ${mx} ${my})" text-anchor="middle" font-size="12" fill="${colours.label}">${esc(t.label)}</text>`);
   }
-  for (const n of nodes) {
-    const x = n.x - box.width / 2;
-    const y = n.y - box.height / 2;
-    parts.push(`<rect x="${x}" y="${y}" width="${box.width}" height="${box.height}" rx="10" fill="${colours.fill}" stroke="${n.final ? colours.final : colours.stroke}" stroke-width="${n.final ? 3 : 1.5}"/>`);
-    parts.push(`<text x="${n.x}" y="${n.y + 5}" text-anchor="middle" font-size="14" font-weight="600" fill="${colours.ink}">${esc(n.label)}</text>`);
+  for (const state of diagram.states) {
+    const { x, y } = at[state]!;
+    const isFinal = final.has(state);
+    parts.push(`<rect x="${x - box.width / 2}" y="${y - box.height / 2}" width="${box.width}" height="${box.height}" rx="10" fill="${colours.fill}" stroke="${isFinal ? colours.final : colours.stroke}" stroke-width="${isFinal ? 3 : 1.5}"/>`);
+    parts.push(`<text x="${x}" y="${y + 5}" text-anchor="middle" font-size="14" font-weight="600" fill="${colours.ink}">${esc(state)}</text>`);
   }
 
+  const description = describe(title, diagram);
   const svg = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size.width} ${size.height}" width="${size.width}" height="${size.height}" role="img" aria-labelledby="${name}-title ${name}-desc" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
     `<title id="${name}-title">${esc(title)}</title>`,
@@ -80,60 +114,18 @@ function draw(name: string, title: string, description: string, size: { width: n
   return { name, title, description, svg };
 }
 
-export const sessionDiagram = draw(
-  "payment-session-states",
-  "Payment session states",
-  "A payment session is created, then completed when a transaction completes before expires_at, or expired when none has. Completed and expired are final.",
-  { width: 560, height: 172 },
-  85,
-  [
-    { id: "created", label: "created", x: 200, y: 85 },
-    { id: "completed", label: "completed", x: 480, y: 32, final: true },
-    { id: "expired", label: "expired", x: 480, y: 138, final: true },
-  ],
-  [
-    { from: "start", to: "created", label: "session-created" },
-    { from: "created", to: "completed", label: "session-completed" },
-    { from: "created", to: "expired", label: "session-expired" },
-  ],
-);
-
-export const transactionDiagram = draw(
-  "transaction-states",
-  "Transaction states",
-  "A transaction is created, then completed and later settled, or failed. Settled and failed are final.",
-  { width: 830, height: 172 },
-  40,
-  [
-    { id: "created", label: "created", x: 220, y: 40 },
-    { id: "completed", label: "completed", x: 490, y: 40 },
-    { id: "settled", label: "settled", x: 760, y: 40, final: true },
-    { id: "failed", label: "failed", x: 490, y: 140, final: true },
-  ],
-  [
-    { from: "start", to: "created", label: "transaction-created" },
-    { from: "created", to: "completed", label: "transaction-completed" },
-    { from: "completed", to: "settled", label: "transaction-settled" },
-    { from: "created", to: "failed", label: "transaction-failed" },
-  ],
-);
-
-export const diagrams = [sessionDiagram, transactionDiagram];
-
-/**
- * The diagram that a mermaid state diagram of the sources draws, told apart by the states it
- * names; undefined for any other mermaid block, which is then left as code.
- */
+/** The diagram a mermaid block draws; undefined for a mermaid block that is not a state diagram. */
 export function diagramForMermaid(source: string): Diagram | undefined {
-  if (!/stateDiagram/.test(source)) return undefined;
-  if (/\bexpired\b/.test(source)) return sessionDiagram;
-  if (/\bsettled\b/.test(source)) return transactionDiagram;
-  return undefined;
+  if (!/^\s*stateDiagram/.test(source)) return undefined;
+  return drawStateDiagram(parseStateDiagram(source));
 }
 
-/** Replaces each mermaid block of a markdown text that draws one of the diagrams. */
+/** Every state diagram drawn from the mermaid blocks of a markdown text, in order. */
+export const diagramsIn = (markdown: string): Diagram[] => mermaidSources(markdown).flatMap((source) => diagramForMermaid(source) ?? []);
+
+/** Replaces each mermaid state diagram of a markdown text with what `replacement` makes of its drawing. */
 export function replaceMermaid(markdown: string, replacement: (diagram: Diagram) => string): string {
-  return markdown.replace(/^([ \t]*)```mermaid\n([\s\S]*?)^[ \t]*```[ \t]*$/gm, (block, indent: string, source: string) => {
+  return markdown.replace(MERMAID_BLOCK, (block, indent: string, source: string) => {
     const diagram = diagramForMermaid(source);
     return diagram ? indent + replacement(diagram) : block;
   });

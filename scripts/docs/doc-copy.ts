@@ -3,9 +3,9 @@
 // diagrams instead of mermaid source (neither renderer draws mermaid), and a way back to the
 // rest of the site.
 import { linkDecisions, type DecisionUse } from "./decision-links.ts";
-import { replaceMermaid } from "./diagrams.ts";
-
-type Json = Record<string, any>;
+import type { Json } from "../../src/lib/json.ts";
+import { walkObjects } from "../lib/walk.ts";
+import { replaceMermaid, type Diagram } from "./diagrams.ts";
 
 const siteLinks =
   "**Payin docs:** [Overview](index.html) · [API reference](openapi.html) · [Events reference](asyncapi.html) · [Decision register](decisions.html)";
@@ -13,15 +13,17 @@ const siteLinks =
 export function docCopy(bundle: Json, document: DecisionUse["document"], decisions: ReadonlySet<string>) {
   const doc: Json = structuredClone(bundle);
   const uses = linkDecisions(doc, document, decisions);
-  mapDescriptions(doc, (text) => replaceMermaid(text, (diagram) => `![${diagram.title}](diagrams/${diagram.name}.svg)`));
+  // Every diagram drawn here is written as diagrams/<name>.svg; two blocks of one name must agree.
+  const diagrams = new Map<string, Diagram>();
+  walkObjects(doc, (element) => {
+    if (typeof element.description !== "string") return;
+    element.description = replaceMermaid(element.description, (diagram) => {
+      if (diagrams.has(diagram.name) && diagrams.get(diagram.name)!.svg !== diagram.svg)
+        throw new Error(`${document}: two mermaid blocks draw ${diagram.name} differently`);
+      diagrams.set(diagram.name, diagram);
+      return `![${diagram.title}](diagrams/${diagram.name}.svg)`;
+    });
+  });
   doc.info.description = `${siteLinks}\n\n${doc.info.description ?? ""}`;
-  return { doc, uses };
-}
-
-function mapDescriptions(node: unknown, map: (text: string) => string): void {
-  if (!node || typeof node !== "object") return;
-  if (Array.isArray(node)) return node.forEach((item) => mapDescriptions(item, map));
-  const element = node as Json;
-  if (typeof element.description === "string") element.description = map(element.description);
-  for (const value of Object.values(element)) mapDescriptions(value, map);
+  return { doc, uses, diagrams: [...diagrams.values()] };
 }

@@ -21,11 +21,11 @@
 // - renamed component names that leave the documents' shape unchanged (the generated
 //   TypeScript names change): a renamed schema is a major change of the package, by hand.
 import $RefParser from "@apidevtools/json-schema-ref-parser";
-import { type BreakingChange, type Direction, type Json, SchemaComparison } from "./breaking-schemas.ts";
+import { HTTP_METHODS as METHODS } from "../../src/lib/openapi.ts";
+import type { Json } from "../../src/lib/json.ts";
+import { type BreakingChange, type Direction, SchemaComparison } from "./breaking-schemas.ts";
 
 export type { BreakingChange } from "./breaking-schemas.ts";
-
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 const cache = new WeakMap<Json, Promise<Json>>();
 
@@ -203,7 +203,9 @@ export async function asyncapiBreakingChanges(beforeDoc: Json, afterDoc: Json): 
       else {
         schemas(message.payload, nextMessage.payload, `${where} payload`);
         schemas(message.headers, nextMessage.headers, `${where} headers`);
-        if (message.contentType !== nextMessage.contentType) found.push({ rule: "message-content-type-changed", where, message: `content type ${message.contentType} became ${nextMessage.contentType}` });
+        // A message without its own content type has the document's default.
+        const [type, nextType] = [message.contentType ?? before.defaultContentType, nextMessage.contentType ?? after.defaultContentType];
+        if (type !== nextType) found.push({ rule: "message-content-type-changed", where, message: `content type ${type} became ${nextType}` });
       }
     }
   }

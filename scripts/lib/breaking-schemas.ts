@@ -5,7 +5,9 @@
 // `allOf` is merged into one schema first, so that wrapping a schema in `allOf` with a
 // refinement (or moving a property between branches) is judged by what the values may be, not
 // by where the keywords sit. `oneOf`/`anyOf` branches are matched by what they contain.
-export type Json = Record<string, any>;
+import type { Json } from "../../src/lib/json.ts";
+
+export type { Json };
 export type Direction = "request" | "response";
 
 /** One breaking change: the oasdiff rule it corresponds to (or ours, where oasdiff has none). */

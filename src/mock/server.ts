@@ -1,15 +1,15 @@
-// The mock of the Payin Acceptance Service: Prism, validating every request against the
-// bundled OpenAPI document, behind a small front server that answers what Prism cannot:
-// malformed JSON (Prism never answers it), bodies over the contract's 64 KiB (D16), and
-// validation problems that name the caller's real fields.
-import { spawn, type ChildProcess } from "node:child_process";
+// The mock of the Payin Acceptance Service: Prism, run in this process and validating every
+// request against the bundled OpenAPI document, behind a small front server that answers
+// what Prism cannot: malformed JSON (Prism never answers it), bodies over the contract's
+// 64 KiB (D16), and validation problems that name the caller's real fields. Prism listens on
+// a loopback port of its own that only the front uses.
 import { readFileSync } from "node:fs";
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import { createRequire } from "node:module";
-import { createServer as createNetServer } from "node:net";
 import path from "node:path";
+import type { Json } from "../lib/json.ts";
+import { problem as buildProblem, PROBLEM_CONTENT_TYPE, responseProblems } from "../lib/problem.ts";
 import { packageRoot } from "../package-root.ts";
-import { problemFactory } from "./problems.ts";
+import { startPrism } from "./prism.ts";
 import { fieldErrors, parseViolations } from "./violations.ts";
 
 /** Request bodies larger than this get 413 (decision D16). */
@@ -34,27 +34,19 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const document = path.resolve(options.document ?? path.join(packageRoot(import.meta.url), "generated", "openapi.json"));
-  let openapi: Record<string, unknown>;
+  let openapi: Json;
   try {
     openapi = JSON.parse(readFileSync(document, "utf8"));
   } catch (error) {
     throw new Error(`The mock needs the bundled OpenAPI document as JSON (${document}): ${(error as Error).message}`);
   }
-  const problem = problemFactory(openapi);
+  const problem = responseProblems(openapi, ["BadRequest", "PayloadTooLarge", "ServiceUnavailable"]);
 
-  const prismPort = await freePort(host);
-  const prism = startPrism(document, host, prismPort, options.verbose ?? false);
-  const upstream = `http://${host}:${prismPort}`;
-  try {
-    await waitUntilAnswering(upstream, prism);
-  } catch (error) {
-    prism.kill();
-    throw error;
-  }
+  const prism = await startPrism(document, options.verbose ?? false);
+  const upstream = prism.url;
 
   // Kept-alive connections to Prism: opening one per request cost a third of the rate.
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -71,7 +63,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     port = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     agent.destroy();
-    await stopPrism(prism);
+    await prism.close();
     throw error;
   }
   return {
@@ -81,12 +73,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       agent.destroy();
-      await stopPrism(prism);
+      await prism.close();
     },
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, agent: Agent, upstream: string, problem: ReturnType<typeof problemFactory>) {
+async function handle(req: IncomingMessage, res: ServerResponse, agent: Agent, upstream: string, problem: ReturnType<typeof responseProblems>) {
   const body = await readBody(req);
   if (body === "too large") {
     res.setHeader("Connection", "close");
@@ -141,13 +133,12 @@ const PRISM_ERRORS = "https://stoplight.io/prism/errors#";
 /** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape. */
 function fromPrismError(status: number, prism: { title?: string; detail?: string }) {
   const code = status === 404 ? "not_found" : status === 405 ? "method_not_allowed" : "invalid_request";
-  return {
-    type: `https://docs.payin.example.com/problems/${code}`,
-    title: prism.title ?? "Invalid request",
+  return buildProblem({
     status,
-    detail: prism.detail ?? prism.title ?? "The mock cannot answer this request.",
     code,
-  };
+    title: prism.title ?? "Invalid request",
+    detail: prism.detail ?? prism.title ?? "The mock cannot answer this request.",
+  });
 }
 
 /** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
@@ -172,51 +163,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
 const isJson = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
 
 function sendJson(res: ServerResponse, status: number, problem: object) {
-  res.writeHead(status, { "Content-Type": "application/problem+json" });
+  res.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });
   res.end(JSON.stringify(problem));
-}
-
-function startPrism(document: string, host: string, port: number, verbose: boolean): ChildProcess {
-  const prismCli = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
-  return spawn(process.execPath, [prismCli, "mock", document, "-h", host, "-p", String(port)], {
-    stdio: ["ignore", verbose ? "inherit" : "ignore", verbose ? "inherit" : "pipe"],
-  });
-}
-
-async function waitUntilAnswering(url: string, prism: ChildProcess, timeoutMs = 60_000) {
-  let stderr = "";
-  prism.stderr?.on("data", (chunk) => (stderr += chunk));
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (prism.exitCode !== null) throw new Error(`Prism exited with ${prism.exitCode}: ${stderr}`);
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`Prism did not answer within ${timeoutMs / 1000} s: ${stderr}`);
-}
-
-function stopPrism(prism: ChildProcess): Promise<void> {
-  if (prism.exitCode !== null || prism.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    prism.once("exit", () => resolve());
-    prism.kill("SIGTERM");
-  });
-}
-
-/** A port nobody listens on right now. */
-export function freePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -1,0 +1,71 @@
+// The state diagrams of the docs are drawn from the mermaid of the sources, and the sources
+// that state them (the events document and the decision register) state the same ones.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { diagramForMermaid, diagramsIn, replaceMermaid } from "../../scripts/docs/diagrams.ts";
+import { mermaidSources, parseStateDiagram } from "../../scripts/docs/state-diagram.ts";
+import { generatedDir, root } from "../../scripts/lib/paths.ts";
+
+const asyncapiDescription: string = JSON.parse(readFileSync(path.join(generatedDir, "asyncapi.json"), "utf8")).info.description;
+const register = readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8");
+const stateDiagrams = (markdown: string) => mermaidSources(markdown).filter((s) => /stateDiagram/.test(s)).map(parseStateDiagram);
+
+describe("the state diagrams of the sources", () => {
+  it("the events document and the decision register state the same two diagrams", () => {
+    const events = stateDiagrams(asyncapiDescription);
+    expect(events).toHaveLength(2);
+    expect(stateDiagrams(register)).toEqual(events);
+  });
+
+  it("every event that moves a state is an event of the contract", () => {
+    const labels = stateDiagrams(asyncapiDescription).flatMap((d) => d.transitions.map((t) => t.label));
+    const events = Object.keys(JSON.parse(readFileSync(path.join(generatedDir, "openapi.json"), "utf8")).webhooks);
+    expect([...labels].sort()).toEqual([...events].sort());
+  });
+});
+
+describe("parseStateDiagram", () => {
+  it("reads transitions, their labels, and the states that end", () => {
+    const d = parseStateDiagram('stateDiagram-v2\n  direction LR\n  state "S" as S {\n  [*] --> a: go\n  a --> b\n  b --> [*]\n  }\n');
+    expect(d.states).toEqual(["a", "b"]);
+    expect(d.transitions).toEqual([
+      { from: "[*]", to: "a", label: "go" },
+      { from: "a", to: "b", label: "" },
+    ]);
+    expect([...d.final]).toEqual(["b"]);
+  });
+
+  it("refuses a line it cannot read rather than drawing less", () => {
+    expect(() => parseStateDiagram("stateDiagram-v2\n  a -> b\n")).toThrow("Cannot read this line of a mermaid state diagram: a -> b");
+  });
+});
+
+describe("the drawings", () => {
+  const session = mermaidSources(asyncapiDescription).find((s) => s.includes("expired"))!;
+
+  it("show each state, each transition's label, and mark the states with no way out as final", () => {
+    const { svg } = diagramForMermaid(session)!;
+    for (const text of ["created", "completed", "expired", "session-created", "session-completed", "session-expired"]) expect(svg).toContain(`>${text}</text>`);
+    expect(svg.match(/<line /g)).toHaveLength(3);
+    expect(svg.match(/stroke-width="3"/g)).toHaveLength(2);
+  });
+
+  it("follow an edit of the mermaid", () => {
+    const edited = session.replace("created --> expired: session-expired", "created --> expired: timed out");
+    const { svg, description } = diagramForMermaid(edited)!;
+    expect(svg).toContain(">timed out</text>");
+    expect(svg).not.toContain(">session-expired</text>");
+    expect(description).toContain("created to expired on timed out");
+  });
+
+  it("refuse a diagram whose states no layout places", () => {
+    expect(() => diagramForMermaid(`${session}  created --> refunded: refund\n`)).toThrow(/No layout .* places the states completed, created, expired, refunded/);
+  });
+
+  it("leave other mermaid blocks as code, and replace the state diagrams", () => {
+    const markdown = "```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n```mermaid\n" + session + "```\n";
+    expect(diagramsIn(markdown).map((d) => d.name)).toEqual(["payment-session-states"]);
+    expect(replaceMermaid(markdown, (d) => `[${d.name}]`)).toBe("```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n[payment-session-states]\n");
+  });
+});
