@@ -3,11 +3,9 @@
 // standalone validator for its body and one for its parameters, and the create-counterparty
 // schema that get counterparty schema serves. A changed schema changes the sandbox at the
 // next build, with no hand edit.
+import { resolveRef, type Json } from "../../src/lib/json.ts";
+import { operationsOf } from "../../src/lib/openapi.ts";
 import { schemaDefs, standaloneValidatorsModule } from "./standalone-validators.ts";
-
-type Json = Record<string, any>;
-
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 export interface RequestEntry {
   /** Which bundle, and the Ajv root its schemas live in. */
@@ -20,17 +18,14 @@ export interface RequestEntry {
 }
 
 export function requestEntries(document: RequestEntry["document"], bundle: Json): RequestEntry[] {
-  return Object.entries<Json>(bundle.paths).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => {
-      const op = item[method];
-      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => {
-        const resolved = p.$ref ? bundle.components.parameters[p.$ref.split("/").pop()] : p;
-        return { name: resolved.name, in: resolved.in, required: !!resolved.required, schema: resolved.schema };
-      });
-      const body = op.requestBody?.content?.["application/json"]?.schema;
-      return { document, operationId: op.operationId, method: method.toUpperCase(), path, parameters, ...(body ? { body } : {}) };
-    }),
-  );
+  return operationsOf(bundle).map(({ path, method, operation: op }) => {
+    const parameters = [...(bundle.paths[path].parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => {
+      const resolved = resolveRef<Json>(bundle, p);
+      return { name: resolved.name, in: resolved.in, required: !!resolved.required, schema: resolved.schema };
+    });
+    const body = op.requestBody?.content?.["application/json"]?.schema;
+    return { document, operationId: op.operationId, method: method.toUpperCase(), path, parameters, ...(body ? { body } : {}) };
+  });
 }
 
 const bodyDef = (e: RequestEntry) => `${e.operationId}_body`;

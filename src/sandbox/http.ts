@@ -1,5 +1,6 @@
 // Reading requests and writing answers on node:http.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { PROBLEM_CONTENT_TYPE } from "../lib/problem.ts";
 
 /** Request bodies larger than this get 413 (decision D16). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -38,7 +39,7 @@ export function sendJson(res: ServerResponse, status: number, body: string | und
     res.end();
     return;
   }
-  const type = status >= 400 ? "application/problem+json" : "application/json";
+  const type = status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
   res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), ...headers });
   res.end(body);
 }
