@@ -2113,5 +2113,19 @@ const counterpartyCreateSchema = {
 		}
 	}
 };
+const problemTitles = {
+	"counterparty_exists": "Counterparty already exists",
+	"idempotency_key_reused": "Idempotency key reused",
+	"internal_error": "Internal error",
+	"malformed_request": "Malformed request",
+	"not_found": "Not found",
+	"payload_too_large": "Payload too large",
+	"rate_limited": "Too many requests",
+	"service_unavailable": "Service unavailable",
+	"unauthorized": "Unauthorized",
+	"unsupported_media_type": "Unsupported media type",
+	"validation_failed": "Validation failed",
+	"webhook_not_registered": "No webhook registered"
+};
 
-export { counterpartyCreateSchema, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters };
+export { counterpartyCreateSchema, operations, problemTitles, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters };

@@ -1,10 +1,12 @@
 // The sandbox's knowledge of requests, generated from the two bundled documents (the
 // contract and the sandbox's control API): every operation's method and path, one
 // standalone validator for its body and one for its parameters, and the create-counterparty
-// schema that get counterparty schema serves. A changed schema changes the sandbox at the
+// schema that get counterparty schema serves, and the title of each problem code as the
+// documents' examples give it. A changed schema changes the sandbox at the
 // next build, with no hand edit.
 import { resolveRef, type Json } from "../../src/lib/json.ts";
 import { operationsOf } from "../../src/lib/openapi.ts";
+import { PROBLEM_CONTENT_TYPE } from "../../src/lib/problem.ts";
 import { schemaDefs, standaloneValidatorsModule } from "./standalone-validators.ts";
 
 export interface RequestEntry {
@@ -38,6 +40,25 @@ const parametersSchema = (e: RequestEntry): Json => ({
   properties: Object.fromEntries(e.parameters.map((p) => [p.name, p.schema])),
   required: e.parameters.filter((p) => p.required).map((p) => p.name),
 });
+
+/** Each problem code of the documents' examples, with its title: `{ not_found: "Not found" }`. */
+export function problemTitles(...bundles: Json[]): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const bundle of bundles) {
+    const examples = [
+      ...Object.values<Json>(bundle.components?.examples ?? {}),
+      ...Object.values<Json>(bundle.components?.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
+      ...operationsOf(bundle).flatMap(({ operation }) =>
+        Object.values<Json>(operation.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
+      ),
+    ];
+    for (const example of examples) {
+      const value = resolveRef<Json>(bundle, example).value;
+      if (typeof value?.code === "string" && typeof value.title === "string") titles[value.code] = value.title;
+    }
+  }
+  return Object.fromEntries(Object.entries(titles).sort(([a], [b]) => a.localeCompare(b)));
+}
 
 const rewriteRefs = (schema: Json): Json => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"#/$defs/'));
 
@@ -80,6 +101,8 @@ export async function sandboxRequestsModule(bundles: { contract: string; sandbox
     "];",
     "",
     `export const counterpartyCreateSchema = ${JSON.stringify(counterpartyCreate, null, 2)};`,
+    "",
+    `export const problemTitles = ${JSON.stringify(problemTitles(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)), null, 2)};`,
     "",
   ].join("\n");
   return standaloneValidatorsModule({
@@ -125,6 +148,8 @@ export function sandboxRequestsDeclarations(bundles: { contract: string; sandbox
     "export declare const operations: readonly OperationRequest[];",
     "/** The contract's create counterparty body schema, every $ref resolved. */",
     "export declare const counterpartyCreateSchema: Record<string, unknown>;",
+    "/** The title of each problem code, as the documents' examples give it. */",
+    "export declare const problemTitles: Readonly<Record<string, string>>;",
     "",
   ].join("\n");
 }
