@@ -32,7 +32,8 @@ export class IdempotencyKeys {
     this.#answer = db.prepare("UPDATE idempotency_keys SET status = ?, response = ? WHERE account_id = ? AND operation = ? AND key = ?");
     this.#forgetOlderThan = db.prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND created_at_ms <= ?");
     this.#forgetOlderThanForAll = db.prepare(
-      "DELETE FROM idempotency_keys WHERE created_at_ms <= ? + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)",
+      `DELETE FROM idempotency_keys WHERE created_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
+         AND created_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)`,
     );
   }
 

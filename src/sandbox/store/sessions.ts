@@ -19,9 +19,12 @@ export class Sessions {
     this.#expireForAccount = db.prepare(
       "UPDATE payment_sessions SET status = 'expired', updated_at_ms = expires_at_ms WHERE account_id = ? AND status = 'created' AND expires_at_ms <= ?",
     );
+    // The first bound (by the clock furthest ahead) lets the index skip every session that
+    // cannot be due; the second is each account's own clock.
     this.#expireForAll = db.prepare(
       `UPDATE payment_sessions SET status = 'expired', updated_at_ms = expires_at_ms
-       WHERE status = 'created' AND expires_at_ms <= ? + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)`,
+       WHERE status = 'created' AND expires_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
+         AND expires_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)`,
     );
   }
 
