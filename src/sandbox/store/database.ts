@@ -29,9 +29,17 @@ function migrate(db: DatabaseSync) {
     });
 }
 
-/** Runs `work` in one SQLite transaction: all of its writes happen, or none. */
+/** Databases inside a transaction of inTransaction now. */
+const inside = new WeakSet<DatabaseSync>();
+
+/**
+ * Runs `work` in one SQLite transaction: all of its writes happen, or none. Called inside
+ * another, `work` joins the outer one, so a handler may call helpers that want a transaction.
+ */
 export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
+  if (inside.has(db)) return work();
   db.exec("BEGIN IMMEDIATE");
+  inside.add(db);
   try {
     const result = work();
     db.exec("COMMIT");
@@ -39,6 +47,8 @@ export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
   } catch (error) {
     db.exec("ROLLBACK");
     throw error;
+  } finally {
+    inside.delete(db);
   }
 }
 
