@@ -23,7 +23,7 @@ for (const m of mocks)
 const [mock, prism] = mocks;
 console.log(`  ratio: ${(mock!.requestsPerSecond / prism!.requestsPerSecond).toFixed(2)}x Prism's request rate, ${(mock!.startupMs / prism!.startupMs).toFixed(2)}x its start-up time`);
 
-console.log(`\nsandbox, create payment session on loopback (autocannon, 10 connections, ${seconds} s each; start-up: median of 3 cold starts):`);
+console.log(`\nsandbox, create payment session on loopback (autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians; start-up: median of 3 cold starts):`);
 const servers = await benchSandbox(seconds);
 console.log(`  ${"".padEnd(36)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`);
 for (const m of servers)

@@ -92,8 +92,12 @@ export interface ServerFigures {
   non2xx: number;
 }
 
-/** Each contender's start-up (median of `startups` cold starts, alternating), then its rate. */
-export async function benchSandbox(durationSeconds: number, startups = 3): Promise<ServerFigures[]> {
+/**
+ * Each contender's start-up (median of `startups` cold starts), then its rate and latency
+ * under load. Both alternate between the contenders, the load in rounds of `roundSeconds`,
+ * so that all of them see the same machine state; each figure is the median of its rounds.
+ */
+export async function benchSandbox(durationSeconds: number, startups = 3, roundSeconds = 2): Promise<ServerFigures[]> {
   // The compiled bin is measured as shipped: compile dist/ from today's sources first.
   execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
   const startupRuns: Record<string, number[]> = {};
@@ -104,32 +108,39 @@ export async function benchSandbox(durationSeconds: number, startups = 3): Promi
       await stop();
     }
 
-  const figures: ServerFigures[] = [];
-  for (const contender of contenders) {
-    const { url, stop } = await timeToFirstAnswer(contender);
-    try {
-      const body = await contender.prepare(url);
-      const result = await autocannon({
-        url: `${url}/api/v1/earn/payment-sessions/`,
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}` },
-        body,
-        connections: 10,
-        duration: durationSeconds,
-      });
-      figures.push({
+  const running = [];
+  try {
+    for (const contender of contenders) {
+      const started = await timeToFirstAnswer(contender);
+      running.push({ contender, ...started, body: await contender.prepare(started.url) });
+    }
+    const rounds: Record<string, autocannon.Result[]> = {};
+    for (let round = 0; round < Math.max(1, Math.round(durationSeconds / roundSeconds)); round++)
+      for (const { contender, url, body } of running)
+        (rounds[contender.name] ??= []).push(
+          await autocannon({
+            url: `${url}/api/v1/earn/payment-sessions/`,
+            method: "POST",
+            headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}` },
+            body,
+            connections: 10,
+            duration: roundSeconds,
+          }),
+        );
+    return running.map(({ contender }) => {
+      const results = rounds[contender.name]!;
+      return {
         name: contender.name,
         startupMs: median(startupRuns[contender.name]!),
-        requestsPerSecond: result.requests.average,
-        latencyP50Ms: result.latency.p50,
-        latencyP99Ms: result.latency.p99,
-        non2xx: result.non2xx,
-      });
-    } finally {
-      await stop();
-    }
+        requestsPerSecond: median(results.map((r) => r.requests.average)),
+        latencyP50Ms: median(results.map((r) => r.latency.p50)),
+        latencyP99Ms: median(results.map((r) => r.latency.p99)),
+        non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+      };
+    });
+  } finally {
+    await Promise.all(running.map((r) => r.stop()));
   }
-  return figures;
 }
 
 /** Starts a contender and measures the time from spawn until it first answers a request. */

@@ -18,9 +18,16 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-try {
-  await import("node:sqlite");
-} catch {
+/** Whether this Node has node:sqlite without a flag (getBuiltinModule, from Node 20.16, answers undefined when not). */
+function hasSqlite(): boolean {
+  try {
+    return process.getBuiltinModule?.("node:sqlite") !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+if (!hasSqlite()) {
   console.error(`payin-sandbox needs Node.js 22.13 or newer (for node:sqlite), and this is Node.js ${process.version}; on this Node, use payin-mock (the stateless Prism mock) instead.`);
   process.exit(1);
 }

@@ -1,5 +1,6 @@
 // Identifiers and secrets, random and URL-safe, with the prefixes the contract's examples use.
-import { randomBytes } from "node:crypto";
+// node:crypto as CommonJS would take it: its ESM namespace loads X.509 and WebCrypto at start.
+const { randomBytes } = process.getBuiltinModule("node:crypto");
 
 export const newId = (prefix: "cp" | "ps" | "txn") => `${prefix}_${randomBytes(12).toString("base64url")}`;
 

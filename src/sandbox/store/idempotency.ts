@@ -1,8 +1,10 @@
 // Idempotency-Key (decision D16): the same key and body replay the first answer; the same key
 // with another body is refused. Keys are kept 24 hours of the account's clock.
-import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { isConstraint, SQLITE_CONSTRAINT_PRIMARYKEY } from "./database.ts";
+
+// node:crypto as CommonJS would take it (see ids.ts).
+const { createHash } = process.getBuiltinModule("node:crypto");
 
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
