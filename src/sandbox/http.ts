@@ -40,7 +40,8 @@ export function sendJson(res: ServerResponse, status: number, body: string | und
     return;
   }
   const type = status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
-  res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), ...headers });
+  // A flat list of names and values: the cheapest form of headers for node:http.
+  res.writeHead(status, ["Content-Type", type, "Content-Length", String(Buffer.byteLength(body)), ...Object.entries(headers).flat()]);
   res.end(body);
 }
 

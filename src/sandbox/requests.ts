@@ -82,7 +82,7 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
 }
 
 /** An answer with its body as the JSON text to send. */
-const serialized = ({ status, body }: Answer) => ({ status, body: body === undefined ? undefined : JSON.stringify(body) });
+const serialized = ({ status, body, json }: Answer) => ({ status, body: json ?? (body === undefined ? undefined : JSON.stringify(body)) });
 
 /** Runs a create under its Idempotency-Key: the first answer is kept, and replayed for the same body. */
 function idempotent(sandbox: Sandbox, op: OperationRequest, call: Call, key: string, rawBody: Buffer) {

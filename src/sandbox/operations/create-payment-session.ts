@@ -23,7 +23,8 @@ export const createPaymentSession: Operation = {
       created_at: isoTime(now),
       expires_at: isoTime(now + SESSION_LIFETIME_MS),
     };
-    if (store.sessions.create(account.id, session, now, now + SESSION_LIFETIME_MS)) return { status: 201, body: session };
+    const json = JSON.stringify(session);
+    if (store.sessions.create(account.id, session, json, now, now + SESSION_LIFETIME_MS)) return { status: 201, json };
     return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
   },
 };

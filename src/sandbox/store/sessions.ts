@@ -28,10 +28,13 @@ export class Sessions {
     );
   }
 
-  /** Stores the session; false when its counterparty is not one of the account's (the foreign key says so). */
-  create(accountId: number, session: PaymentSession, createdAtMs: number, expiresAtMs: number): boolean {
+  /**
+   * Stores the session, given with its JSON text; false when its counterparty is not one of
+   * the account's (the foreign key says so).
+   */
+  create(accountId: number, session: PaymentSession, json: string, createdAtMs: number, expiresAtMs: number): boolean {
     try {
-      this.#insert.run(accountId, session.id, session.counterparty_id, session.status, JSON.stringify(session), createdAtMs, expiresAtMs, createdAtMs);
+      this.#insert.run(accountId, session.id, session.counterparty_id, session.status, json, createdAtMs, expiresAtMs, createdAtMs);
       return true;
     } catch (error) {
       if (isConstraint(error, SQLITE_CONSTRAINT_FOREIGNKEY)) return false;
