@@ -16,6 +16,15 @@ export default defineConfig({
           globalSetup: ["test/contract/support/global-setup.ts"],
         },
       },
+      {
+        extends: true,
+        test: {
+          name: "contract-sandbox",
+          include: ["test/contract/**/*.test.ts"],
+          // The same suite against the stateful sandbox, which it starts once in process.
+          globalSetup: ["test/contract/support/global-setup.ts"],
+        },
+      },
     ],
   },
 });

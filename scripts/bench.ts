@@ -2,6 +2,7 @@
 // reference in one run. `--seconds N` sets each section's measuring time (default 10).
 import { parseArgs } from "node:util";
 import { benchMock } from "./bench/mock.ts";
+import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchWebhooks } from "./bench/webhooks.ts";
 
@@ -23,3 +24,16 @@ const [mock, prism] = mocks;
 console.log(
   `  ratio: ${(mock!.requestsPerSecond / prism!.requestsPerSecond).toFixed(2)}x the Prism CLI's request rate (goal: at least 1.0x), ${(mock!.startupMs / prism!.startupMs).toFixed(2)}x its start-up time (goal: at most 1.0x)`,
 );
+
+console.log(`\nsandbox, create payment session on loopback (autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians; start-up: median of 3 cold starts):`);
+const servers = await benchSandbox(seconds);
+console.log(`  ${"".padEnd(36)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`);
+for (const m of servers)
+  console.log(
+    `  ${m.name.padEnd(36)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ${Math.round(m.requestsPerSecond).toString().padStart(10)} ${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
+  );
+const [bare, sandbox, sandboxSource, prismCli] = servers;
+console.log(`  rate: ${(sandbox!.requestsPerSecond / prismCli!.requestsPerSecond).toFixed(1)}x Prism's (goal: at least 10x), ${((100 * sandbox!.requestsPerSecond) / bare!.requestsPerSecond).toFixed(0)} % of the bare node:http server's`);
+console.log(`  start-up: ${Math.round(sandbox!.startupMs)} ms compiled, ${Math.round(sandboxSource!.startupMs)} ms from source (goal: under 300 ms), Prism's ${Math.round(prismCli!.startupMs)} ms, the bare server's ${Math.round(bare!.startupMs)} ms`);
+console.log(`  p99: ${sandbox!.latencyP99Ms} ms (goal: below Prism's ${prismCli!.latencyP99Ms} ms)`);
+

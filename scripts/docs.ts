@@ -25,6 +25,8 @@ const asyncapi = readJson(path.join(generatedDir, "asyncapi.json"));
 const openapiCopy = docCopy(openapi, "OpenAPI", known);
 addCodeSamples(openapiCopy.doc, codeSamples(readJson(path.join(generatedDir, "openapi.dereferenced.json"))));
 const asyncapiCopy = docCopy(asyncapi, "AsyncAPI", known);
+const sandboxApi = readJson(path.join(generatedDir, "sandbox.json"));
+const sandboxCopy = docCopy(sandboxApi, "OpenAPI", known);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(path.join(out, "diagrams"), { recursive: true });
@@ -34,9 +36,12 @@ try {
   const asyncapiInput = path.join(work, "asyncapi.json");
   writeFileSync(openapiInput, JSON.stringify(openapiCopy.doc));
   writeFileSync(asyncapiInput, JSON.stringify(asyncapiCopy.doc));
+  const sandboxInput = path.join(work, "sandbox.json");
+  writeFileSync(sandboxInput, JSON.stringify(sandboxCopy.doc));
   await Promise.all([
     buildOpenapiReference(openapiInput, path.join(out, "openapi.html"), `${openapi.info.title} ${openapi.info.version}: API reference`),
     buildAsyncapiReference(asyncapiInput, path.join(out, "asyncapi.html"), work),
+    buildOpenapiReference(sandboxInput, path.join(out, "sandbox.html"), `${sandboxApi.info.title} ${sandboxApi.info.version}`),
   ]);
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -47,12 +52,12 @@ writeFileSync(path.join(out, "index.html"), indexPage(openapi, asyncapi, registe
 writeFileSync(path.join(out, "decisions.html"), decisionsPage(register, uses, openapi.info.version));
 copyFileSync(new URL("./docs/style.css", import.meta.url), path.join(out, "style.css"));
 // The references link diagrams/<name>.svg where their descriptions had mermaid.
-for (const diagram of [...openapiCopy.diagrams, ...asyncapiCopy.diagrams]) writeFileSync(path.join(out, "diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
-for (const name of ["openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json"])
+for (const diagram of [...openapiCopy.diagrams, ...asyncapiCopy.diagrams, ...sandboxCopy.diagrams]) writeFileSync(path.join(out, "diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
+for (const name of ["openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json", "sandbox.yaml", "sandbox.json"])
   copyFileSync(path.join(generatedDir, name), path.join(out, name));
 
-const pages = ["index.html", "openapi.html", "asyncapi.html", "decisions.html", "style.css"];
+const pages = ["index.html", "openapi.html", "asyncapi.html", "decisions.html", "sandbox.html", "style.css"];
 assertOffline(Object.fromEntries(pages.map((name) => [name, readFileSync(path.join(out, name), "utf8")])));
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`docs: ${path.relative(root, out)}/ (${pages.slice(0, 4).join(", ")}, the four bundles) in ${seconds} s`);
+console.log(`docs: ${path.relative(root, out)}/ (${pages.slice(0, 5).join(", ")}, the six bundles) in ${seconds} s`);

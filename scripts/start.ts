@@ -1,6 +1,7 @@
 // `npm start`: brings generated/ and the docs site up to date, skipping each when a hash of
-// its inputs and outputs says it already is, then serves the API on PORT (default 4010) and
-// the docs on DOCS_PORT (default PORT + 1), both on 127.0.0.1, until interrupted. Every step
+// its inputs and outputs says it already is, then serves the sandbox on PORT (default 4010) and
+// the docs on DOCS_PORT (default PORT + 1), both on 127.0.0.1, until interrupted
+// (`npm run mock` serves the Prism mock instead). Every step
 // prints its time. The API answers while the docs are still being built.
 import module from "node:module";
 import path from "node:path";
@@ -9,14 +10,15 @@ import { serveStatic } from "./lib/static-server.ts";
 import { step } from "./lib/steps.ts";
 import { buildDocs, buildGenerated } from "./lib/build-steps.ts";
 
-// Prism is thousands of modules: Node's compile cache makes every start after the first faster.
+// The build and docs tools are thousands of modules: Node's compile cache makes every start after the first faster.
 module.enableCompileCache?.();
 
 const port = Number(process.env.PORT ?? 4010);
 const docsPort = Number(process.env.DOCS_PORT ?? port + 1);
 
 /** What `npm start` serves as the API: this line is the one to change to serve another server. */
-const serveApi = async () => (await import("../src/mock/server.ts")).startMock({ port });
+// Imported once generated/ is fresh: the sandbox loads its validators from there.
+const serveApi = async () => (await import("../src/sandbox/index.ts")).startSandbox({ port });
 
 // Until all is served, an interrupt stops the steps too (their processes end with this one).
 const stopEarly = () => process.exit(130);
@@ -36,7 +38,7 @@ const [api, docs] = await Promise.all([
 });
 module.flushCompileCache?.();
 
-console.log(`\nAPI:  ${api.url}   (try: curl -H "Authorization: Bearer t" ${api.url}/webhooks)`);
+console.log(`\nsandbox: ${api.url}   (try: curl -H "Authorization: Bearer t" ${api.url}/webhooks)`);
 console.log(`docs: ${docs.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.off(signal, stopEarly);

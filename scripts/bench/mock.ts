@@ -122,7 +122,7 @@ async function firstAnswer(url: string) {
 }
 
 /** A port nobody listens on right now, for the Prism CLI, which cannot report the one it bound. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createNetServer();
     probe.once("error", reject);

@@ -40,6 +40,7 @@ const navigation = [
   { file: "openapi.html", label: "API reference" },
   { file: "asyncapi.html", label: "Events reference" },
   { file: "decisions.html", label: "Decisions" },
+  { file: "sandbox.html", label: "Sandbox API" },
 ];
 
 /** A page of our own (not the two generated references) in the shared layout. */

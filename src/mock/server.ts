@@ -11,6 +11,7 @@ import { problem as buildProblem, PROBLEM_CONTENT_TYPE, responseProblems } from 
 import { packageRoot } from "../package-root.ts";
 import { startPrism } from "./prism.ts";
 import { fieldErrors, parseViolations } from "./violations.ts";
+import { listen } from "../lib/listen.ts";
 
 /** Request bodies larger than this get 413 (decision D16). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -165,11 +166,4 @@ const isJson = (type: string | undefined) => !!type && /^application\/([a-z0-9.+
 function sendJson(res: ServerResponse, status: number, problem: object) {
   res.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });
   res.end(JSON.stringify(problem));
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
-  });
 }

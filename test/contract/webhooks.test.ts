@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { againstServer, client, last, send } from "./support/target.ts";
+import { client, last, newToken, onMock, onSandbox, send } from "./support/target.ts";
 
 describe("POST and GET /webhooks", () => {
   it("registers the URL, returns a whsec_ signing secret, and fetches it back without the secret", async () => {
@@ -22,7 +22,14 @@ describe("POST and GET /webhooks", () => {
     expect((res.body as any).errors).toContainEqual(expect.objectContaining({ field: "url" }));
   });
 
-  it.skipIf(againstServer)("answers GET with 404 when no URL is registered (asked of the mock)", async () => {
+  it.runIf(onSandbox)("answers GET with 404 for an account that registered no URL", async () => {
+    const res = await send("GET", "/webhooks", { as: newToken() });
+    expect(res.breaches).toEqual([]);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "webhook_not_registered" });
+  });
+
+  it.runIf(onMock)("answers GET with 404 when no URL is registered (asked of the mock)", async () => {
     const { error, response } = await client.GET("/webhooks", { headers: { Prefer: "code=404" } });
     expect(response.status).toBe(404);
     expect(error).toMatchObject({ code: "webhook_not_registered" });

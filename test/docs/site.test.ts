@@ -2,13 +2,14 @@
 // it under a sub-path (as a host serving it from a folder would), and Chromium opens every
 // page. It must show the whole contract, link only relatively, load nothing from another
 // host and run without script errors.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../generated/events.ts";
 import { buildDocs } from "../../scripts/lib/build-steps.ts";
 import { root } from "../../scripts/lib/paths.ts";
+import { operationsOf } from "../../src/lib/openapi.ts";
 import { serveStatic, type StaticServer } from "../../scripts/lib/static-server.ts";
 
 const executablePath = "/usr/bin/chromium";
@@ -30,6 +31,7 @@ const operations = [
   "GET /webhooks",
 ];
 const events = EVENT_TYPES;
+const sandboxOperations = operationsOf(JSON.parse(readFileSync(path.join(root, "generated", "sandbox.json"), "utf8"))).map(({ method, path: route }) => `${method.toUpperCase()} ${route}`);
 const decisionIds = Array.from({ length: 17 }, (_, i) => `D${i + 1}`);
 
 /** What a page did while the test looked at it. */
@@ -112,7 +114,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     await screenshot(page, "index");
 
     const links = [...new Set(await hrefs(page))];
-    for (const target of ["openapi.html", "asyncapi.html", "decisions.html", "openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json"])
+    for (const target of ["openapi.html", "asyncapi.html", "decisions.html", "sandbox.html", "openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json"])
       expect(links, target).toContain(target);
     for (const href of links) {
       expect(href, "links are relative").not.toMatch(/^(\/|[a-z][\w+.-]*:)/i);
@@ -136,6 +138,18 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     }
     for (const operation of operations) expect(showsOperation(text, operation), operation).toBe(true);
     for (const event of events) expect(text, event).toContain(event);
+  });
+
+  it("the sandbox control API page shows its operations", async () => {
+    const { page } = await open("sandbox.html");
+    let text = await settled(page);
+    await screenshot(page, "sandbox");
+    const tags = [...new Set((await hrefs(page, 'a[href^="#/"]')).filter((href) => /^#\/[^/#]+$/.test(href)))];
+    for (const tag of tags) {
+      await page.locator(`a[href="${tag}"]`).first().click();
+      text += `\n${await settled(page)}`;
+    }
+    for (const operation of sandboxOperations) expect(showsOperation(text, operation), operation).toBe(true);
   });
 
   it("the events reference shows every event", async () => {

@@ -17,6 +17,21 @@ let tarball: string;
 let packed: { size: number; files: Array<{ path: string }> };
 let mock: ChildProcess | undefined;
 let mockUrl: string;
+let sandbox: ChildProcess | undefined;
+
+/** Starts an installed bin with `--port 0` and resolves to the URL it says it listens on. */
+function startBin(name: string, node?: string): { child: ChildProcess; url: Promise<string> } {
+  const file = path.join(project, "node_modules", ".bin", name);
+  const child = node ? spawn(node, [file, "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] }) : spawn(file, ["--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
+      if (found) resolve(found);
+    });
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+  return { child, url };
+}
 
 beforeAll(async () => {
   // `npm pack` runs prepack, which compiles dist/.
@@ -31,18 +46,14 @@ beforeAll(async () => {
   for (const scope of ["@types", "@stoplight"]) symlinkSync(path.join(root, "node_modules", scope), path.join(project, "node_modules", scope));
   for (const file of ["main.ts", "wrong.ts", "tsconfig.json"]) copyFileSync(path.join(fixtures, file), path.join(project, file));
 
-  mock = spawn(path.join(project, "node_modules", ".bin", "payin-mock"), ["--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
-  mockUrl = await new Promise<string>((resolve, reject) => {
-    mock!.stdout!.on("data", (chunk: Buffer) => {
-      const url = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
-      if (url) resolve(url);
-    });
-    mock!.once("exit", (code) => reject(new Error(`payin-mock exited with ${code}`)));
-  });
+  const started = startBin("payin-mock");
+  mock = started.child;
+  mockUrl = await started.url;
 }, 240_000);
 
 afterAll(() => {
   mock?.kill("SIGTERM");
+  sandbox?.kill("SIGTERM");
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -112,5 +123,39 @@ describe("a fresh consumer project", () => {
       rejected: "invalid_signature",
       eventTypes: 7,
     });
+  });
+});
+
+describe("the installed payin-sandbox", () => {
+  it("serves the data it is sent, from a fresh consumer project", async () => {
+    const started = startBin("payin-sandbox");
+    sandbox = started.child;
+    const url = await started.url;
+    const headers = { Authorization: "Bearer consumer", "Content-Type": "application/json" };
+    const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "ana.li@example.com", phone_number: "+34600000001" };
+    const created = await fetch(`${url}/api/v1/send/counterparties/`, { method: "POST", headers, body: JSON.stringify(person) });
+    expect(created.status).toBe(201);
+    const counterparty = await created.json();
+    expect(counterparty).toMatchObject(person);
+    const session = await fetch(`${url}/api/v1/earn/payment-sessions/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ amount: 10, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/thanks" }),
+    });
+    expect(await session.json()).toMatchObject({ amount: 10, currency: "EUR", counterparty_id: counterparty.id, status: "created" });
+    const again = await fetch(`${url}/api/v1/send/counterparties/`, { method: "POST", headers, body: JSON.stringify(person) });
+    expect(await again.json()).toMatchObject({ code: "counterparty_exists", existing_id: counterparty.id });
+  });
+
+  it.runIf(existsSync(SYSTEM_NODE))("exits 1 on a Node without node:sqlite, with one line naming the Node it needs and payin-mock", async () => {
+    const file = path.join(project, "node_modules", "payin-acceptance-contract", "dist", "src", "sandbox", "cli.js");
+    const result = await exec(SYSTEM_NODE, [file, "--port", "0"], { cwd: project }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/needs Node\.js 22\.13 or newer.*payin-mock/);
   });
 });

@@ -2,7 +2,8 @@
 // operation, is the content type the documented one, are the documented headers there and
 // valid, does the body match the schema. Each failure names the operation, status and field.
 import { createAjv } from "../../support/ajv.ts";
-import { openapi } from "../../support/documents.ts";
+import type { Json } from "../../../src/lib/json.ts";
+import { openapi, sandboxApi } from "../../support/documents.ts";
 
 const ajv = createAjv();
 const compiled = new Map<object, ReturnType<typeof ajv.compile>>();
@@ -12,9 +13,12 @@ const validatorOf = (schema: object) => {
   return validate;
 };
 
+/** The document that describes a path: the sandbox's control API under its prefix, the contract elsewhere. */
+export const documentOf = (pathname: string): Json => (pathname.startsWith("/_sandbox/") ? sandboxApi : openapi);
+
 /** The path template of the document that a concrete path matches. */
-export function templateOf(pathname: string): string | undefined {
-  return Object.keys(openapi.paths).find((template) => {
+export function templateOf(pathname: string, doc: Json = documentOf(pathname)): string | undefined {
+  return Object.keys(doc.paths).find((template) => {
     const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
     return new RegExp(`^${pattern}$`).test(pathname);
   });
@@ -43,7 +47,7 @@ export async function checkResponse(method: string, url: string, response: Respo
   const result: CheckedResponse = { status: response.status, contentType: response.headers.get("content-type"), body, headers: response.headers, breaches: [] };
   const breach = (message: string) => result.breaches.push(`${where}: ${message}`);
 
-  const operation = template && openapi.paths[template][method.toLowerCase()];
+  const operation = template && documentOf(pathname).paths[template][method.toLowerCase()];
   if (!operation) {
     breach("the operation is not in the contract");
     return result;

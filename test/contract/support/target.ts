@@ -3,11 +3,21 @@ import { createPayinClient } from "../../../src/index.ts";
 import { checkResponse, type CheckedResponse } from "./response-check.ts";
 
 export const baseUrl = inject("payinBaseUrl");
-/** "mock" when the suite started the mock itself; "server" when PAYIN_BASE_URL names one. */
+/** "mock" or "sandbox" when the suite started it itself; "server" when PAYIN_BASE_URL names one. */
 export const target = inject("payinTarget");
-/** A real server cannot be told which response to give; only the mock (Prism's `Prefer`) can. */
-export const againstServer = target === "server";
-export const token = process.env.PAYIN_TOKEN ?? "contract-test-token";
+/** Only the mock can be told which response to give (Prism's `Prefer`); it remembers nothing. */
+export const onMock = target === "mock";
+/** The sandbox and a real server keep what they are sent. */
+export const stateful = !onMock;
+/** Only the sandbox has the control API, and makes an account for any new token. */
+export const onSandbox = target === "sandbox";
+/** One account per test file on the sandbox, so files running at once never share state. */
+export const token = process.env.PAYIN_TOKEN ?? (onSandbox ? newToken() : "contract-test-token");
+
+/** A token no one has used: a new, empty account on the sandbox. */
+export function newToken() {
+  return `contract-${crypto.randomUUID()}`;
+}
 
 /** Every response the suite has seen, judged against the contract. */
 export const seen: CheckedResponse[] = [];
@@ -22,16 +32,19 @@ export async function judgedFetch(request: Request): Promise<Response> {
 
 export const client = createPayinClient({ baseUrl, token, fetch: judgedFetch });
 
+/** A client of another account (sandbox only). */
+export const clientFor = (accountToken: string) => createPayinClient({ baseUrl, token: accountToken, fetch: judgedFetch });
+
 /** A raw request, for what the typed client would not send (bad tokens, broken bodies). */
 export async function send(
   method: string,
   path: string,
-  { body, headers = {}, auth = true }: { body?: string | object; headers?: Record<string, string>; auth?: boolean } = {},
+  { body, headers = {}, auth = true, as = token }: { body?: string | object; headers?: Record<string, string>; auth?: boolean; as?: string } = {},
 ): Promise<CheckedResponse> {
   const request = new Request(baseUrl + path, {
     method,
     headers: {
-      ...(auth ? { Authorization: `Bearer ${token}` } : {}),
+      ...(auth ? { Authorization: `Bearer ${as}` } : {}),
       ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
       ...headers,
     },

@@ -1,0 +1,30 @@
+// POST /api/v1/earn/payment-sessions/: the record as sent, `created`, expiring one hour later
+// on the account's clock, with a payment link under the sandbox's own origin.
+import type { components } from "../../../generated/openapi.ts";
+import { accountNow, isoTime } from "../clock.ts";
+import { newId } from "../ids.ts";
+import type { Operation } from "../operation.ts";
+import { validationProblem } from "../problems.ts";
+
+type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
+
+/** A session and its link are valid for one hour (the seed's rule). */
+export const SESSION_LIFETIME_MS = 60 * 60 * 1000;
+
+export const createPaymentSession: Operation = {
+  handle({ account, body, origin }, store) {
+    const now = accountNow(account);
+    const id = newId("ps");
+    const session = {
+      id,
+      status: "created" as const,
+      payment_link: `${origin}/pay/${id}`,
+      ...(body as PaymentSessionCreate),
+      created_at: isoTime(now),
+      expires_at: isoTime(now + SESSION_LIFETIME_MS),
+    };
+    const json = JSON.stringify(session);
+    if (store.sessions.create(account.id, session, json, now, now + SESSION_LIFETIME_MS)) return { status: 201, json };
+    return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
+  },
+};

@@ -1,0 +1,12 @@
+// GET /api/v1/earn/transactions/{transaction_id}/: the account's stored transaction, or 404.
+import type { Operation } from "../operation.ts";
+import { problem } from "../problems.ts";
+
+export const getTransaction: Operation = {
+  handle({ account, parameters }, store) {
+    const id = parameters.transaction_id!;
+    const transaction = store.transactions.get(account.id, id);
+    if (transaction) return { status: 200, body: transaction };
+    return { status: 404, body: problem(404, "not_found", `No transaction with id ${id} exists for this account.`) };
+  },
+};

@@ -1,0 +1,23 @@
+// Every operation of the two documents and its handler; the type makes a missing one a compile error.
+import { advanceClock } from "../control/advance-clock.ts";
+import { getSandboxPaymentSession } from "../control/get-payment-session.ts";
+import { resetAccount } from "../control/reset-account.ts";
+import type { Operations } from "../operation.ts";
+import { createCounterparty } from "./create-counterparty.ts";
+import { createPaymentSession } from "./create-payment-session.ts";
+import { getCounterpartySchema } from "./get-counterparty-schema.ts";
+import { getTransaction } from "./get-transaction.ts";
+import { getWebhook } from "./get-webhook.ts";
+import { registerWebhook } from "./register-webhook.ts";
+
+export const handlers: Operations = {
+  createCounterparty,
+  getCounterpartySchema,
+  createPaymentSession,
+  getTransaction,
+  registerWebhook,
+  getWebhook,
+  advanceClock,
+  getSandboxPaymentSession,
+  resetAccount,
+};

@@ -1,0 +1,113 @@
+// One request through the sandbox: route, bearer token, body, validation from the contract,
+// idempotency, then the operation's handler. Every rejection is the contract's problem document.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { OperationRequest } from "../../generated/sandbox-requests.js";
+import { accountNow } from "./clock.ts";
+import { bearerToken, discardBody, isJsonType, MAX_BODY_BYTES, readBody, sendJson } from "./http.ts";
+import type { Answer, Call, Operations } from "./operation.ts";
+import { problem, validationProblem, type Problem } from "./problems.ts";
+import type { RouteMatch } from "./router.ts";
+import type { Account } from "./store/accounts.ts";
+import { requestHash } from "./store/idempotency.ts";
+import type { Store } from "./store/index.ts";
+import { fieldErrors } from "./validation.ts";
+
+const IDEMPOTENCY_KEY = "Idempotency-Key";
+
+export interface Sandbox {
+  store: Store;
+  route: (method: string, pathname: string) => RouteMatch;
+  handlers: Operations;
+}
+
+const reject = (res: ServerResponse, body: Problem, headers?: Record<string, string>) => sendJson(res, body.status, JSON.stringify(body), headers);
+
+export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse) {
+  const url = req.url ?? "/";
+  const queryAt = url.indexOf("?");
+  const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
+  const match = sandbox.route(req.method ?? "GET", pathname);
+  if (match.found === "no path") {
+    discardBody(req);
+    return reject(res, problem(404, "not_found", `No operation has the path ${pathname}.`));
+  }
+  if (match.found === "no method") {
+    discardBody(req);
+    return reject(res, problem(405, "method_not_allowed", `${pathname} takes ${match.allowed.join(", ")}, not ${req.method}.`), { Allow: match.allowed.join(", ") });
+  }
+  const op = match.found;
+
+  const token = bearerToken(req.headers.authorization);
+  if (!token) {
+    discardBody(req);
+    const error = req.headers.authorization ? ', error="invalid_token"' : "";
+    return reject(res, problem(401, "unauthorized", "The Authorization header is missing or its bearer token is not valid."), {
+      "WWW-Authenticate": `Bearer realm="payin"${error}`,
+    });
+  }
+
+  let body: unknown;
+  let rawBody: Buffer | undefined;
+  if (op.validateBody) {
+    if (!isJsonType(req.headers["content-type"])) {
+      discardBody(req);
+      return reject(res, problem(415, "unsupported_media_type", "Send the body as application/json."));
+    }
+    const read = await readBody(req);
+    if (read === "too large") {
+      return reject(res, problem(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`), { Connection: "close" });
+    }
+    rawBody = read;
+    try {
+      body = JSON.parse(read.toString("utf8"));
+    } catch (error) {
+      return reject(res, problem(400, "malformed_request", `The request body is not valid JSON: ${(error as Error).message}.`));
+    }
+  } else discardBody(req);
+
+  const parameters = parametersOf(op, req, url, queryAt, match.pathParameters);
+  const handler = sandbox.handlers[op.operationId];
+  const waive = handler.waive && ((e: Parameters<NonNullable<typeof handler.waive>>[0]) => handler.waive!(e, body));
+  const errors = [
+    ...fieldErrors(op.validateParameters, parameters, "parameters"),
+    ...(op.validateBody ? fieldErrors(op.validateBody, body, "body", waive) : []),
+  ];
+  if (errors.length > 0) return reject(res, validationProblem(errors));
+
+  const account = sandbox.store.accounts.forToken(token);
+  const call: Call = { account, body, parameters, origin: `http://${req.headers.host ?? "127.0.0.1"}` };
+  const key = parameters[IDEMPOTENCY_KEY];
+  const answer = key !== undefined && rawBody ? idempotent(sandbox, op, call, key, rawBody) : serialized(handler.handle(call, sandbox.store));
+  sendJson(res, answer.status, answer.body);
+}
+
+/** An answer with its body as the JSON text to send. */
+const serialized = ({ status, body, json }: Answer) => ({ status, body: json ?? (body === undefined ? undefined : JSON.stringify(body)) });
+
+/** Runs a create under its Idempotency-Key: the first answer is kept, and replayed for the same body. */
+function idempotent(sandbox: Sandbox, op: OperationRequest, call: Call, key: string, rawBody: Buffer) {
+  const { store } = sandbox;
+  const account: Account = call.account;
+  return store.transaction(() => {
+    const claim = store.idempotencyKeys.claim(account.id, op.operationId, key, requestHash(rawBody), accountNow(account));
+    if (!claim.fresh) {
+      if (claim.sameBody) return { status: claim.answer.status, body: claim.answer.body };
+      const reused = problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body.");
+      return { status: 409, body: JSON.stringify(reused) };
+    }
+    const answer = serialized(sandbox.handlers[op.operationId].handle(call, store));
+    store.idempotencyKeys.record(account.id, op.operationId, key, { status: answer.status, body: answer.body ?? "" });
+    return answer;
+  });
+}
+
+function parametersOf(op: OperationRequest, req: IncomingMessage, url: string, queryAt: number, pathParameters: Record<string, string>) {
+  const parameters: Record<string, string> = {};
+  if (op.parameters.length === 0) return parameters;
+  const query = queryAt < 0 ? undefined : new URLSearchParams(url.slice(queryAt + 1));
+  for (const { name, in: where } of op.parameters) {
+    const value = where === "path" ? pathParameters[name] : where === "query" ? query?.get(name) : req.headers[name.toLowerCase()];
+    if (typeof value === "string") parameters[name] = value;
+  }
+  return parameters;
+}

@@ -1,0 +1,63 @@
+// Finds the operation of a request from the paths and methods of the two documents (the
+// contract and the control API), as generated at build time.
+import { operations, type OperationRequest } from "../../generated/sandbox-requests.js";
+
+export type RouteMatch =
+  | { found: OperationRequest; pathParameters: Record<string, string> }
+  | { found: "no path" }
+  | { found: "no method"; allowed: string[] };
+
+interface Route {
+  pattern: RegExp | null;
+  names: string[];
+  byMethod: Map<string, OperationRequest>;
+}
+
+export function createRouter(): (method: string, pathname: string) => RouteMatch {
+  const exact = new Map<string, Route>();
+  const templated: Array<Route & { pattern: RegExp }> = [];
+  for (const op of operations) {
+    const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const known = exact.get(op.path) ?? templated.find((r) => r.pattern.source === patternOf(op.path).source);
+    if (known) {
+      known.byMethod.set(op.method, op);
+      continue;
+    }
+    const route: Route = { pattern: names.length ? patternOf(op.path) : null, names, byMethod: new Map([[op.method, op]]) };
+    if (route.pattern) templated.push(route as Route & { pattern: RegExp });
+    else exact.set(op.path, route);
+  }
+
+  return (method, pathname) => {
+    let route = exact.get(pathname);
+    let pathParameters: Record<string, string> = {};
+    if (!route)
+      for (const candidate of templated) {
+        const match = candidate.pattern.exec(pathname);
+        if (!match) continue;
+        route = candidate;
+        pathParameters = Object.fromEntries(candidate.names.map((name, i) => [name, safeDecode(match[i + 1]!)]));
+        break;
+      }
+    if (!route) return { found: "no path" };
+    const op = route.byMethod.get(method);
+    if (!op) return { found: "no method", allowed: [...route.byMethod.keys()] };
+    return { found: op, pathParameters };
+  };
+}
+
+function patternOf(template: string): RegExp {
+  const source = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+    .join("([^/]*)");
+  return new RegExp(`^${source}$`);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,41 @@
+// Accounts are bearer tokens: each distinct token is its own account, made on first use.
+// Looked up on every request, so kept in memory once read.
+import type { DatabaseSync } from "node:sqlite";
+
+export interface Account {
+  id: number;
+  /** The account's clock runs this far ahead of real time. */
+  clockOffsetMs: number;
+}
+
+export class Accounts {
+  readonly #byToken = new Map<string, Account>();
+  readonly #upsert;
+  readonly #setOffset;
+
+  constructor(db: DatabaseSync) {
+    // DO UPDATE (not DO NOTHING) so that RETURNING gives the row that was already there.
+    this.#upsert = db.prepare(
+      `INSERT INTO accounts (token, created_at_ms) VALUES (?, ?)
+       ON CONFLICT (token) DO UPDATE SET token = excluded.token
+       RETURNING id, clock_offset_ms AS clockOffsetMs`,
+    );
+    this.#setOffset = db.prepare("UPDATE accounts SET clock_offset_ms = ? WHERE id = ?");
+  }
+
+  /** The account of a bearer token, made if new. */
+  forToken(token: string): Account {
+    let account = this.#byToken.get(token);
+    if (!account) {
+      const row = this.#upsert.get(token, Date.now()) as unknown as Account;
+      account = { id: row.id, clockOffsetMs: row.clockOffsetMs };
+      this.#byToken.set(token, account);
+    }
+    return account;
+  }
+
+  setClockOffset(account: Account, offsetMs: number) {
+    this.#setOffset.run(offsetMs, account.id);
+    account.clockOffsetMs = offsetMs;
+  }
+}

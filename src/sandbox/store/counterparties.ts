@@ -1,0 +1,36 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { components } from "../../../generated/openapi.ts";
+import { isConstraint, SQLITE_CONSTRAINT_UNIQUE } from "./database.ts";
+
+type Counterparty = components["schemas"]["Counterparty"];
+
+export type CreateResult = { created: Counterparty } | { existingId: string };
+
+export class Counterparties {
+  readonly #insert;
+  readonly #byContact;
+
+  constructor(db: DatabaseSync) {
+    this.#insert = db.prepare(
+      "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, record, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.#byContact = db.prepare(
+      "SELECT id FROM counterparties WHERE account_id = ? AND email = ? AND phone_number = ? AND payment_rail = 'PAYIN'",
+    );
+  }
+
+  /**
+   * Stores the counterparty, or names the one that already has its email and phone number:
+   * the unique index decides, so two requests at once can never both create one.
+   */
+  create(accountId: number, counterparty: Counterparty, createdAtMs: number): CreateResult {
+    try {
+      this.#insert.run(accountId, counterparty.id, counterparty.payment_rail, counterparty.email, counterparty.phone_number, JSON.stringify(counterparty), createdAtMs);
+      return { created: counterparty };
+    } catch (error) {
+      if (!isConstraint(error, SQLITE_CONSTRAINT_UNIQUE)) throw error;
+      const existing = this.#byContact.get(accountId, counterparty.email, counterparty.phone_number) as { id: string };
+      return { existingId: existing.id };
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// Opens the sandbox's SQLite database through node:sqlite and brings its schema up to date.
+// In memory by default; a file keeps everything across restarts (WAL, synchronous=NORMAL:
+// a crash of the machine may lose the last commits, never corrupt the file).
+import { DatabaseSync } from "node:sqlite";
+import { migrations } from "./migrations.ts";
+
+export const IN_MEMORY = ":memory:";
+
+export function openDatabase(file: string = IN_MEMORY): DatabaseSync {
+  const db = new DatabaseSync(file);
+  if (file !== IN_MEMORY) {
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA busy_timeout = 5000");
+  }
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: DatabaseSync) {
+  const { user_version: version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
+  if (version > migrations.length)
+    throw new Error(`The database was made by a newer sandbox (schema ${version}; this one knows ${migrations.length}).`);
+  for (let next = version; next < migrations.length; next++)
+    inTransaction(db, () => {
+      db.exec(migrations[next]!);
+      db.exec(`PRAGMA user_version = ${next + 1}`);
+    });
+}
+
+/** Databases inside a transaction of inTransaction now. */
+const inside = new WeakSet<DatabaseSync>();
+
+/**
+ * Runs `work` in one SQLite transaction: all of its writes happen, or none. Called inside
+ * another, `work` joins the outer one, so a handler may call helpers that want a transaction.
+ */
+export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
+  if (inside.has(db)) return work();
+  db.exec("BEGIN IMMEDIATE");
+  inside.add(db);
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  } finally {
+    inside.delete(db);
+  }
+}
+
+/** SQLite's extended result codes of the constraint errors the sandbox turns into answers. */
+export const SQLITE_CONSTRAINT_FOREIGNKEY = 787;
+export const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+export const SQLITE_CONSTRAINT_UNIQUE = 2067;
+
+export const isConstraint = (error: unknown, code: number) => (error as { errcode?: number } | null)?.errcode === code;

@@ -1,0 +1,55 @@
+// The sandbox's state: one SQLite database, its prepared statements grouped by resource, and
+// the jobs that come due on accounts' clocks.
+import type { DatabaseSync } from "node:sqlite";
+import { DueJobs } from "../clock.ts";
+import { Accounts, type Account } from "./accounts.ts";
+import { Counterparties } from "./counterparties.ts";
+import { inTransaction, openDatabase } from "./database.ts";
+import { IdempotencyKeys } from "./idempotency.ts";
+import { Sessions } from "./sessions.ts";
+import { Transactions } from "./transactions.ts";
+import { Webhooks } from "./webhooks.ts";
+
+/** Tables emptied by a reset, children before parents. */
+const ACCOUNT_TABLES = ["idempotency_keys", "transactions", "payment_sessions", "counterparties", "webhooks"] as const;
+
+export class Store {
+  readonly db: DatabaseSync;
+  readonly accounts: Accounts;
+  readonly counterparties: Counterparties;
+  readonly sessions: Sessions;
+  readonly transactions: Transactions;
+  readonly webhooks: Webhooks;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly dueJobs = new DueJobs();
+  readonly #resets;
+
+  constructor(file?: string) {
+    this.db = openDatabase(file);
+    this.accounts = new Accounts(this.db);
+    this.counterparties = new Counterparties(this.db);
+    this.sessions = new Sessions(this.db);
+    this.transactions = new Transactions(this.db);
+    this.webhooks = new Webhooks(this.db);
+    this.idempotencyKeys = new IdempotencyKeys(this.db);
+    this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
+    this.dueJobs.add((account, now) => this.sessions.expireDue(account?.id ?? null, now));
+    this.dueJobs.add((account, now) => this.idempotencyKeys.forgetExpired(account?.id ?? null, now));
+  }
+
+  transaction<T>(work: () => T): T {
+    return inTransaction(this.db, work);
+  }
+
+  /** Empties the account: its records, its webhook, its keys, and its clock's offset. */
+  reset(account: Account) {
+    this.transaction(() => {
+      for (const statement of this.#resets) statement.run(account.id);
+      this.accounts.setClockOffset(account, 0);
+    });
+  }
+
+  close() {
+    this.db.close();
+  }
+}

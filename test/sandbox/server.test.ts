@@ -1,0 +1,113 @@
+// The sandbox's own behaviour beyond what the contract suite asks of any server.
+import { DatabaseSync } from "node:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { Transactions } from "../../src/sandbox/store/transactions.ts";
+import { openapi } from "../support/documents.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "payin-sandbox-test-"));
+const db = path.join(dir, "sandbox.db");
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, db });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const call = (method: string, route: string, token: string | undefined, body?: unknown) =>
+  fetch(sandbox.url + route, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+
+const person = (n: number) => ({ type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: `ana${n}@example.com`, phone_number: `+3460000000${n}` });
+
+describe("the sandbox", () => {
+  it("serves a stored transaction to its account only", async () => {
+    const token = `tx-${crypto.randomUUID()}`;
+    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, person(1))).json();
+    const session = await (await call("POST", "/api/v1/earn/payment-sessions/", token, { amount: 5, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" })).json();
+
+    // The payment flow that makes transactions comes with the payment page; store one as it will.
+    const direct = new DatabaseSync(db);
+    const { id: accountId } = direct.prepare("SELECT id FROM accounts WHERE token = ?").get(token) as { id: number };
+    const transaction = {
+      id: "txn_test_1", status: "completed" as const, session_id: session.id, counterparty_id: counterparty.id,
+      amount: 5, currency: "EUR", created_at: session.created_at, updated_at: session.created_at,
+    };
+    new Transactions(direct).create(accountId, transaction, Date.now());
+    direct.close();
+
+    const found = await call("GET", "/api/v1/earn/transactions/txn_test_1/", token);
+    expect(found.status).toBe(200);
+    expect(await found.json()).toEqual(transaction);
+    expect((await call("GET", "/api/v1/earn/transactions/txn_test_1/", "someone-else")).status).toBe(404);
+  });
+
+  it("answers a method the path does not take with 405, Allow and a problem", async () => {
+    const res = await call("DELETE", "/webhooks", "t");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, POST");
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(await res.json()).toMatchObject({ status: 405, code: "method_not_allowed" });
+  });
+
+  it("answers a path outside both documents with 404, even without a token", async () => {
+    for (const route of ["/", "/api/v1/send/counterparties", "/_sandbox/v1/nothing"]) {
+      const res = await call("GET", route, undefined);
+      expect(res.status, route).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "not_found" });
+    }
+  });
+
+  it("takes only bearer tokens", async () => {
+    for (const header of ["Bearer", "Bearer ", "Basic abc", "bearer a b"]) {
+      const res = await fetch(`${sandbox.url}/webhooks`, { headers: { Authorization: header } });
+      expect(res.status, header).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="payin"/);
+    }
+    expect((await fetch(`${sandbox.url}/webhooks`, { headers: { Authorization: "bearer abc.DEF-1_2~3+4/5=" } })).status).toBe(404);
+  });
+
+  it("answers an empty transaction_id with 422 naming it", async () => {
+    const res = await call("GET", "/api/v1/earn/transactions//", "t");
+    expect(res.status).toBe(422);
+    expect((await res.json()).errors).toEqual([expect.objectContaining({ field: "transaction_id" })]);
+  });
+
+  it("serves the create counterparty schema computed from the contract: it accepts the contract's examples and needs what the contract requires", async () => {
+    const res = await call("GET", "/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL", "t");
+    const { required_fields, json_schema } = await res.json();
+    const create = openapi.components.schemas.CounterpartyCreate;
+    expect(required_fields).toEqual([...create.required, ...create.properties.address.required.map((f: string) => `address.${f}`)]);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(json_schema);
+    const examples = openapi.paths["/api/v1/send/counterparties/"].post.requestBody.content["application/json"].examples;
+    for (const { value } of Object.values<any>(examples)) expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...person(2), email: "not-an-email" })).toBe(false);
+    expect(validate({ ...person(2), address: { city: "Madrid" } })).toBe(false);
+  });
+
+  it("expires sessions as real time passes, without a request", async () => {
+    const token = `expiry-${crypto.randomUUID()}`;
+    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, person(3))).json();
+    const session = await (await call("POST", "/api/v1/earn/payment-sessions/", token, { amount: 5, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" })).json();
+    // Move the clock by writing the offset directly, as if an hour of real time had passed.
+    const direct = new DatabaseSync(db);
+    direct.prepare("UPDATE accounts SET clock_offset_ms = 3600000 WHERE token = ?").run(token);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const { status } = direct.prepare("SELECT status FROM payment_sessions WHERE id = ?").get(session.id) as { status: string };
+    direct.close();
+    expect(status).toBe("expired");
+  });
+});
