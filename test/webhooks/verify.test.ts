@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signWebhook, verifyWebhook, WebhookVerificationError, type WebhookVerificationErrorCode } from "../../src/webhooks/index.ts";
-import { webCryptoHmac } from "../../src/webhooks/hmac.ts";
+import { webCryptoHmac } from "../../src/webhooks/hmac-webcrypto.ts";
 import { EXAMPLE_SECRET, exampleEvent, exampleEvents } from "../support/events.ts";
 
 const OTHER_SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
