@@ -1,8 +1,8 @@
 // Links every element that carries `x-decision: D<n>` to its entry in the register. Both
 // reference renderers show `description` as markdown but ignore extensions, so the link is
 // appended to the description, in a copy of the bundle that only the docs read.
-
-type Json = Record<string, any>;
+import type { Json } from "../../src/lib/json.ts";
+import { walkObjects } from "../lib/walk.ts";
 
 export const decisionAnchor = (id: string) => id.toLowerCase();
 export const decisionHref = (id: string) => `decisions.html#${decisionAnchor(id)}`;
@@ -27,14 +27,8 @@ const markdownLink = (ids: string[]) =>
 export function linkDecisions(doc: Json, document: DecisionUse["document"], known: ReadonlySet<string>): Map<string, DecisionUse[]> {
   const uses = new Map<string, DecisionUse[]>();
   const eventNames = messageNames(doc);
-  // A YAML alias or a shared object is one element: link it once.
-  const seen = new WeakSet<object>();
-
-  const visit = (node: unknown, at: string[]) => {
-    if (!node || typeof node !== "object" || seen.has(node)) return;
-    seen.add(node);
-    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, [...at, String(i)]));
-    const element = node as Json;
+  // A YAML alias or a shared object is one element: the walk visits it, and links it, once.
+  walkObjects(doc, (element, at) => {
     const marked = element["x-decision"];
     if (marked !== undefined) {
       const ids = String(marked).match(/D\d+/g) ?? [];
@@ -50,9 +44,7 @@ export function linkDecisions(doc: Json, document: DecisionUse["document"], know
       const separator = !description ? "" : description.includes("\n") ? "\n\n" : " ";
       element.description = `${description}${separator}${markdownLink(ids)}`;
     }
-    for (const [key, value] of Object.entries(element)) visit(value, [...at, key]);
-  };
-  visit(doc, []);
+  });
   return uses;
 }
 

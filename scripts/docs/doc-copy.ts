@@ -3,9 +3,9 @@
 // diagrams instead of mermaid source (neither renderer draws mermaid), and a way back to the
 // rest of the site.
 import { linkDecisions, type DecisionUse } from "./decision-links.ts";
+import type { Json } from "../../src/lib/json.ts";
+import { walkObjects } from "../lib/walk.ts";
 import { replaceMermaid } from "./diagrams.ts";
-
-type Json = Record<string, any>;
 
 const siteLinks =
   "**Payin docs:** [Overview](index.html) · [API reference](openapi.html) · [Events reference](asyncapi.html) · [Decision register](decisions.html)";
@@ -13,15 +13,10 @@ const siteLinks =
 export function docCopy(bundle: Json, document: DecisionUse["document"], decisions: ReadonlySet<string>) {
   const doc: Json = structuredClone(bundle);
   const uses = linkDecisions(doc, document, decisions);
-  mapDescriptions(doc, (text) => replaceMermaid(text, (diagram) => `![${diagram.title}](diagrams/${diagram.name}.svg)`));
+  walkObjects(doc, (element) => {
+    if (typeof element.description === "string")
+      element.description = replaceMermaid(element.description, (diagram) => `![${diagram.title}](diagrams/${diagram.name}.svg)`);
+  });
   doc.info.description = `${siteLinks}\n\n${doc.info.description ?? ""}`;
   return { doc, uses };
-}
-
-function mapDescriptions(node: unknown, map: (text: string) => string): void {
-  if (!node || typeof node !== "object") return;
-  if (Array.isArray(node)) return node.forEach((item) => mapDescriptions(item, map));
-  const element = node as Json;
-  if (typeof element.description === "string") element.description = map(element.description);
-  for (const value of Object.values(element)) mapDescriptions(value, map);
 }

@@ -2,11 +2,9 @@
 // shows up here without anyone editing the template.
 import { decisionHref } from "./decision-links.ts";
 import { sessionDiagram, transactionDiagram } from "./diagrams.ts";
+import { resolveRef, type Json } from "../../src/lib/json.ts";
+import { operationsOf } from "../../src/lib/openapi.ts";
 import { esc, fill, page } from "./html.ts";
-
-type Json = Record<string, any>;
-
-const methods = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
 
 const decisionLink = (node: Json) => {
   const id = node["x-decision"];
@@ -14,15 +12,10 @@ const decisionLink = (node: Json) => {
 };
 
 function operationRows(openapi: Json): string[] {
-  const rows: string[] = [];
-  for (const [route, item] of Object.entries<Json>(openapi.paths ?? {}))
-    for (const [method, op] of Object.entries<Json>(item)) {
-      if (!methods.includes(method)) continue;
-      rows.push(
-        `<tr><td><span class="method ${method}">${method.toUpperCase()}</span></td><td><code>${esc(route)}</code></td><td>${esc(op.summary ?? op.operationId ?? "")}${decisionLink(op)}</td></tr>`,
-      );
-    }
-  return rows;
+  return operationsOf(openapi).map(
+    ({ path: route, method, operation: op }) =>
+      `<tr><td><span class="method ${method}">${method.toUpperCase()}</span></td><td><code>${esc(route)}</code></td><td>${esc(op.summary ?? op.operationId ?? "")}${decisionLink(op)}</td></tr>`,
+  );
 }
 
 /** Transaction events carry a transaction_id, which the receiver must fetch. */
@@ -33,7 +26,7 @@ function eventRows(asyncapi: Json): string[] {
   for (const op of Object.values<Json>(asyncapi.operations ?? {})) {
     if (op.action !== "send") continue;
     for (const ref of op.messages ?? []) {
-      const message = resolve(asyncapi, ref);
+      const message = resolveRef(asyncapi, ref);
       const action = carriesTransaction(message)
         ? "Fetch the transaction by <code>data.transaction_id</code>."
         : "Update the session from <code>data.status</code>.";
@@ -41,17 +34,6 @@ function eventRows(asyncapi: Json): string[] {
     }
   }
   return rows;
-}
-
-function resolve(doc: Json, node: Json): Json {
-  if (typeof node.$ref !== "string") return node;
-  const target = node.$ref
-    .replace(/^#\//, "")
-    .split("/")
-    .map((part: string) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((at: Json | undefined, key: string) => at?.[key], doc);
-  if (!target) throw new Error(`unresolved ${node.$ref}`);
-  return resolve(doc, target);
 }
 
 function table(headings: string[], rows: string[]): string {

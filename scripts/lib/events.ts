@@ -1,6 +1,6 @@
 // The webhook events as the bundled OpenAPI document declares them: one `webhooks` entry per
 // event, whose request body schema is that event's schema file.
-type Json = Record<string, any>;
+import type { Json } from "../../src/lib/json.ts";
 
 export interface EventEntry {
   /** The event name, as the source spells it: `session-created`. */

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { packageRoot } from "../package-root.ts";
-import { problemFactory } from "./problems.ts";
+import { problem as buildProblem, PROBLEM_CONTENT_TYPE, responseProblems } from "../lib/problem.ts";
 import { fieldErrors, parseViolations } from "./violations.ts";
 
 /** Request bodies larger than this get 413 (decision D16). */
@@ -44,7 +44,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   } catch (error) {
     throw new Error(`The mock needs the bundled OpenAPI document as JSON (${document}): ${(error as Error).message}`);
   }
-  const problem = problemFactory(openapi);
+  const problem = responseProblems(openapi, ["BadRequest", "PayloadTooLarge", "ServiceUnavailable"]);
 
   const prismPort = await freePort(host);
   const prism = startPrism(document, host, prismPort, options.verbose ?? false);
@@ -86,7 +86,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, agent: Agent, upstream: string, problem: ReturnType<typeof problemFactory>) {
+async function handle(req: IncomingMessage, res: ServerResponse, agent: Agent, upstream: string, problem: ReturnType<typeof responseProblems>) {
   const body = await readBody(req);
   if (body === "too large") {
     res.setHeader("Connection", "close");
@@ -141,13 +141,12 @@ const PRISM_ERRORS = "https://stoplight.io/prism/errors#";
 /** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape. */
 function fromPrismError(status: number, prism: { title?: string; detail?: string }) {
   const code = status === 404 ? "not_found" : status === 405 ? "method_not_allowed" : "invalid_request";
-  return {
-    type: `https://docs.payin.example.com/problems/${code}`,
-    title: prism.title ?? "Invalid request",
+  return buildProblem({
     status,
-    detail: prism.detail ?? prism.title ?? "The mock cannot answer this request.",
     code,
-  };
+    title: prism.title ?? "Invalid request",
+    detail: prism.detail ?? prism.title ?? "The mock cannot answer this request.",
+  });
 }
 
 /** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
@@ -172,7 +171,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
 const isJson = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
 
 function sendJson(res: ServerResponse, status: number, problem: object) {
-  res.writeHead(status, { "Content-Type": "application/problem+json" });
+  res.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });
   res.end(JSON.stringify(problem));
 }
 

@@ -2,6 +2,7 @@
 // are fresh for each run and consistent across the flow.
 import type { PayinEvent, PayinEventType } from "../../generated/events.ts";
 import { EVENT_TYPES } from "../../generated/events.ts";
+import { resolveRef, type Json } from "../lib/json.ts";
 
 export const FLOWS = {
   success: ["session-created", "transaction-created", "transaction-completed", "session-completed", "transaction-settled"],
@@ -46,12 +47,11 @@ export function buildFlow(types: readonly PayinEventType[], examples: ReadonlyMa
 }
 
 /** The first example of every event, from the bundled OpenAPI document's webhooks. */
-export function examplesFrom(openapi: { webhooks: Record<string, any>; components?: Record<string, any> }): Map<PayinEventType, PayinEvent> {
+export function examplesFrom(openapi: Json): Map<PayinEventType, PayinEvent> {
   return new Map(
-    Object.entries(openapi.webhooks).map(([type, item]) => {
-      let example = Object.values<any>(item.post.requestBody.content["application/json"].examples)[0];
+    Object.entries<Json>(openapi.webhooks).map(([type, item]) => {
       // The bundle keeps examples as components: `#/components/examples/<Name>`.
-      if (example?.$ref) example = openapi.components?.examples?.[example.$ref.split("/").pop()];
+      const example = resolveRef(openapi, Object.values<Json>(item.post.requestBody.content["application/json"].examples)[0]!);
       return [type as PayinEventType, example.value as PayinEvent];
     }),
   );

@@ -1,4 +1,4 @@
-import type { Problem } from "../index.ts";
+import { problem, type Problem } from "../lib/problem.ts";
 
 /** Which check of a webhook delivery failed. */
 export type WebhookVerificationErrorCode =
@@ -32,13 +32,12 @@ export class WebhookVerificationError extends Error {
   toProblem(): Problem {
     const body = this.code === "invalid_payload" || this.code === "invalid_event";
     const status = this.code === "invalid_secret" ? 500 : body ? 400 : 401;
-    return {
-      type: `https://docs.payin.example.com/problems/webhook_${this.code}`,
-      title: status === 401 ? "Webhook verification failed" : status === 400 ? "Invalid webhook event" : "Webhook receiver misconfigured",
+    return problem({
       status,
-      detail: this.message,
       code: `webhook_${this.code}`,
-      ...(this.errors.length ? { errors: this.errors } : {}),
-    };
+      title: status === 401 ? "Webhook verification failed" : status === 400 ? "Invalid webhook event" : "Webhook receiver misconfigured",
+      detail: this.message,
+      errors: this.errors,
+    });
   }
 }

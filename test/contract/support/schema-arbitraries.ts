@@ -2,8 +2,9 @@
 // each one field at a time. Covers the JSON Schema the request bodies use: objects, enums,
 // patterns, formats (email, date, uri), lengths and exclusive minimums.
 import fc from "fast-check";
+import type { Json } from "../../../src/lib/json.ts";
 
-type Schema = Record<string, any>;
+type Schema = Json;
 
 const FORMATS: Record<string, fc.Arbitrary<string>> = {
   email: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/), fc.constantFrom("example.com", "example.org")).map(([u, d]) => `${u}@${d}`),
