@@ -1,0 +1,47 @@
+// @ts-nocheck
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+/**
+ * Runs each contender for short alternating rounds until `durationMs` is spent, so that both
+ * see the same machine state (JIT warm-up, other load), and returns each one's median rate.
+ */
+export async function measureAlternating(
+  durationMs: number,
+  contenders: Record<string, () => unknown | Promise<unknown>>,
+  roundMs = 100,
+): Promise<Figure[]> {
+  const names = Object.keys(contenders);
+  const rates: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  // Warm up every contender before measuring.
+  for (const name of names) for (let i = 0; i < 2000; i++) await contenders[name]!();
+  const end = performance.now() + durationMs;
+  while (performance.now() < end) {
+    for (const name of names) {
+      const fn = contenders[name]!;
+      let count = 0;
+      const start = performance.now();
+      let now = start;
+      while (now - start < roundMs) {
+        for (let i = 0; i < 100; i++) await fn();
+        count += 100;
+        now = performance.now();
+      }
+      rates[name]!.push((count * 1000) / (now - start));
+    }
+  }
+  return names.map((name) => ({ name, value: median(rates[name]!), unit: "ops/s" }));
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function printFigures(figures: Figure[]) {
+  for (const f of figures) console.log(`  ${f.name.padEnd(40)} ${Math.round(f.value).toLocaleString("en-US").padStart(12)} ${f.unit}`);
+}

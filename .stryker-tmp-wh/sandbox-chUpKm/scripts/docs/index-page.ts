@@ -1,0 +1,65 @@
+// @ts-nocheck
+// The landing page. Its tables are read from the bundles, so that a new operation or event
+// shows up here without anyone editing the template.
+import { decisionHref } from "./decision-links.ts";
+import { sessionDiagram, transactionDiagram } from "./diagrams.ts";
+import { resolveRef, type Json } from "../../src/lib/json.ts";
+import { operationsOf } from "../../src/lib/openapi.ts";
+import { esc, fill, page } from "./html.ts";
+
+const decisionLink = (node: Json) => {
+  const id = node["x-decision"];
+  return typeof id === "string" ? ` <a class="decision" href="${decisionHref(id)}">${esc(id)}</a>` : "";
+};
+
+function operationRows(openapi: Json): string[] {
+  return operationsOf(openapi).map(
+    ({ path: route, method, operation: op }) =>
+      `<tr><td><span class="method ${method}">${method.toUpperCase()}</span></td><td><code>${esc(route)}</code></td><td>${esc(op.summary ?? op.operationId ?? "")}${decisionLink(op)}</td></tr>`,
+  );
+}
+
+/** Transaction events carry a transaction_id, which the receiver must fetch. */
+const carriesTransaction = (message: Json) => JSON.stringify(message.payload ?? {}).includes('"transaction_id"');
+
+function eventRows(asyncapi: Json): string[] {
+  const rows: string[] = [];
+  for (const op of Object.values<Json>(asyncapi.operations ?? {})) {
+    if (op.action !== "send") continue;
+    for (const ref of op.messages ?? []) {
+      const message = resolveRef(asyncapi, ref);
+      const action = carriesTransaction(message)
+        ? "Fetch the transaction by <code>data.transaction_id</code>."
+        : "Update the session from <code>data.status</code>.";
+      rows.push(`<tr><td><code>${esc(message.name)}</code></td><td>${esc(message.summary ?? "")}</td><td>${action}</td></tr>`);
+    }
+  }
+  return rows;
+}
+
+function table(headings: string[], rows: string[]): string {
+  const indent = "      ";
+  return [
+    `${indent}<table>`,
+    `${indent}  <thead><tr>${headings.map((h) => `<th>${h}</th>`).join("")}</tr></thead>`,
+    `${indent}  <tbody>`,
+    ...rows.map((row) => `${indent}    ${row}`),
+    `${indent}  </tbody>`,
+    `${indent}</table>`,
+  ].join("\n");
+}
+
+export function indexPage(openapi: Json, asyncapi: Json, decisionCount: number): string {
+  const operations = operationRows(openapi);
+  const events = eventRows(asyncapi);
+  const content = fill("index.html", {
+    operationCount: String(operations.length),
+    eventCount: String(events.length),
+    decisionCount: String(decisionCount),
+    operationsTable: table(["Method", "Path", "Operation"], operations),
+    eventsTable: table(["Event", "When", "What to do"], events),
+    sessionDiagram: sessionDiagram.svg,
+    transactionDiagram: transactionDiagram.svg,
+  });
+  return page({ file: "index.html", title: "Payin Acceptance Service: contract documentation", content }, openapi.info.version);
+}

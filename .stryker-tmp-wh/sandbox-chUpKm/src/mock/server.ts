@@ -1,0 +1,227 @@
+// @ts-nocheck
+// The mock of the Payin Acceptance Service: Prism, validating every request against the
+// bundled OpenAPI document, behind a small front server that answers what Prism cannot:
+// malformed JSON (Prism never answers it), bodies over the contract's 64 KiB (D16), and
+// validation problems that name the caller's real fields.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import { createServer as createNetServer } from "node:net";
+import path from "node:path";
+import { packageRoot } from "../package-root.ts";
+import { problem as buildProblem, PROBLEM_CONTENT_TYPE, responseProblems } from "../lib/problem.ts";
+import { fieldErrors, parseViolations } from "./violations.ts";
+
+/** Request bodies larger than this get 413 (decision D16). */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** Past this the mock stops reading an oversized body and closes the connection. */
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+export interface MockOptions {
+  /** Port of the mock; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** The bundled OpenAPI document, as JSON. Default: this package's `generated/openapi.json`. */
+  document?: string;
+  /** Print Prism's log. */
+  verbose?: boolean;
+}
+
+export interface RunningMock {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const host = options.host ?? "127.0.0.1";
+  const document = path.resolve(options.document ?? path.join(packageRoot(import.meta.url), "generated", "openapi.json"));
+  let openapi: Record<string, unknown>;
+  try {
+    openapi = JSON.parse(readFileSync(document, "utf8"));
+  } catch (error) {
+    throw new Error(`The mock needs the bundled OpenAPI document as JSON (${document}): ${(error as Error).message}`);
+  }
+  const problem = responseProblems(openapi, ["BadRequest", "PayloadTooLarge", "ServiceUnavailable"]);
+
+  const prismPort = await freePort(host);
+  const prism = startPrism(document, host, prismPort, options.verbose ?? false);
+  const upstream = `http://${host}:${prismPort}`;
+  try {
+    await waitUntilAnswering(upstream, prism);
+  } catch (error) {
+    prism.kill();
+    throw error;
+  }
+
+  // Kept-alive connections to Prism: opening one per request cost a third of the rate.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const server = createServer((req, res) => {
+    handle(req, res, agent, upstream, problem).catch((error: unknown) => {
+      // Prism gone, or an answer of its that is not JSON: the contract's answer to an outage.
+      if (res.headersSent || req.destroyed) return res.destroy();
+      res.setHeader("Retry-After", "1");
+      sendJson(res, 503, problem("ServiceUnavailable", `The mock could not answer: ${(error as Error).message}`));
+    });
+  });
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 4010, host);
+  } catch (error) {
+    agent.destroy();
+    await stopPrism(prism);
+    throw error;
+  }
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+      await stopPrism(prism);
+    },
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, agent: Agent, upstream: string, problem: ReturnType<typeof responseProblems>) {
+  const body = await readBody(req);
+  if (body === "too large") {
+    res.setHeader("Connection", "close");
+    return sendJson(res, 413, problem("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`));
+  }
+  if (body.length > 0 && isJson(req.headers["content-type"])) {
+    try {
+      JSON.parse(body.toString("utf8"));
+    } catch (error) {
+      return sendJson(res, 400, problem("BadRequest", `The request body is not valid JSON: ${(error as Error).message}.`));
+    }
+  }
+
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  if (body.length > 0) headers["content-length"] = body.length;
+  const answer = await forward(agent, upstream, req.method!, req.url!, headers, body);
+
+  let text = answer.body.toString("utf8");
+  const status = answer.statusCode!;
+  const violations = parseViolations((answer.headers["sl-violations"] as string | undefined) ?? null);
+  if (status === 422 && violations.length > 0) {
+    const problemBody = JSON.parse(text);
+    const errors = fieldErrors(violations);
+    text = JSON.stringify({ ...problemBody, detail: `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, errors });
+  } else if (status >= 400 && text.includes(PRISM_ERRORS)) {
+    text = JSON.stringify(fromPrismError(status, JSON.parse(text)));
+  }
+  for (const [name, value] of Object.entries(answer.headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name) && name !== "content-encoding") res.setHeader(name, value);
+  res.statusCode = status;
+  res.end(text);
+}
+
+const HOP_BY_HOP = new Set(["host", "connection", "content-length", "keep-alive", "transfer-encoding"]);
+function forward(agent: Agent, upstream: string, method: string, url: string, headers: OutgoingHttpHeaders, body: Buffer) {
+  return new Promise<IncomingMessage & { body: Buffer }>((resolve, reject) => {
+    const request = httpRequest(upstream + url, { method, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve(Object.assign(response, { body: Buffer.concat(chunks) })));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body.length > 0 ? body : undefined);
+  });
+}
+
+const PRISM_ERRORS = "https://stoplight.io/prism/errors#";
+
+/** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape. */
+function fromPrismError(status: number, prism: { title?: string; detail?: string }) {
+  const code = status === 404 ? "not_found" : status === 405 ? "method_not_allowed" : "invalid_request";
+  return buildProblem({
+    status,
+    code,
+    title: prism.title ?? "Invalid request",
+    detail: prism.detail ?? prism.title ?? "The mock cannot answer this request.",
+  });
+}
+
+/** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
+function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else if (size > DRAIN_LIMIT_BYTES) {
+        req.removeAllListeners("data");
+        req.pause();
+        resolve("too large");
+      }
+    });
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? "too large" : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+const isJson = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
+
+function sendJson(res: ServerResponse, status: number, problem: object) {
+  res.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });
+  res.end(JSON.stringify(problem));
+}
+
+function startPrism(document: string, host: string, port: number, verbose: boolean): ChildProcess {
+  const prismCli = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
+  return spawn(process.execPath, [prismCli, "mock", document, "-h", host, "-p", String(port)], {
+    stdio: ["ignore", verbose ? "inherit" : "ignore", verbose ? "inherit" : "pipe"],
+  });
+}
+
+async function waitUntilAnswering(url: string, prism: ChildProcess, timeoutMs = 60_000) {
+  let stderr = "";
+  prism.stderr?.on("data", (chunk) => (stderr += chunk));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (prism.exitCode !== null) throw new Error(`Prism exited with ${prism.exitCode}: ${stderr}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`Prism did not answer within ${timeoutMs / 1000} s: ${stderr}`);
+}
+
+function stopPrism(prism: ChildProcess): Promise<void> {
+  if (prism.exitCode !== null || prism.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    prism.once("exit", () => resolve());
+    prism.kill("SIGTERM");
+  });
+}
+
+/** A port nobody listens on right now. */
+export function freePort(host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+  });
+}

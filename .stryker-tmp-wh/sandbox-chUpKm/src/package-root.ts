@@ -1,0 +1,18 @@
+// @ts-nocheck
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The folder of this package, found from the calling module: `src/` in the repository,
+ * `dist/src/` once installed. The bundled documents live in its `generated/`.
+ */
+export function packageRoot(moduleUrl: string): string {
+  let dir = path.dirname(fileURLToPath(moduleUrl));
+  while (!existsSync(path.join(dir, "package.json")) || !existsSync(path.join(dir, "generated"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`No package root above ${fileURLToPath(moduleUrl)}`);
+    dir = parent;
+  }
+  return dir;
+}

@@ -1,0 +1,73 @@
+// @ts-nocheck
+// Valid request bodies generated from the contract's request schemas, and the ways to break
+// each one field at a time. Covers the JSON Schema the request bodies use: objects, enums,
+// patterns, formats (email, date, uri), lengths and exclusive minimums.
+import fc from "fast-check";
+import type { Json } from "../../../src/lib/json.ts";
+
+type Schema = Json;
+
+const FORMATS: Record<string, fc.Arbitrary<string>> = {
+  email: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/), fc.constantFrom("example.com", "example.org")).map(([u, d]) => `${u}@${d}`),
+  date: fc.date({ min: new Date("1920-01-01"), max: new Date("2010-12-31"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  uri: fc.tuple(fc.constantFrom("shop", "pay", "www"), fc.stringMatching(/^[a-z0-9-]{0,20}$/)).map(([h, p]) => `https://${h}.example.com/${p}`),
+};
+
+export function validValue(schema: Schema): fc.Arbitrary<unknown> {
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  switch (schema.type) {
+    case "object": {
+      const required = new Set<string>(schema.required ?? []);
+      const props = Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([k, s]) => [k, validValue(s)]));
+      return fc.record(props, { requiredKeys: [...required] });
+    }
+    case "number":
+      return fc.integer({ min: 1, max: 10_000_000 }).map((cents) => cents / 100);
+    case "string": {
+      const max = schema.maxLength ?? 64;
+      const min = schema.minLength ?? 0;
+      const base: fc.Arbitrary<string> =
+        (schema.format && FORMATS[schema.format]) ??
+        (schema.pattern ? fc.stringMatching(new RegExp(schema.pattern)) : fc.string({ unit: "grapheme-ascii", minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }));
+      return base.filter((s: string) => s.length >= min && s.length <= max);
+    }
+    default:
+      throw new Error(`No generator for schema ${JSON.stringify(schema).slice(0, 80)}`);
+  }
+}
+
+export interface Breakage {
+  /** Dot path of the field that is broken. */
+  field: string;
+  /** What is done to it. */
+  how: string;
+  apply(body: Record<string, any>): void;
+}
+
+const at = (body: Record<string, any>, path: string[]) => path.reduce((o, k) => (o[k] ??= {}), body);
+
+/** Every single-field way to break a body of this schema. */
+export function breakages(schema: Schema, path: string[] = []): Breakage[] {
+  const out: Breakage[] = [];
+  const field = (name: string) => [...path, name].join(".");
+  for (const [name, prop] of Object.entries<Schema>(schema.properties ?? {})) {
+    const set = (how: string, value: unknown) =>
+      out.push({ field: field(name), how, apply: (body) => void (at(body, path)[name] = value) });
+    set("wrong type", prop.type === "string" ? 12345 : "a string");
+    if (prop.enum) set("value outside the enum", "NOT_ALLOWED");
+    if (prop.pattern) set("does not match its pattern", "!!");
+    if (prop.format === "email") set("not an email", "not-an-email");
+    if (prop.format === "date") set("not a date", "21/11/2026");
+    if (prop.format === "uri") set("not a URI", "not a uri");
+    if (prop.maxLength) set("too long", "A".repeat(prop.maxLength + 1));
+    if (prop.minLength) set("too short", "");
+    if (prop.exclusiveMinimum !== undefined) set("not above its minimum", prop.exclusiveMinimum);
+    if (schema.required?.includes(name))
+      out.push({ field: field(name), how: "missing", apply: (body) => void delete at(body, path)[name] });
+    if (prop.type === "object") out.push(...breakages(prop, [...path, name]));
+  }
+  if (schema.additionalProperties === false)
+    out.push({ field: field("unexpected_field"), how: "unknown property", apply: (body) => void (at(body, path).unexpected_field = 1) });
+  return out;
+}

@@ -1,0 +1,211 @@
+// @ts-nocheck
+// The documentation site in a real browser: `npm run docs` builds it, a static server serves
+// it under a sub-path (as a host serving it from a folder would), and Chromium opens every
+// page. It must show the whole contract, link only relatively, load nothing from another
+// host and run without script errors.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENT_TYPES } from "../../generated/events.ts";
+import { root } from "../../scripts/lib/paths.ts";
+import { serveStatic, type StaticServer } from "../../scripts/lib/static-server.ts";
+
+const executablePath = "/usr/bin/chromium";
+const missing = existsSync(executablePath) ? undefined : `Chromium (${executablePath})`;
+// CI installs Chromium, so there a missing browser is a failure, never a quiet skip.
+const skip = missing !== undefined && !process.env.CI;
+if (skip) console.warn(`test/docs: skipped: ${missing} is missing. Install Debian's chromium package to run the docs site test.`);
+
+const site = path.join(root, "dist", "docs");
+const screenshots = path.join(root, "test-results", "docs");
+const prefix = "/payin/docs/";
+
+const operations = [
+  "POST /api/v1/send/counterparties/",
+  "GET /api/v1/send/counterparties/schema/",
+  "POST /api/v1/earn/payment-sessions/",
+  "GET /api/v1/earn/transactions/{transaction_id}/",
+  "POST /webhooks",
+  "GET /webhooks",
+];
+const events = EVENT_TYPES;
+const decisionIds = Array.from({ length: 17 }, (_, i) => `D${i + 1}`);
+
+/** What a page did while the test looked at it. */
+interface Visit {
+  file: string;
+  page: Page;
+  /** Every URL the page (or its workers) asked for. */
+  requests: string[];
+  errors: string[];
+}
+
+let server: StaticServer;
+let browser: Browser;
+let context: BrowserContext;
+const visits: Visit[] = [];
+
+async function open(file: string): Promise<Visit> {
+  const page = await context.newPage();
+  const visit: Visit = { file, page, requests: [], errors: [] };
+  visits.push(visit);
+  page.on("request", (request) => visit.requests.push(request.url()));
+  page.on("pageerror", (error) => visit.errors.push(`${file}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") visit.errors.push(`${file}: console: ${message.text()}`);
+  });
+  await page.goto(server.url + file, { waitUntil: "load" });
+  return visit;
+}
+
+const PAGES = ["index.html", "openapi.html", "asyncapi.html", "decisions.html"];
+
+/**
+ * The visits of every page of the site, opening (and letting render) any that no earlier test
+ * opened, so that the checks over all pages also hold when their test is run on its own.
+ */
+async function everyPage(): Promise<Visit[]> {
+  for (const file of PAGES) if (!visits.some((v) => v.file === file)) await settled((await open(file)).page);
+  expect(new Set(visits.map((v) => v.file))).toEqual(new Set(PAGES));
+  return visits;
+}
+
+/** Waits until the page stops changing its text: the two references render in the browser. */
+async function settled(page: Page): Promise<string> {
+  let previous = "";
+  for (let i = 0; i < 40; i++) {
+    const text = await page.evaluate(() => document.body.innerText);
+    if (text && text === previous) return text;
+    previous = text;
+    await page.waitForTimeout(250);
+  }
+  return previous;
+}
+
+const hrefs = (page: Page, selector = "a[href]") => page.$$eval(selector, (links) => links.map((a) => a.getAttribute("href") ?? ""));
+
+/** `POST /webhooks` appears as the method and the path, whatever separates them. */
+const showsOperation = (text: string, operation: string) => {
+  const [method, route] = operation.split(" ") as [string, string];
+  const escaped = route.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\\b${method}\\s+${escaped}(?![\\w{/-])`).test(text);
+};
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+}
+
+describe.skipIf(skip)("the docs site (npm run docs)", () => {
+  beforeAll(async () => {
+    if (missing) throw new Error(`${missing} is missing: CI must install it (apt-get install chromium) to test the docs site`);
+    await promisify(execFile)(process.execPath, [path.join(root, "scripts", "docs.ts")], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+    mkdirSync(screenshots, { recursive: true });
+    server = await serveStatic(site, prefix);
+    browser = await chromium.launch({
+      executablePath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("index.html presents the service and the package, and every link on it resolves", async () => {
+    const { page } = await open("index.html");
+    const text = await settled(page);
+    for (const words of ["payment_link", "createPayinClient", "verifyWebhook", "signWebhook", "payin-mock", "@stoplight/prism-cli", ...events])
+      expect(text, words).toContain(words);
+    for (const operation of operations) expect(showsOperation(text, operation), operation).toBe(true);
+    expect(await page.locator("svg[role=img]").count(), "the two state diagrams").toBe(2);
+    await screenshot(page, "index");
+
+    const links = [...new Set(await hrefs(page))];
+    for (const target of ["openapi.html", "asyncapi.html", "decisions.html", "openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json"])
+      expect(links, target).toContain(target);
+    for (const href of links) {
+      expect(href, "links are relative").not.toMatch(/^(\/|[a-z][\w+.-]*:)/i);
+      const response = await context.request.get(new URL(href, page.url()).href);
+      expect(response.status(), href).toBe(200);
+      const anchor = href.startsWith("decisions.html#") ? href.split("#")[1]! : undefined;
+      if (anchor) expect(await response.text(), href).toContain(`id="${anchor}"`);
+    }
+  });
+
+  it("the API reference shows every operation and every webhook event", async () => {
+    const { page } = await open("openapi.html");
+    let text = await settled(page);
+    await screenshot(page, "openapi");
+    // Redoc shows one tag at a time: visit each from the sidebar (#/counterparties, …).
+    const tags = [...new Set((await hrefs(page, 'a[href^="#/"]')).filter((href) => /^#\/[^/#]+$/.test(href)))];
+    expect(tags.length, "Redoc's tag links").toBeGreaterThan(0);
+    for (const tag of tags) {
+      await page.locator(`a[href="${tag}"]`).first().click();
+      text += `\n${await settled(page)}`;
+    }
+    for (const operation of operations) expect(showsOperation(text, operation), operation).toBe(true);
+    for (const event of events) expect(text, event).toContain(event);
+  });
+
+  it("the events reference shows every event", async () => {
+    const { page } = await open("asyncapi.html");
+    const text = await settled(page);
+    await screenshot(page, "asyncapi");
+    for (const event of events) expect(text, event).toContain(event);
+  });
+
+  it("the decision register shows all 17 decisions, each with its anchor", async () => {
+    const { page } = await open("decisions.html");
+    const text = await settled(page);
+    await screenshot(page, "decisions");
+    const anchors = await page.$$eval("section.decision[id]", (sections) => sections.map((s) => s.id));
+    expect(anchors).toEqual(decisionIds.map((id) => id.toLowerCase()));
+    for (const id of decisionIds) expect(text).toMatch(new RegExp(`\\b${id}\\b`));
+  });
+
+  it("decision links in both references lead to their entries", async () => {
+    const anchors = new Set(decisionIds.map((id) => id.toLowerCase()));
+    for (const file of ["openapi.html", "asyncapi.html"]) {
+      const { page } = await open(file);
+      await settled(page);
+      const links = [...new Set(await hrefs(page, 'a[href^="decisions.html#"]'))];
+      expect(links.length, `decision links in ${file}`).toBeGreaterThan(0);
+      for (const href of links) expect(anchors.has(href.split("#")[1]!), `${file}: ${href}`).toBe(true);
+      // Follow one as a reader would.
+      const href = links[0]!;
+      await page.locator(`a[href="${href}"]`).first().click();
+      await page.waitForURL(new URL(href, page.url()).href);
+      await expect.poll(() => page.locator(`#${href.split("#")[1]}`).isVisible(), { message: `${file}: ${href}` }).toBe(true);
+    }
+  });
+
+  it("no link on any page leaves the site's folder for the host's root", async () => {
+    // A link built from the page's own URL at run time is fine; `/counterparties` is not.
+    for (const { page } of await everyPage()) {
+      const origin = new URL(server.url).origin;
+      const outside = (await hrefs(page))
+        .map((href) => new URL(href, page.url()))
+        .filter((url) => url.origin === origin && !url.href.startsWith(server.url))
+        .map((url) => url.pathname);
+      expect(outside, page.url()).toEqual([]);
+    }
+  });
+
+  it("no page loads anything from another host", async () => {
+    const origin = new URL(server.url).origin;
+    const elsewhere = (await everyPage())
+      .flatMap((visit) => visit.requests)
+      .filter((url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origin);
+    expect(elsewhere).toEqual([]);
+    expect(server.notFound, "requests the site could not answer").toEqual([]);
+  });
+
+  it("no page has a script error", async () => {
+    expect((await everyPage()).flatMap((visit) => visit.errors)).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+// @ts-nocheck
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/paths.ts";
+import { generatedDir } from "../../scripts/lib/paths.ts";
+import { openapiBundle } from "../support/documents.ts";
+
+const asyncapiBundle = JSON.parse(readFileSync(path.join(generatedDir, "asyncapi.json"), "utf8"));
+
+const register = readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8");
+// The source document sits in shared/ beside the repository, here and in CI.
+const seed = readFileSync(path.join(root, "..", "shared", "seed", "payin-acceptance-service.md"), "utf8");
+const entries = new Map(
+  register
+    .split(/^## /m)
+    .slice(1)
+    .map((section) => [section.match(/^(D\d+):/)?.[1] ?? section.slice(0, 20), section] as const),
+);
+
+/** Every `x-decision` value in a document, with the JSON pointer of the element that carries it. */
+export function decisionRefs(doc: unknown, pointer = ""): Array<[string, string]> {
+  if (!doc || typeof doc !== "object") return [];
+  return Object.entries(doc).flatMap(([key, value]) =>
+    key === "x-decision" ? [[String(value), pointer] as [string, string]] : decisionRefs(value, `${pointer}/${key}`),
+  );
+}
+
+describe("the decision register", () => {
+  it("has one entry for each of the source's 17 open points, in order", () => {
+    expect([...entries.keys()]).toEqual(Array.from({ length: 17 }, (_, i) => `D${i + 1}`));
+  });
+
+  it.each([...entries])("%s quotes the source and gives the decision, the reason and the consequence", (_, section) => {
+    const quote = section.match(/\*\*Source says:\*\* "(.*)"/)?.[1];
+    expect(quote).toMatch(/not shown/);
+    expect(seed.replace(/\s+/g, " "), "the quote is the source's words").toContain(quote!.replace(/\s+/g, " "));
+    for (const part of ["Decision", "Why", "If otherwise"]) expect(section).toContain(`**${part}:**`);
+  });
+
+  it.each([
+    ["OpenAPI", openapiBundle],
+    ["AsyncAPI", asyncapiBundle],
+  ])("every x-decision in the %s document names an entry", (_, doc) => {
+    const refs = decisionRefs(doc);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const [id, pointer] of refs) expect(entries.has(id), `${pointer}: ${id}`).toBe(true);
+  });
+
+  it("every entry is pointed at by some element of the documents", () => {
+    const used = new Set([...decisionRefs(openapiBundle), ...decisionRefs(asyncapiBundle)].map(([id]) => id));
+    expect([...entries.keys()].filter((id) => !used.has(id))).toEqual([]);
+  });
+});
