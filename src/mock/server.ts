@@ -1,15 +1,15 @@
-// The mock of the Payin Acceptance Service: Prism, validating every request against the
-// bundled OpenAPI document, behind a small front server that answers what Prism cannot:
-// malformed JSON (Prism never answers it), bodies over the contract's 64 KiB (D16), and
-// validation problems that name the caller's real fields.
-import { spawn, type ChildProcess } from "node:child_process";
+// The mock of the Payin Acceptance Service: Prism, run in this process and validating every
+// request against the bundled OpenAPI document, behind a small front server that answers
+// what Prism cannot: malformed JSON (Prism never answers it), bodies over the contract's
+// 64 KiB (D16), and validation problems that name the caller's real fields. Prism listens on
+// a loopback port of its own that only the front uses.
 import { readFileSync } from "node:fs";
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import { createRequire } from "node:module";
-import { createServer as createNetServer } from "node:net";
 import path from "node:path";
-import { packageRoot } from "../package-root.ts";
+import type { Json } from "../lib/json.ts";
 import { problem as buildProblem, PROBLEM_CONTENT_TYPE, responseProblems } from "../lib/problem.ts";
+import { packageRoot } from "../package-root.ts";
+import { startPrism } from "./prism.ts";
 import { fieldErrors, parseViolations } from "./violations.ts";
 
 /** Request bodies larger than this get 413 (decision D16). */
@@ -34,11 +34,10 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const document = path.resolve(options.document ?? path.join(packageRoot(import.meta.url), "generated", "openapi.json"));
-  let openapi: Record<string, unknown>;
+  let openapi: Json;
   try {
     openapi = JSON.parse(readFileSync(document, "utf8"));
   } catch (error) {
@@ -46,15 +45,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   }
   const problem = responseProblems(openapi, ["BadRequest", "PayloadTooLarge", "ServiceUnavailable"]);
 
-  const prismPort = await freePort(host);
-  const prism = startPrism(document, host, prismPort, options.verbose ?? false);
-  const upstream = `http://${host}:${prismPort}`;
-  try {
-    await waitUntilAnswering(upstream, prism);
-  } catch (error) {
-    prism.kill();
-    throw error;
-  }
+  const prism = await startPrism(document, options.verbose ?? false);
+  const upstream = prism.url;
 
   // Kept-alive connections to Prism: opening one per request cost a third of the rate.
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -71,7 +63,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     port = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     agent.destroy();
-    await stopPrism(prism);
+    await prism.close();
     throw error;
   }
   return {
@@ -81,7 +73,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       agent.destroy();
-      await stopPrism(prism);
+      await prism.close();
     },
   };
 }
@@ -173,49 +165,6 @@ const isJson = (type: string | undefined) => !!type && /^application\/([a-z0-9.+
 function sendJson(res: ServerResponse, status: number, problem: object) {
   res.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });
   res.end(JSON.stringify(problem));
-}
-
-function startPrism(document: string, host: string, port: number, verbose: boolean): ChildProcess {
-  const prismCli = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
-  return spawn(process.execPath, [prismCli, "mock", document, "-h", host, "-p", String(port)], {
-    stdio: ["ignore", verbose ? "inherit" : "ignore", verbose ? "inherit" : "pipe"],
-  });
-}
-
-async function waitUntilAnswering(url: string, prism: ChildProcess, timeoutMs = 60_000) {
-  let stderr = "";
-  prism.stderr?.on("data", (chunk) => (stderr += chunk));
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (prism.exitCode !== null) throw new Error(`Prism exited with ${prism.exitCode}: ${stderr}`);
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`Prism did not answer within ${timeoutMs / 1000} s: ${stderr}`);
-}
-
-function stopPrism(prism: ChildProcess): Promise<void> {
-  if (prism.exitCode !== null || prism.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    prism.once("exit", () => resolve());
-    prism.kill("SIGTERM");
-  });
-}
-
-/** A port nobody listens on right now. */
-export function freePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
