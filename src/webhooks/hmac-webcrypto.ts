@@ -10,6 +10,7 @@ const cryptoKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
 export const webCryptoHmac: Hmac = {
   async sign(key, parts) {
     let cryptoKey = cryptoKeys.get(key);
+    // Stryker disable next-line ConditionalExpression: as `true`, the key is imported again, the same; the cache only saves time (`false` fails every test).
     if (!cryptoKey) {
       cryptoKey = crypto.subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
       cryptoKeys.set(key, cryptoKey);

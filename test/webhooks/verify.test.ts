@@ -318,6 +318,14 @@ describe("verifyWebhook", () => {
     expect(error.message).toBe("Bad.");
   });
 
+  it("names the body itself when what is wrong is at its top level", async () => {
+    const event = exampleEvent("session-expired");
+    delete event.timestamp;
+    const { payload, headers } = await signed(event);
+    const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
+    expect(error.errors).toEqual([{ field: "(body)", message: "must have required property 'timestamp'" }]);
+  });
+
   it("names every field that breaks the schema in its message and errors[]", async () => {
     const event = exampleEvent("transaction-completed");
     delete event.data.transaction_id;
