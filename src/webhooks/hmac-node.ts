@@ -44,7 +44,7 @@ export function oneShotHmac(nodeCrypto: typeof NodeCrypto): Hmac {
       // UTF-8 takes at most three bytes per UTF-16 code unit.
       // Stryker disable next-line ConditionalExpression: as `true`, bytes are counted three times over, a larger estimate, and any larger buffer fits (`false` fails the long-string test).
       const size = parts.reduce((n, p) => n + (typeof p === "string" ? 3 * p.length : p.length), BLOCK);
-      // Stryker disable next-line EqualityOperator: at exactly the scratch size either buffer fits.
+      // Stryker disable next-line EqualityOperator,ConditionalExpression: at exactly the scratch size either buffer fits; as `false`, every message gets a buffer of its own, the same bytes (`true` fails the large-message tests).
       const message = size <= scratch.length ? scratch : Buffer.allocUnsafe(size);
       pad.inner.copy(message);
       let end = BLOCK;

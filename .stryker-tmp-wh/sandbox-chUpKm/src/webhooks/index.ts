@@ -1,7 +1,0 @@
-// @ts-nocheck
-export { verifyWebhook, type VerifyWebhookOptions } from "./verify.ts";
-export { signWebhook, type SignWebhookInput, type SignedWebhookHeaders } from "./sign.ts";
-export { WebhookVerificationError, type WebhookVerificationErrorCode } from "./errors.ts";
-export type { WebhookHeaders } from "./headers.ts";
-export { EVENT_TYPES } from "../../generated/events.ts";
-export type { PayinEvent, PayinEventType, PayinEventOf, SessionCreatedEvent, TransactionCreatedEvent, TransactionCompletedEvent, TransactionSettledEvent, SessionExpiredEvent, TransactionFailedEvent, SessionCompletedEvent } from "../../generated/events.ts";
