@@ -8,7 +8,5 @@ import base from "./stryker.config.mjs";
 export default {
   ...base,
   mutate: ["src/webhooks/**/*.ts"],
-  // Only the webhook tests: the mock's and the trigger's take longer and add no kill here.
-  vitest: { ...base.vitest, dir: "test/webhooks" },
   thresholds: { high: 90, low: 90, break: 90 },
 };
