@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/webhooks/**/*.test.ts", "test/lib/**/*.test.ts", "test/client/**/*.test.ts", "test/trigger/**/*.test.ts", "test/mock/**/*.test.ts"],
+    include: ["test/webhooks/**/*.test.ts", "test/lib/**/*.test.ts", "test/client/**/*.test.ts", "test/trigger/**/*.test.ts", "test/mock/**/*.test.ts", "test/build/package-root.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 90_000,
   },
