@@ -42,5 +42,7 @@ export function median(values: number[]): number {
 }
 
 export function printFigures(figures: Figure[]) {
-  for (const f of figures) console.log(`  ${f.name.padEnd(40)} ${Math.round(f.value).toLocaleString("en-US").padStart(12)} ${f.unit}`);
+  // Rates as whole numbers; times (µs) with the one decimal that tells steps of a call apart.
+  const format = (f: Figure) => (f.unit === "µs" ? f.value.toFixed(1) : Math.round(f.value).toLocaleString("en-US"));
+  for (const f of figures) console.log(`  ${f.name.padEnd(40)} ${format(f).padStart(12)} ${f.unit}`);
 }

@@ -54,7 +54,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const server = createServer((req, res) => {
     handle(req, res, agent, upstream, problem).catch((error: unknown) => {
       // Prism gone, or an answer of its that is not JSON: the contract's answer to an outage.
-      if (res.headersSent || req.destroyed) return res.destroy();
+      if (res.headersSent || res.destroyed) return res.destroy();
       res.setHeader("Retry-After", "1");
       sendJson(res, 503, problem("ServiceUnavailable", `The mock could not answer: ${(error as Error).message}`));
     });

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { signWebhook, verifyWebhook, WebhookVerificationError, type WebhookVerificationErrorCode } from "../../src/webhooks/index.ts";
-import { webCryptoHmac } from "../../src/webhooks/hmac.ts";
+import { webCryptoHmac } from "../../src/webhooks/hmac-webcrypto.ts";
 import { EXAMPLE_SECRET, exampleEvent, exampleEvents } from "../support/events.ts";
 
 const OTHER_SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
@@ -39,6 +39,11 @@ describe("verifyWebhook", () => {
       [bytes.buffer, new Headers(headers)],
       [payload, upper],
       [payload, { ...headers, "webhook-signature": [headers["webhook-signature"]!] }],
+      // A header sent twice, as Node's IncomingMessage hands it over: the valid one first or last.
+      [payload, { ...headers, "webhook-signature": ["v1,bm90IHRoaXMgb25l", headers["webhook-signature"]!] }],
+      [payload, { ...headers, "webhook-signature": [headers["webhook-signature"]!, "v1,bm90IHRoaXMgb25l"] }],
+      // A lower-case name wins over another spelling of it.
+      [payload, { ...headers, "Webhook-Id": "msg_other" }],
     ] as const) {
       await expect(verifyWebhook(body, hdrs, EXAMPLE_SECRET, { now: NOW })).resolves.toMatchObject({ type: "transaction-completed" });
     }
@@ -66,10 +71,37 @@ describe("verifyWebhook", () => {
     await rejects(verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW }), "invalid_signature");
   });
 
-  it("rejects a secret that is not base64", async () => {
+  // Each of these has a length that is a multiple of four, so only the check it names rejects it.
+  it.each([
+    ["a character outside base64", "whsec_abc!"],
+    ["a space", "whsec_ab c"],
+    ["padding in the middle", "whsec_a=bc"],
+    ["nothing after the prefix", "whsec_"],
+    ["nothing at all", ""],
+  ])("rejects a secret with %s (%j) as invalid_secret", async (_, secret) => {
     const { payload, headers } = await signed();
-    await rejects(verifyWebhook(payload, headers, "whsec_not base64!", { now: NOW }), "invalid_secret");
-    await rejects(verifyWebhook(payload, headers, "", { now: NOW }), "invalid_secret");
+    const error = await rejection(verifyWebhook(payload, headers, secret, { now: NOW }));
+    expect(error.code).toBe("invalid_secret");
+    expect(error.message).toBe("The signing secret must be `whsec_` followed by base64, as POST /webhooks returns it.");
+  });
+
+  it("reads a secret once per change: a valid secret after an invalid one, and the reverse", async () => {
+    const { payload, headers } = await signed();
+    await rejects(verifyWebhook(payload, headers, "whsec_", { now: NOW }), "invalid_secret");
+    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW })).resolves.toBeDefined();
+    await rejects(verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW }), "invalid_signature");
+    await rejects(verifyWebhook(payload, headers, "whsec_", { now: NOW }), "invalid_secret");
+    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW })).resolves.toBeDefined();
+  });
+
+  it.each([undefined, null, 42])("rejects a secret that is %s as invalid_secret, in a process that has verified nothing yet", async (secret) => {
+    // A fresh copy of the module: the bug hid behind a secret cached by an earlier test.
+    vi.resetModules();
+    const fresh = await import("../../src/webhooks/index.ts");
+    const { payload, headers } = await signed();
+    const error = await fresh.verifyWebhook(payload, headers, secret as unknown as string, { now: NOW }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(fresh.WebhookVerificationError);
+    expect(error).toMatchObject({ code: "invalid_secret", message: `The signing secret is ${secret === null ? "null" : typeof secret}, not a string: is it configured?` });
   });
 
   it("rejects stale and future timestamps beyond the tolerance, and accepts them within it", async () => {
@@ -81,6 +113,17 @@ describe("verifyWebhook", () => {
     await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(-300) })).resolves.toBeDefined();
     await rejects(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(31), toleranceSeconds: 30 }), "timestamp_too_old");
     await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW.getTime() / 1000 + 30, toleranceSeconds: 30 })).resolves.toBeDefined();
+    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW.getTime() / 1000 + 30.9, toleranceSeconds: 30 })).resolves.toBeDefined();
+  });
+
+  it("with toleranceSeconds 0, accepts only the signing second itself", async () => {
+    const { payload, headers } = await signed();
+    const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
+    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW, toleranceSeconds: 0 })).resolves.toBeDefined();
+    const old = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(1), toleranceSeconds: 0 }));
+    expect(old).toMatchObject({ code: "timestamp_too_old", message: "The delivery was signed 1 s ago, more than the 0 s tolerance." });
+    const future = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(-1), toleranceSeconds: 0 }));
+    expect(future).toMatchObject({ code: "timestamp_too_new", message: "The delivery is signed 1 s in the future, more than the 0 s tolerance." });
   });
 
   it("checks the timestamp against the real clock by default", async () => {
@@ -92,8 +135,13 @@ describe("verifyWebhook", () => {
 
   it("rejects a timestamp that is not Unix seconds", async () => {
     const { payload, headers } = await signed();
-    for (const bad of ["2026-11-21T10:24:42Z", "-5", "1.5", "17952566820000"])
-      await rejects(verifyWebhook(payload, { ...headers, "webhook-timestamp": bad }, EXAMPLE_SECRET, { now: NOW }), "invalid_timestamp");
+    for (const bad of ["2026-11-21T10:24:42Z", "-5", "1.5", "1795256682x", " 1795256682", "1795256682000"]) {
+      const error = await rejection(verifyWebhook(payload, { ...headers, "webhook-timestamp": bad }, EXAMPLE_SECRET, { now: NOW }));
+      expect(error).toMatchObject({ code: "invalid_timestamp", message: `The webhook-timestamp header is not a Unix time in seconds: ${JSON.stringify(bad)}.` });
+    }
+    // Twelve digits are still seconds (until the year 33658); one is too.
+    await rejects(verifyWebhook(payload, { ...headers, "webhook-timestamp": "179525668200" }, EXAMPLE_SECRET, { now: NOW }), "timestamp_too_new");
+    await rejects(verifyWebhook(payload, { ...headers, "webhook-timestamp": "1" }, EXAMPLE_SECRET, { now: NOW }), "timestamp_too_old");
   });
 
   it.each(["webhook-id", "webhook-timestamp", "webhook-signature"])("rejects a delivery without %s, naming it", async (name) => {
@@ -101,7 +149,26 @@ describe("verifyWebhook", () => {
     delete headers[name];
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
     expect(error.code).toBe("missing_header");
-    expect(error.message).toContain(name);
+    expect(error.message).toBe(`The ${name} header is missing.`);
+    // An empty value is as good as none.
+    const empty = await rejection(verifyWebhook(payload, { ...headers, [name]: "" }, EXAMPLE_SECRET, { now: NOW }));
+    expect(empty).toMatchObject({ code: "missing_header", message: `The ${name} header is missing.` });
+  });
+
+  it.each([
+    ["nothing but the version", "v1"],
+    ["the version and a comma", "v1,"],
+    ["the first character of the right signature", "first"],
+    ["the right signature less its last character", "all but last"],
+    ["the right signature with one more character", "one more"],
+  ])("rejects a signature that is %s, through node:crypto and through WebCrypto", async (_, kind) => {
+    const { payload, headers } = await signed();
+    const right = headers["webhook-signature"]!;
+    const value = kind === "first" ? right.slice(0, 4) : kind === "all but last" ? right.slice(0, -1) : kind === "one more" ? `${right}A` : kind;
+    for (const hmac of [undefined, webCryptoHmac]) {
+      const error = await rejection(verifyWebhook(payload, { ...headers, "webhook-signature": value }, EXAMPLE_SECRET, { now: NOW, hmac }));
+      expect(error).toMatchObject({ code: "invalid_signature", message: "No v1 signature in webhook-signature matches the body under this secret." });
+    }
   });
 
   it("accepts any valid signature among several, for secret rotation", async () => {
@@ -124,20 +191,74 @@ describe("verifyWebhook", () => {
     expect(error.errors).toContainEqual({ field: "data", message: "must have required property 'transaction_id'" });
   });
 
-  it("rejects a signed event of an unknown type, and one whose id is not the webhook-id", async () => {
-    await rejects(verifyWebhook(...(await args({ ...exampleEvent("session-created"), type: "session.created" }))), "invalid_event");
+  // Names every object has through its prototype: looked up carelessly, `constructor` finds
+  // Object, which "validates" anything.
+  it.each(["session.created", "constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])(
+    "rejects a signed event of type %j, which is not one of the seven, without validating it",
+    async (type) => {
+      const event = { ...exampleEvent("session-created") };
+      Object.defineProperty(event, "type", { value: type, enumerable: true });
+      const error = await rejection(verifyWebhook(...(await args(event))));
+      expect(error).toMatchObject({
+        code: "invalid_event",
+        message: `The body's type ${JSON.stringify(type)} is not one of the seven event types.`,
+        errors: [{ field: "type", message: "must be one of the event types" }],
+      });
+    },
+  );
+
+  it.each([
+    ["no type", {}],
+    ["a type that is not a string", { type: 7 }],
+    ["null", null],
+    ["an array", []],
+  ])("rejects a signed body with %s as invalid_event", async (_, body) => {
+    const payload = JSON.stringify(body);
+    const headers = await signWebhook({ id: "msg_1", timestamp: NOW, payload, secret: EXAMPLE_SECRET });
+    const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
+    expect(error).toMatchObject({ code: "invalid_event", errors: [{ field: "type", message: "must be one of the event types" }] });
+  });
+
+  it("rejects a signed event whose id is not the webhook-id", async () => {
     const event = exampleEvent("session-created");
     const payload = JSON.stringify(event);
     const headers = await signWebhook({ id: "msg_other", timestamp: NOW, payload, secret: EXAMPLE_SECRET });
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
-    expect(error).toMatchObject({ code: "invalid_event", errors: [{ field: "id", message: "must equal the webhook-id header" }] });
+    expect(error).toMatchObject({
+      code: "invalid_event",
+      message: `The event id ${event.id} differs from the webhook-id header msg_other.`,
+      errors: [{ field: "id", message: "must equal the webhook-id header" }],
+    });
   });
 
-  it("rejects a signed body that is not JSON or not UTF-8", async () => {
-    for (const payload of ["not json", new Uint8Array([0x7b, 0xff, 0x7d])]) {
-      const headers = await signWebhook({ id: "msg_1", timestamp: NOW, payload, secret: EXAMPLE_SECRET });
-      await rejects(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }), "invalid_payload");
-    }
+  it("rejects a signed body that is not JSON", async () => {
+    const headers = await signWebhook({ id: "msg_1", timestamp: NOW, payload: "not json", secret: EXAMPLE_SECRET });
+    const error = await rejection(verifyWebhook("not json", headers, EXAMPLE_SECRET, { now: NOW }));
+    expect(error.code).toBe("invalid_payload");
+    expect(error.message).toMatch(/^The body is not UTF-8 JSON: Unexpected token/);
+  });
+
+  it("rejects a signed valid event whose bytes are not UTF-8, instead of reading them as U+FFFD", async () => {
+    // A valid event in every other way: only the decoder can reject it.
+    const event = exampleEvent("transaction-completed");
+    event.data.order_id = "ORD-\u0000";
+    const text = JSON.stringify(event).replace("\\u0000", "\u0000");
+    const bytes = new TextEncoder().encode(text);
+    bytes[bytes.indexOf(0)] = 0xff;
+    const headers = await signWebhook({ id: event.id, timestamp: NOW, payload: bytes, secret: EXAMPLE_SECRET });
+    const error = await rejection(verifyWebhook(bytes, headers, EXAMPLE_SECRET, { now: NOW }));
+    expect(error.code).toBe("invalid_payload");
+    expect(error.message).toMatch(/^The body is not UTF-8 JSON: .*encoded data was not valid/);
+  });
+
+  it.each([
+    ["an object", { type: "session-created" }],
+    ["null", null],
+    ["a number", 42],
+    ["a Node Buffer's JSON", { type: "Buffer", data: [123, 125] }],
+  ])("rejects a body that is %s (a parsed body, not the raw one) before anything else", async (_, body) => {
+    const error = await rejection(verifyWebhook(body as unknown as string, {}, EXAMPLE_SECRET, { now: NOW }));
+    expect(error).toMatchObject({ code: "invalid_payload", message: "The body must be the raw request body, as a string or bytes." });
   });
 
   it("gives the same answers through WebCrypto, for runtimes without node:crypto", async () => {
@@ -164,17 +285,60 @@ describe("verifyWebhook", () => {
 
   it("refuses options that would switch the timestamp check off", async () => {
     const { payload, headers } = await signed();
-    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW, toleranceSeconds: Number(undefined) })).rejects.toThrow(TypeError);
-    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: new Date("not a date") })).rejects.toThrow(TypeError);
-    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW, toleranceSeconds: -1 })).rejects.toThrow(TypeError);
+    const tolerance = (t: number) => verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW, toleranceSeconds: t });
+    await expect(tolerance(Number(undefined))).rejects.toThrow(new TypeError("toleranceSeconds must be a number of seconds ≥ 0, not NaN"));
+    await expect(tolerance(Infinity)).rejects.toThrow(new TypeError("toleranceSeconds must be a number of seconds ≥ 0, not Infinity"));
+    await expect(tolerance(-1)).rejects.toThrow(new TypeError("toleranceSeconds must be a number of seconds ≥ 0, not -1"));
+    for (const now of [new Date("not a date"), NaN, Infinity])
+      await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now })).rejects.toThrow(new TypeError("now must be a valid Date or a number of seconds"));
   });
 
-  it("turns a rejection into the contract's problem details", async () => {
-    const { payload, headers } = await signed();
-    const error = await rejection(verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW }));
-    expect(error.toProblem()).toMatchObject({ status: 401, code: "webhook_invalid_signature", detail: error.message });
-    const misconfigured = await rejection(verifyWebhook(payload, headers, "whsec_!", { now: NOW }));
-    expect(misconfigured.toProblem()).toMatchObject({ status: 500, code: "webhook_invalid_secret" });
+  // Every code maps to its status and title; only a schema failure carries errors[].
+  it.each([
+    ["invalid_secret", 500, "Webhook receiver misconfigured"],
+    ["missing_header", 401, "Webhook verification failed"],
+    ["invalid_timestamp", 401, "Webhook verification failed"],
+    ["timestamp_too_old", 401, "Webhook verification failed"],
+    ["timestamp_too_new", 401, "Webhook verification failed"],
+    ["invalid_signature", 401, "Webhook verification failed"],
+    ["invalid_payload", 400, "Invalid webhook event"],
+    ["invalid_event", 400, "Invalid webhook event"],
+  ] as const)("turns %s into the contract's problem details: %i %s", (code, status, title) => {
+    const problem = new WebhookVerificationError(code, "What went wrong.").toProblem();
+    expect(problem).toEqual({ type: `https://docs.payin.example.com/problems/webhook_${code}`, title, status, detail: "What went wrong.", code: `webhook_${code}` });
+    const errors = [{ field: "data", message: "must have required property 'x'" }];
+    expect(new WebhookVerificationError(code, "What went wrong.", errors).toProblem()).toEqual({ ...problem, errors });
+  });
+
+  it("is an Error named WebhookVerificationError, with no errors unless given", () => {
+    const error = new WebhookVerificationError("invalid_event", "Bad.");
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("WebhookVerificationError");
+    expect(error.errors).toEqual([]);
+    expect(error.message).toBe("Bad.");
+  });
+
+  it("names the body itself when what is wrong is at its top level", async () => {
+    const event = exampleEvent("session-expired");
+    delete event.timestamp;
+    const { payload, headers } = await signed(event);
+    const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
+    expect(error.errors).toEqual([{ field: "(body)", message: "must have required property 'timestamp'" }]);
+  });
+
+  it("names every field that breaks the schema in its message and errors[]", async () => {
+    const event = exampleEvent("transaction-completed");
+    delete event.data.transaction_id;
+    event.data.currency = "euro";
+    const { payload, headers } = await signed(event);
+    const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
+    expect(error.errors).toEqual([
+      { field: "data", message: "must have required property 'transaction_id'" },
+      { field: "data.currency", message: 'must match pattern "^[A-Z]{3}$"' },
+    ]);
+    expect(error.message).toBe(
+      `The transaction-completed event breaks its schema: data must have required property 'transaction_id'; data.currency must match pattern "^[A-Z]{3}$".`,
+    );
   });
 });
 

@@ -1,0 +1,13 @@
+// The tests Stryker runs against each mutant: the ones that call src/ in this process (a mutant
+// is switched on inside the test worker, so code run by a CLI child process or by a global setup
+// never sees it), without the lint, build, docs and packaging tests that take minutes and
+// mutate nothing.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/webhooks/**/*.test.ts", "test/lib/**/*.test.ts", "test/client/**/*.test.ts", "test/trigger/**/*.test.ts", "test/mock/**/*.test.ts", "test/build/package-root.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+  },
+});
