@@ -41,7 +41,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const server = createServer((req, res) => {
     handleRequest(sandbox, req, res).catch((error: unknown) => {
-      if (res.headersSent || req.destroyed) return void res.destroy();
+      if (res.headersSent || res.destroyed) return void res.destroy();
       console.error(`payin-sandbox: ${(error as Error).stack ?? error}`);
       const body = problem(500, "internal_error", `The sandbox failed on this request: ${(error as Error).message}`);
       sendJson(res, 500, JSON.stringify(body));
