@@ -61,7 +61,7 @@ async function open(file: string): Promise<Visit> {
   return visit;
 }
 
-const PAGES = ["index.html", "openapi.html", "asyncapi.html", "decisions.html"];
+const PAGES = ["index.html", "openapi.html", "asyncapi.html", "decisions.html", "sandbox.html"];
 
 /**
  * The visits of every page of the site, opening (and letting render) any that no earlier test
