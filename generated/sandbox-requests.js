@@ -1894,11 +1894,218 @@ validate33.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_resetAccount_parameters = validate34;
+const validate_simulatePayment_parameters = validate34;
 function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
 	const evaluated0 = validate34.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.session_id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "session_id" },
+				message: "must have required property 'session_id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.session_id !== void 0) {
+			let data0 = data.session_id;
+			if (typeof data0 === "string") {
+				if (func1(data0) > 64) {
+					const err1 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+				if (func1(data0) < 1) {
+					const err2 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			} else {
+				const err3 = {
+					instancePath: instancePath + "/session_id",
+					schemaPath: "#/$defs/SessionId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+		}
+	} else {
+		const err4 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err4];
+		else vErrors.push(err4);
+		errors++;
+	}
+	validate34.errors = vErrors;
+	return errors === 0;
+}
+validate34.evaluated = {
+	"props": { "session_id": true },
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_simulatePayment_body = validate35;
+const schema67 = {
+	"title": "SimulatePayment",
+	"description": "Body of simulate payment; what the customer does on the payment page.",
+	"type": "object",
+	"additionalProperties": false,
+	"required": ["outcome"],
+	"properties": {
+		"outcome": {
+			"description": "`pay` completes the payment (the page's Pay button); `fail` makes a failed attempt and leaves the session open for another (the Fail button).",
+			"type": "string",
+			"enum": ["pay", "fail"],
+			"examples": ["pay"]
+		},
+		"failure_reason": {
+			"$ref": "#/$defs/FailureReason",
+			"description": "Why the failed attempt failed; only with `outcome` `fail`. Default `card_declined`."
+		}
+	}
+};
+const pattern9 = new RegExp("^[a-z0-9]+(_[a-z0-9]+)*$", "u");
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate35.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.outcome === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "outcome" },
+				message: "must have required property 'outcome'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		for (const key0 in data) if (!(key0 === "outcome" || key0 === "failure_reason")) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/additionalProperties",
+				keyword: "additionalProperties",
+				params: { additionalProperty: key0 },
+				message: "must NOT have additional properties"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (data.outcome !== void 0) {
+			let data0 = data.outcome;
+			if (typeof data0 !== "string") {
+				const err2 = {
+					instancePath: instancePath + "/outcome",
+					schemaPath: "#/properties/outcome/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (!(data0 === "pay" || data0 === "fail")) {
+				const err3 = {
+					instancePath: instancePath + "/outcome",
+					schemaPath: "#/properties/outcome/enum",
+					keyword: "enum",
+					params: { allowedValues: schema67.properties.outcome.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+		}
+		if (data.failure_reason !== void 0) {
+			let data1 = data.failure_reason;
+			if (typeof data1 === "string") {
+				if (!pattern9.test(data1)) {
+					const err4 = {
+						instancePath: instancePath + "/failure_reason",
+						schemaPath: "#/$defs/FailureReason/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[a-z0-9]+(_[a-z0-9]+)*$" },
+						message: "must match pattern \"^[a-z0-9]+(_[a-z0-9]+)*$\""
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+			} else {
+				const err5 = {
+					instancePath: instancePath + "/failure_reason",
+					schemaPath: "#/$defs/FailureReason/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
+		}
+	} else {
+		const err6 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
+		errors++;
+	}
+	validate35.errors = vErrors;
+	return errors === 0;
+}
+validate35.evaluated = {
+	"props": true,
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_listDeliveries_parameters = validate36;
+function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate36.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -1913,10 +2120,116 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate34.errors = vErrors;
+	validate36.errors = vErrors;
 	return errors === 0;
 }
-validate34.evaluated = {
+validate36.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_redeliverEvent_parameters = validate37;
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate37.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.event_id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "event_id" },
+				message: "must have required property 'event_id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.event_id !== void 0) {
+			let data0 = data.event_id;
+			if (typeof data0 === "string") {
+				if (func1(data0) > 64) {
+					const err1 = {
+						instancePath: instancePath + "/event_id",
+						schemaPath: "#/$defs/EventId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+				if (func1(data0) < 1) {
+					const err2 = {
+						instancePath: instancePath + "/event_id",
+						schemaPath: "#/$defs/EventId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			} else {
+				const err3 = {
+					instancePath: instancePath + "/event_id",
+					schemaPath: "#/$defs/EventId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+		}
+	} else {
+		const err4 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err4];
+		else vErrors.push(err4);
+		errors++;
+	}
+	validate37.errors = vErrors;
+	return errors === 0;
+}
+validate37.evaluated = {
+	"props": { "event_id": true },
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_resetAccount_parameters = validate38;
+function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate38.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (!(data && typeof data == "object" && !Array.isArray(data))) {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	validate38.errors = vErrors;
+	return errors === 0;
+}
+validate38.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
@@ -2009,6 +2322,39 @@ const operations = [
 			"in": "path"
 		}],
 		validateParameters: validate_getSandboxPaymentSession_parameters,
+		validateBody: null
+	},
+	{
+		document: "sandbox",
+		operationId: "simulatePayment",
+		method: "POST",
+		path: "/_sandbox/v1/payment-sessions/{session_id}/simulate",
+		parameters: [{
+			"name": "session_id",
+			"in": "path"
+		}],
+		validateParameters: validate_simulatePayment_parameters,
+		validateBody: validate_simulatePayment_body
+	},
+	{
+		document: "sandbox",
+		operationId: "listDeliveries",
+		method: "GET",
+		path: "/_sandbox/v1/deliveries",
+		parameters: [],
+		validateParameters: validate_listDeliveries_parameters,
+		validateBody: null
+	},
+	{
+		document: "sandbox",
+		operationId: "redeliverEvent",
+		method: "POST",
+		path: "/_sandbox/v1/deliveries/{event_id}/redeliver",
+		parameters: [{
+			"name": "event_id",
+			"in": "path"
+		}],
+		validateParameters: validate_redeliverEvent_parameters,
 		validateBody: null
 	},
 	{
@@ -2150,10 +2496,11 @@ const problemTitles = {
 	"payload_too_large": "Payload too large",
 	"rate_limited": "Too many requests",
 	"service_unavailable": "Service unavailable",
+	"session_not_payable": "Session cannot be paid",
 	"unauthorized": "Unauthorized",
 	"unsupported_media_type": "Unsupported media type",
 	"validation_failed": "Validation failed",
 	"webhook_not_registered": "No webhook registered"
 };
 
-export { counterpartyCreateSchema, operations, problemTitles, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters };
+export { counterpartyCreateSchema, operations, problemTitles, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the account's clock
-         * @description Moves the caller's account clock forward by `seconds` (never back), then, before it answers, does everything that came due on that clock: sessions past their `expires_at` become `expired`. Other accounts' clocks do not move.
+         * @description Moves the caller's account clock forward by `seconds` (never back), then, before it answers, does everything that came due on that clock: sessions past their `expires_at` become `expired` (session-expired), completed transactions past their settlement delay become `settled` (transaction-settled), and every webhook attempt due by then is made, retries included, and its outcome recorded. Other accounts' clocks do not move.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -35,6 +35,66 @@ export interface paths {
         get: operations["getSandboxPaymentSession"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/v1/payment-sessions/{session_id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the customer
+         * @description Does what the customer's Pay or Fail button on the payment page does, for a test without a browser. `pay` creates a transaction and completes it, completes the session, and settles the transaction a delay later on the account's clock (60 seconds unless the sandbox was started with another `--settlement-delay`): transaction-created, transaction-completed and session-completed now, transaction-settled then. `fail` creates a transaction and fails it with `failure_reason` (transaction-created, transaction-failed); the session stays open for another try until it expires. The events go to the webhook URL as the service would send them. A session that is completed or expired cannot be paid: `409`.
+         */
+        post: operations["simulatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/v1/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts
+         * @description Every attempt to deliver the account's events to its webhook URL, oldest first: which event, where, what the receiver answered, and when the next retry is due. Events made while no URL is registered have no attempt yet; they are delivered once one is.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/v1/deliveries/{event_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Sends an event to the account's webhook URL again now, with the same `webhook-id` and a fresh signature, whether it was delivered before or not, and answers with that attempt. A failed attempt is retried on the schedule like any other.
+         */
+        post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -236,6 +296,132 @@ export interface components {
             /** @description When the session and its payment link expire, exactly one hour after `created_at`. */
             expires_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * FailureReason
+         * @description Why a transaction failed, a stable snake_case code such as `card_declined`, `insufficient_funds`, `authentication_failed` or `processing_error`. Open set: treat unknown values as a generic failure.
+         * @example card_declined
+         */
+        FailureReason: string;
+        /**
+         * SimulatePayment
+         * @description Body of simulate payment; what the customer does on the payment page.
+         */
+        SimulatePayment: {
+            /**
+             * @description `pay` completes the payment (the page's Pay button); `fail` makes a failed attempt and leaves the session open for another (the Fail button).
+             * @example pay
+             * @enum {string}
+             */
+            outcome: "pay" | "fail";
+            /** @description Why the failed attempt failed; only with `outcome` `fail`. Default `card_declined`. */
+            failure_reason?: components["schemas"]["FailureReason"];
+        };
+        /**
+         * TransactionId
+         * @description Identifier of a transaction (`transaction_id`). It appears in every transaction event and is the key for fetching the transaction.
+         * @example txn_9Vb5Mc2XpL8s
+         */
+        TransactionId: string;
+        /**
+         * TransactionStatus
+         * @description State of a transaction. `created` → `completed` → `settled` (the amount reached the merchant wallet or account); `created` → `failed`. `settled` and `failed` are final.
+         * @example completed
+         * @enum {string}
+         */
+        TransactionStatus: "created" | "completed" | "settled" | "failed";
+        /**
+         * Transaction
+         * @description A transaction of the payin flow, created when the customer starts paying a session. Fetch it by `id` whenever a transaction event arrives: it is the source of truth.
+         */
+        Transaction: {
+            id: components["schemas"]["TransactionId"];
+            status: components["schemas"]["TransactionStatus"];
+            session_id: components["schemas"]["SessionId"];
+            counterparty_id: components["schemas"]["CounterpartyId"];
+            order_id?: components["schemas"]["OrderId"];
+            amount: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+            /** @description Why the transaction failed; present only when `status` is `failed`. */
+            failure_reason?: components["schemas"]["FailureReason"];
+            /** @description When the transaction was created. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the transaction last changed state. */
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * PaymentOutcome
+         * @description The session and the transaction after a simulated payment, as the service's own operations would now return them. Their events are on their way to the webhook URL.
+         */
+        PaymentOutcome: {
+            session: components["schemas"]["PaymentSession"];
+            transaction: components["schemas"]["Transaction"];
+        };
+        /**
+         * EventId
+         * @description Identifier of an event. Equals the `webhook-id` header and stays the same on every retry of the delivery: receivers dedupe on it.
+         * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+         */
+        EventId: string;
+        /**
+         * PayinEventType
+         * @description Name of a webhook event, exactly as the source names the seven.
+         * @example transaction-completed
+         * @enum {string}
+         */
+        PayinEventType: "session-created" | "transaction-created" | "transaction-completed" | "transaction-settled" | "session-expired" | "transaction-failed" | "session-completed";
+        /**
+         * Delivery
+         * @description One attempt to deliver an event to the account's webhook URL.
+         */
+        Delivery: {
+            /** @description The event's id, sent as `webhook-id` on every attempt. */
+            event_id: components["schemas"]["EventId"];
+            event_type: components["schemas"]["PayinEventType"];
+            /**
+             * @description 1 for the first attempt, counting up with each retry and redelivery.
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * Format: uri
+             * @description Where the attempt was sent.
+             * @example http://127.0.0.1:3000/webhooks
+             */
+            url: string;
+            /**
+             * @description `succeeded` when the receiver answered 2xx within 15 seconds; `failed` otherwise.
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+            /**
+             * @description The receiver's HTTP status; absent when it gave none (refused, timed out).
+             * @example 204
+             */
+            response_status?: number;
+            /**
+             * @description Why the attempt failed; absent when it succeeded.
+             * @example The receiver answered 500.
+             */
+            error?: string;
+            /** @description When the attempt was made, on the account's clock. */
+            attempted_at: components["schemas"]["Timestamp"];
+            /**
+             * @description How long the receiver took to answer, in milliseconds.
+             * @example 3
+             */
+            duration_ms: number;
+            /** @description When the next retry is due on the account's clock; absent when none will be made. */
+            next_attempt_at?: components["schemas"]["Timestamp"];
+        };
+        /**
+         * DeliveryList
+         * @description Every delivery attempt of the account, oldest first.
+         */
+        DeliveryList: {
+            /** @description The attempts. */
+            data: components["schemas"]["Delivery"][];
+        };
     };
     responses: {
         /** @description The request body could not be parsed as JSON. */
@@ -365,6 +551,130 @@ export interface operations {
                 };
             };
             /** @description The `session_id` cannot be a session's identifier (empty, or over 64 characters). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    simulatePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` returned by create payment session. */
+                session_id: components["schemas"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePayment"];
+            };
+        };
+        responses: {
+            /** @description The customer's attempt is done; its events are on their way. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No session with this id exists for the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is completed or expired, and cannot be paid again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body or the `session_id` is not valid; `errors` names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's `id`, its `webhook-id`. */
+                event_id: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt made. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No event with this id exists for the account, or it has no webhook URL to send to. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `event_id` cannot be an event's identifier (empty, or over 64 characters). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `payin-sandbox [--port N] [--host H] [--db FILE]`: serves the stateful sandbox until
-// interrupted. PORT in the environment sets the default port. Imports nothing that needs
+// `payin-sandbox [--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…]`:
+// serves the stateful sandbox until interrupted. PORT in the environment sets the default port. Imports nothing that needs
 // node:sqlite before checking that this Node has it.
 import { parseArgs } from "node:util";
 
@@ -9,8 +9,23 @@ const { values } = parseArgs({
     port: { type: "string", default: process.env.PORT ?? "4010" },
     host: { type: "string", default: "127.0.0.1" },
     db: { type: "string" },
+    "settlement-delay": { type: "string" },
+    "retry-schedule": { type: "string" },
   },
 });
+
+/** A count of seconds, or exits with a line that names the flag. */
+function seconds(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
+    console.error(`payin-sandbox: --${flag} takes seconds (a number, 0 or more), not ${JSON.stringify(value)}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const settlementDelay = values["settlement-delay"];
+const retrySchedule = values["retry-schedule"];
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -33,7 +48,14 @@ if (!hasSqlite()) {
 }
 
 const { startSandbox } = await import("./server.ts");
-const sandbox = await startSandbox({ port, host: values.host, ...(values.db ? { db: values.db } : {}) }).catch((error: Error) => {
+const sandbox = await startSandbox({
+  port,
+  host: values.host,
+  ...(values.db ? { db: values.db } : {}),
+  ...(settlementDelay === undefined ? {} : { settlementDelaySeconds: seconds("settlement-delay", settlementDelay) }),
+  // "" is no retry at all: one attempt per event.
+  ...(retrySchedule === undefined ? {} : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),
+}).catch((error: Error) => {
   console.error(`payin-sandbox: ${error.message}`);
   process.exit(1);
 });

@@ -7,7 +7,7 @@ const POOL_BYTES = 4096 - (4096 % 12);
 let pool = Buffer.alloc(0);
 let used = POOL_BYTES;
 
-export function newId(prefix: "cp" | "ps" | "txn"): string {
+export function newId(prefix: "cp" | "ps" | "txn" | "msg"): string {
   if (used === POOL_BYTES) {
     pool = randomBytes(POOL_BYTES);
     used = 0;

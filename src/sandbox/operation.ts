@@ -1,9 +1,19 @@
-// What each operation's handler receives and returns. Handlers are synchronous: node:sqlite is,
-// so a request's reads and writes run without another request in between.
+// What each operation's handler receives and returns. Handlers that change state are synchronous:
+// node:sqlite is, so a request's reads and writes run without another request in between. Only
+// control operations that wait for webhook deliveries answer later.
 import type { ValidationError } from "../../generated/event-validators.js";
 import type { OperationId } from "../../generated/sandbox-requests.js";
+import type { Dispatcher } from "./delivery.ts";
+import type { Payments } from "./payments.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Store } from "./store/index.ts";
+
+/** What a handler works with: the state, the payment flow, and the webhook deliveries. */
+export interface Services {
+  store: Store;
+  payments: Payments;
+  deliveries: Dispatcher;
+}
 
 export interface Call {
   account: Account;
@@ -24,7 +34,7 @@ export interface Answer {
 }
 
 export interface Operation {
-  handle(call: Call, store: Store): Answer;
+  handle(call: Call, services: Services): Answer | Promise<Answer>;
   /** A validation error this operation accepts on purpose (the sandbox's documented differences). */
   waive?(error: ValidationError, body: any): boolean;
 }

@@ -18,3 +18,13 @@ export function problem(status: number, code: string, detail: string, extra: { e
 export function validationProblem(errors: ProblemFieldError[]): Problem {
   return problem(422, "validation_failed", `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, { errors });
 }
+
+export const sessionNotFound = (id: string) => problem(404, "not_found", `No payment session with id ${id} exists for this account.`);
+
+/** A session that can no longer be paid: completed once already, or expired. */
+export const notPayable = (session: { id: string; status: string; expires_at: string }) =>
+  problem(
+    409,
+    "session_not_payable",
+    session.status === "completed" ? `Payment session ${session.id} is already paid.` : `Payment session ${session.id} expired at ${session.expires_at}.`,
+  );

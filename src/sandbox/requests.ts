@@ -4,18 +4,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationRequest } from "../../generated/sandbox-requests.js";
 import { accountNow } from "./clock.ts";
 import { bearerToken, discardBody, isJsonType, MAX_BODY_BYTES, readBody, sendJson } from "./http.ts";
-import type { Answer, Call, Operations } from "./operation.ts";
+import type { Answer, Call, Operations, Services } from "./operation.ts";
 import { problem, validationProblem, type Problem } from "./problems.ts";
 import type { RouteMatch } from "./router.ts";
 import type { Account } from "./store/accounts.ts";
 import { requestHash } from "./store/idempotency.ts";
-import type { Store } from "./store/index.ts";
 import { fieldErrors } from "./validation.ts";
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
 
-export interface Sandbox {
-  store: Store;
+export interface Sandbox extends Services {
   route: (method: string, pathname: string) => RouteMatch;
   handlers: Operations;
 }
@@ -77,7 +75,7 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const account = sandbox.store.accounts.forToken(token);
   const call: Call = { account, body, parameters, origin: `http://${req.headers.host ?? "127.0.0.1"}` };
   const key = parameters[IDEMPOTENCY_KEY];
-  const answer = key !== undefined && rawBody ? idempotent(sandbox, op, call, key, rawBody) : serialized(handler.handle(call, sandbox.store));
+  const answer = key !== undefined && rawBody ? idempotent(sandbox, op, call, key, rawBody) : serialized(await handler.handle(call, sandbox));
   sendJson(res, answer.status, answer.body);
 }
 
@@ -95,7 +93,8 @@ function idempotent(sandbox: Sandbox, op: OperationRequest, call: Call, key: str
       const reused = problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body.");
       return { status: 409, body: JSON.stringify(reused) };
     }
-    const answer = serialized(sandbox.handlers[op.operationId].handle(call, store));
+    // The two creates answer at once: the key and the answer are written in one transaction.
+    const answer = serialized(sandbox.handlers[op.operationId].handle(call, sandbox) as Answer);
     store.idempotencyKeys.record(account.id, op.operationId, key, { status: answer.status, body: answer.body ?? "" });
     return answer;
   });

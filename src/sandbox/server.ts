@@ -1,7 +1,9 @@
-// The sandbox: the contract's six operations with real state, and the control API, on
-// node:http and node:sqlite in one process.
-import type { Server } from "node:http";
+// The sandbox: the contract's six operations with real state, the control API, the payment
+// page behind every payment_link, and webhook deliveries, on node:http and node:sqlite in one process.
+import { Dispatcher } from "./delivery.ts";
 import { handlers } from "./operations/index.ts";
+import { handlePage, PAGE_PREFIX } from "./page/routes.ts";
+import { Payments } from "./payments.ts";
 import { problem } from "./problems.ts";
 import { handleRequest, type Sandbox } from "./requests.ts";
 import { createRouter } from "./router.ts";
@@ -16,6 +18,16 @@ export interface SandboxOptions {
   host?: string;
   /** SQLite database file that keeps the state across restarts. Default `:memory:`. */
   db?: string;
+  /** Seconds of sandbox time from a completed transaction to its settlement. Default 60. */
+  settlementDelaySeconds?: number;
+  /**
+   * Seconds of sandbox time before each retry of a failed webhook delivery; its length is the
+   * number of retries. Default Svix's: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (20 % jitter).
+   * A short one such as `[1, 1, 1]` suits CI.
+   */
+  retryScheduleSeconds?: readonly number[];
+  /** How long a webhook receiver has to answer an attempt, in milliseconds. Default 15,000. */
+  deliveryTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -31,16 +43,20 @@ export interface RunningSandbox {
 // start-up); the builtin itself, taken as CommonJS would, does not.
 const { createServer } = process.getBuiltinModule("node:http");
 
-/** How often work that comes due as real time passes (expiries) is done. */
+/** How often work that comes due as real time passes (expiries, settlements, retries) is done. */
 const TICK_MS = 1000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
   const store = new Store(options.db);
-  const sandbox: Sandbox = { store, route: createRouter(), handlers };
+  const payments = new Payments(store, options.settlementDelaySeconds);
+  const deliveries = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, timeoutMs: options.deliveryTimeoutMs });
+  store.events.onAdded = () => deliveries.kick();
+  const sandbox: Sandbox = { store, payments, deliveries, route: createRouter(), handlers };
 
   const server = createServer((req, res) => {
-    handleRequest(sandbox, req, res).catch((error: unknown) => {
+    const handled = req.url?.startsWith(PAGE_PREFIX) ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox")) : handleRequest(sandbox, req, res);
+    handled.catch((error: unknown) => {
       if (res.headersSent || res.destroyed) return void res.destroy();
       console.error(`payin-sandbox: ${(error as Error).stack ?? error}`);
       const body = problem(500, "internal_error", `The sandbox failed on this request: ${(error as Error).message}`);
@@ -54,8 +70,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.close();
     throw error;
   }
-  const ticker = setInterval(() => store.dueJobs.runForAll(), TICK_MS);
+  // Expiries, settlements and retries come due as real time passes too; events a previous run
+  // left undelivered (with --db) go out now.
+  const ticker = setInterval(() => {
+    store.runDue(null);
+    deliveries.kick();
+  }, TICK_MS);
   ticker.unref();
+  deliveries.kick();
 
   let closed: Promise<void> | undefined;
   return {
@@ -66,6 +88,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         clearInterval(ticker);
         server.close(() => resolve());
         server.closeAllConnections();
-      }).then(() => store.close())),
+      })
+        .then(() => deliveries.close())
+        .then(() => store.close())),
   };
 }

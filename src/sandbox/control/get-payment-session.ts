@@ -1,13 +1,13 @@
 // GET /_sandbox/v1/payment-sessions/{session_id}: the session as it is now on the account's clock.
 import type { Operation } from "../operation.ts";
-import { problem } from "../problems.ts";
+import { sessionNotFound } from "../problems.ts";
 
 export const getSandboxPaymentSession: Operation = {
-  handle({ account, parameters }, store) {
-    store.dueJobs.runFor(account);
+  handle({ account, parameters }, { store }) {
+    store.runDue(account);
     const id = parameters.session_id!;
     const session = store.sessions.get(account.id, id);
     if (session) return { status: 200, body: session };
-    return { status: 404, body: problem(404, "not_found", `No payment session with id ${id} exists for this account.`) };
+    return { status: 404, body: sessionNotFound(id) };
   },
 };

@@ -2,7 +2,7 @@
 import type { Operation } from "../operation.ts";
 
 export const resetAccount: Operation = {
-  handle({ account }, store) {
+  handle({ account }, { store }) {
     store.reset(account);
     return { status: 204 };
   },

@@ -9,7 +9,7 @@ import { problem } from "../problems.ts";
 type CounterpartyCreate = components["schemas"]["CounterpartyCreate"];
 
 export const createCounterparty: Operation = {
-  handle({ account, body }, store) {
+  handle({ account, body }, { store }) {
     const now = accountNow(account);
     const created = { id: newId("cp"), ...(body as CounterpartyCreate), created_at: isoTime(now) };
     const result = store.counterparties.create(account.id, created, now);

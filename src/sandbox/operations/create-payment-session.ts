@@ -1,7 +1,9 @@
 // POST /api/v1/earn/payment-sessions/: the record as sent, `created`, expiring one hour later
-// on the account's clock, with a payment link under the sandbox's own origin.
+// on the account's clock, with a payment link under the sandbox's own origin; session-created
+// goes to the outbox in the same transaction.
 import type { components } from "../../../generated/openapi.ts";
 import { accountNow, isoTime } from "../clock.ts";
+import { sessionEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import type { Operation } from "../operation.ts";
 import { validationProblem } from "../problems.ts";
@@ -12,7 +14,7 @@ type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
 export const SESSION_LIFETIME_MS = 60 * 60 * 1000;
 
 export const createPaymentSession: Operation = {
-  handle({ account, body, origin }, store) {
+  handle({ account, body, origin }, { store }) {
     const now = accountNow(account);
     const id = newId("ps");
     const session = {
@@ -24,7 +26,11 @@ export const createPaymentSession: Operation = {
       expires_at: isoTime(now + SESSION_LIFETIME_MS),
     };
     const json = JSON.stringify(session);
-    if (store.sessions.create(account.id, session, json, now, now + SESSION_LIFETIME_MS)) return { status: 201, json };
-    return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
+    return store.transaction(() => {
+      if (!store.sessions.create(account.id, session, json, now, now + SESSION_LIFETIME_MS))
+        return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
+      store.events.add(account.id, sessionEvent("session-created", session, now), now);
+      return { status: 201, json };
+    });
   },
 };

@@ -1,9 +1,11 @@
-// GET /api/v1/earn/transactions/{transaction_id}/: the account's stored transaction, or 404.
+// GET /api/v1/earn/transactions/{transaction_id}/: the account's stored transaction as it is
+// now on the account's clock (a settlement that came due is done first), or 404.
 import type { Operation } from "../operation.ts";
 import { problem } from "../problems.ts";
 
 export const getTransaction: Operation = {
-  handle({ account, parameters }, store) {
+  handle({ account, parameters }, { store }) {
+    store.runDue(account);
     const id = parameters.transaction_id!;
     const transaction = store.transactions.get(account.id, id);
     if (transaction) return { status: 200, body: transaction };

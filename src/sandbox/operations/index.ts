@@ -1,7 +1,10 @@
 // Every operation of the two documents and its handler; the type makes a missing one a compile error.
 import { advanceClock } from "../control/advance-clock.ts";
 import { getSandboxPaymentSession } from "../control/get-payment-session.ts";
+import { listDeliveries } from "../control/list-deliveries.ts";
+import { redeliverEvent } from "../control/redeliver-event.ts";
 import { resetAccount } from "../control/reset-account.ts";
+import { simulatePayment } from "../control/simulate-payment.ts";
 import type { Operations } from "../operation.ts";
 import { createCounterparty } from "./create-counterparty.ts";
 import { createPaymentSession } from "./create-payment-session.ts";
@@ -19,5 +22,8 @@ export const handlers: Operations = {
   getWebhook,
   advanceClock,
   getSandboxPaymentSession,
+  simulatePayment,
+  listDeliveries,
+  redeliverEvent,
   resetAccount,
 };

@@ -1,6 +1,7 @@
 // POST /webhooks: 201 with a new signing secret the first time, 200 and the same secret after.
 // The sandbox also accepts http:// URLs on a loopback host, where a test's receiver listens
-// (the sandbox's one documented difference from the contract, which wants https://).
+// (the sandbox's one documented difference from the contract, which wants https://). Events
+// that waited for a URL are delivered to it.
 import { accountNow } from "../clock.ts";
 import type { Operation } from "../operation.ts";
 import { webhookTimes } from "../store/webhooks.ts";
@@ -18,8 +19,9 @@ export function isLoopbackHttpUrl(value: unknown): boolean {
 }
 
 export const registerWebhook: Operation = {
-  handle({ account, body }, store) {
+  handle({ account, body }, { store, deliveries }) {
     const row = store.webhooks.register(account.id, body.url, accountNow(account));
+    deliveries.kick();
     return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };
   },
   waive: (error, body) => error.instancePath === "/url" && error.keyword === "pattern" && isLoopbackHttpUrl(body?.url),

@@ -1,5 +1,6 @@
 // Accounts are bearer tokens: each distinct token is its own account, made on first use.
-// Looked up on every request, so kept in memory once read.
+// Looked up on every request, so kept in memory once read: one object per account, so that a
+// clock moved through one lookup is moved for all.
 import type { DatabaseSync } from "node:sqlite";
 
 export interface Account {
@@ -10,7 +11,9 @@ export interface Account {
 
 export class Accounts {
   readonly #byToken = new Map<string, Account>();
+  readonly #byId = new Map<number, Account>();
   readonly #upsert;
+  readonly #get;
   readonly #setOffset;
 
   constructor(db: DatabaseSync) {
@@ -20,6 +23,7 @@ export class Accounts {
        ON CONFLICT (token) DO UPDATE SET token = excluded.token
        RETURNING id, clock_offset_ms AS clockOffsetMs`,
     );
+    this.#get = db.prepare("SELECT id, clock_offset_ms AS clockOffsetMs FROM accounts WHERE id = ?");
     this.#setOffset = db.prepare("UPDATE accounts SET clock_offset_ms = ? WHERE id = ?");
   }
 
@@ -27,9 +31,22 @@ export class Accounts {
   forToken(token: string): Account {
     let account = this.#byToken.get(token);
     if (!account) {
-      const row = this.#upsert.get(token, Date.now()) as unknown as Account;
-      account = { id: row.id, clockOffsetMs: row.clockOffsetMs };
+      account = this.#cached(this.#upsert.get(token, Date.now()) as unknown as Account);
       this.#byToken.set(token, account);
+    }
+    return account;
+  }
+
+  /** The account with this id (the payment page knows a session's account, not its token). */
+  byId(id: number): Account {
+    return this.#byId.get(id) ?? this.#cached(this.#get.get(id) as unknown as Account);
+  }
+
+  #cached(row: Account): Account {
+    let account = this.#byId.get(row.id);
+    if (!account) {
+      account = { id: row.id, clockOffsetMs: row.clockOffsetMs };
+      this.#byId.set(row.id, account);
     }
     return account;
   }

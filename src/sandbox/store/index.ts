@@ -1,17 +1,18 @@
 // The sandbox's state: one SQLite database, its prepared statements grouped by resource, and
-// the jobs that come due on accounts' clocks.
+// the jobs that come due on accounts' clocks (the payment flow adds its own: ../payments.ts).
 import type { DatabaseSync } from "node:sqlite";
 import { DueJobs } from "../clock.ts";
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import { inTransaction, openDatabase } from "./database.ts";
+import { Events } from "./events.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Sessions } from "./sessions.ts";
 import { Transactions } from "./transactions.ts";
 import { Webhooks } from "./webhooks.ts";
 
 /** Tables emptied by a reset, children before parents. */
-const ACCOUNT_TABLES = ["idempotency_keys", "transactions", "payment_sessions", "counterparties", "webhooks"] as const;
+const ACCOUNT_TABLES = ["delivery_attempts", "events", "idempotency_keys", "transactions", "payment_sessions", "counterparties", "webhooks"] as const;
 
 export class Store {
   readonly db: DatabaseSync;
@@ -21,6 +22,7 @@ export class Store {
   readonly transactions: Transactions;
   readonly webhooks: Webhooks;
   readonly idempotencyKeys: IdempotencyKeys;
+  readonly events: Events;
   readonly dueJobs = new DueJobs();
   readonly #resets;
 
@@ -32,13 +34,18 @@ export class Store {
     this.transactions = new Transactions(this.db);
     this.webhooks = new Webhooks(this.db);
     this.idempotencyKeys = new IdempotencyKeys(this.db);
+    this.events = new Events(this.db);
     this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
-    this.dueJobs.add((account, now) => this.sessions.expireDue(account?.id ?? null, now));
     this.dueJobs.add((account, now) => this.idempotencyKeys.forgetExpired(account?.id ?? null, now));
   }
 
   transaction<T>(work: () => T): T {
     return inTransaction(this.db, work);
+  }
+
+  /** Does, in one transaction, what is due for the account by its clock, or for every account. */
+  runDue(account: Account | null) {
+    this.transaction(() => (account ? this.dueJobs.runFor(account) : this.dueJobs.runForAll()));
   }
 
   /** Empties the account: its records, its webhook, its keys, and its clock's offset. */

@@ -73,4 +73,43 @@ export const migrations: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at_ms);
   `,
+  // The payment flow: transactions settle on the account's clock, the payment page finds a
+  // session by its id alone, and every event waits in an outbox until it is delivered.
+  `
+  ALTER TABLE transactions ADD COLUMN settles_at_ms INTEGER;
+  CREATE INDEX transactions_due ON transactions (status, settles_at_ms);
+  CREATE INDEX payment_sessions_by_id ON payment_sessions (id);
+
+  -- Written in the same SQLite transaction as the state change it announces.
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    -- Events of one session are delivered one at a time, in the order they were made.
+    session_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    -- pending (waits for its next attempt, or for a webhook URL), delivered, or failed (no attempt left).
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at_ms INTEGER NOT NULL,
+    UNIQUE (account_id, id)
+  );
+  CREATE INDEX events_due ON events (state, next_attempt_at_ms);
+
+  CREATE TABLE delivery_attempts (
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    event_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    response_status INTEGER,
+    error TEXT,
+    succeeded INTEGER NOT NULL,
+    attempted_at_ms INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    next_attempt_at_ms INTEGER,
+    PRIMARY KEY (account_id, event_id, attempt)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -4,9 +4,25 @@ import { isConstraint, SQLITE_CONSTRAINT_FOREIGNKEY } from "./database.ts";
 
 type PaymentSession = components["schemas"]["PaymentSession"];
 
+/** A session as stored: its record with the status it has now, and the account it belongs to. */
+export interface StoredSession {
+  accountId: number;
+  session: PaymentSession;
+}
+
+interface Row {
+  account_id: number;
+  record: string;
+  status: PaymentSession["status"];
+}
+
+const stored = (row: Row): StoredSession => ({ accountId: row.account_id, session: { ...(JSON.parse(row.record) as PaymentSession), status: row.status } });
+
 export class Sessions {
   readonly #insert;
   readonly #get;
+  readonly #find;
+  readonly #complete;
   readonly #expireForAccount;
   readonly #expireForAll;
 
@@ -15,16 +31,20 @@ export class Sessions {
       `INSERT INTO payment_sessions (account_id, id, counterparty_id, status, record, created_at_ms, expires_at_ms, updated_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.#get = db.prepare("SELECT record, status FROM payment_sessions WHERE account_id = ? AND id = ?");
+    this.#get = db.prepare("SELECT account_id, record, status FROM payment_sessions WHERE account_id = ? AND id = ?");
+    this.#find = db.prepare("SELECT account_id, record, status FROM payment_sessions WHERE id = ?");
+    this.#complete = db.prepare("UPDATE payment_sessions SET status = 'completed', updated_at_ms = ? WHERE account_id = ? AND id = ? AND status = 'created'");
     this.#expireForAccount = db.prepare(
-      "UPDATE payment_sessions SET status = 'expired', updated_at_ms = expires_at_ms WHERE account_id = ? AND status = 'created' AND expires_at_ms <= ?",
+      `UPDATE payment_sessions SET status = 'expired', updated_at_ms = expires_at_ms WHERE account_id = ? AND status = 'created' AND expires_at_ms <= ?
+       RETURNING account_id, record, status`,
     );
     // The first bound (by the clock furthest ahead) lets the index skip every session that
     // cannot be due; the second is each account's own clock.
     this.#expireForAll = db.prepare(
       `UPDATE payment_sessions SET status = 'expired', updated_at_ms = expires_at_ms
        WHERE status = 'created' AND expires_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
-         AND expires_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)`,
+         AND expires_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)
+       RETURNING account_id, record, status`,
     );
   }
 
@@ -43,13 +63,24 @@ export class Sessions {
   }
 
   get(accountId: number, id: string): PaymentSession | undefined {
-    const row = this.#get.get(accountId, id) as { record: string; status: PaymentSession["status"] } | undefined;
-    return row && { ...(JSON.parse(row.record) as PaymentSession), status: row.status };
+    const row = this.#get.get(accountId, id) as Row | undefined;
+    return row && stored(row).session;
   }
 
-  /** Sessions past `expires_at` on their account's clock become `expired`. */
-  expireDue(accountId: number | null, nowMs: number) {
-    if (accountId === null) this.#expireForAll.run(nowMs);
-    else this.#expireForAccount.run(accountId, nowMs);
+  /** A session by its id alone, whichever account it is of: the payment page has no token. */
+  find(id: string): StoredSession | undefined {
+    const row = this.#find.get(id) as Row | undefined;
+    return row && stored(row);
+  }
+
+  /** An open session becomes `completed`; false when it was not open. */
+  complete(accountId: number, id: string, atMs: number): boolean {
+    return this.#complete.run(atMs, accountId, id).changes === 1;
+  }
+
+  /** Sessions past `expires_at` on their account's clock become `expired`; returns them. */
+  expireDue(accountId: number | null, nowMs: number): StoredSession[] {
+    const rows = (accountId === null ? this.#expireForAll.all(nowMs) : this.#expireForAccount.all(accountId, nowMs)) as unknown as Row[];
+    return rows.map(stored);
   }
 }

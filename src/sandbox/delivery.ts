@@ -1,0 +1,132 @@
+// Delivers the outbox's events to each account's webhook URL (sandbox guide, point 9; decision
+// D14): signed with the account's secret by the package's own signWebhook, a 2xx within the
+// timeout acknowledges, anything else is retried with the same webhook-id and a fresh signature
+// on a schedule measured on the account's clock. The events of one session go one at a time,
+// in the order they were made, so a healthy receiver sees each flow in order.
+import { signWebhook } from "../webhooks/sign.ts";
+import { accountNow } from "./clock.ts";
+import type { Account } from "./store/accounts.ts";
+import type { DueEvent } from "./store/events.ts";
+import type { Store } from "./store/index.ts";
+
+/** Svix's schedule: the delays before the 2nd to 8th attempts. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
+/** Each delay is drawn up to this share above or below its nominal value. */
+const JITTER = 0.2;
+/** A receiver that has not answered by then has failed the attempt (D14). */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
+/** Due events read at once; more wait for the next round. */
+const BATCH = 256;
+
+export interface DeliverySettings {
+  /** Delays in seconds of sandbox time before each retry; its length is the number of retries. */
+  retryScheduleSeconds?: readonly number[];
+  timeoutMs?: number;
+}
+
+interface InFlight {
+  accountId: number;
+  done: Promise<void>;
+}
+
+export class Dispatcher {
+  readonly #store: Store;
+  readonly #schedule: readonly number[];
+  readonly #timeoutMs: number;
+  readonly #inFlight = new Map<number, InFlight>();
+  readonly #busySessions = new Set<string>();
+  readonly #closing = new AbortController();
+  #kicked = false;
+
+  constructor(store: Store, settings: DeliverySettings = {}) {
+    this.#store = store;
+    this.#schedule = settings.retryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
+    this.#timeoutMs = settings.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  }
+
+  /** Starts whatever is due, once the current request's transaction has committed. */
+  kick() {
+    if (this.#kicked || this.#closing.signal.aborted) return;
+    this.#kicked = true;
+    setImmediate(() => {
+      this.#kicked = false;
+      if (!this.#closing.signal.aborted) this.#start(this.#store.events.due(Date.now(), BATCH + this.#inFlight.size));
+    });
+  }
+
+  /**
+   * Delivers everything due on the account's clock, retries that come due meanwhile included,
+   * and resolves once nothing of the account is due or under way (`clock/advance` waits for it).
+   */
+  async deliverDue(account: Account) {
+    for (;;) {
+      this.#start(this.#store.events.dueFor(account.id, accountNow(account), BATCH + this.#inFlight.size));
+      const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
+  }
+
+  /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */
+  async close() {
+    this.#closing.abort();
+    await Promise.all([...this.#inFlight.values()].map((f) => f.done));
+  }
+
+  #start(events: DueEvent[]) {
+    for (const event of events) {
+      const session = `${event.accountId}/${event.sessionId}`;
+      if (this.#inFlight.has(event.seq) || this.#busySessions.has(session)) continue;
+      this.#busySessions.add(session);
+      const done = this.#attempt(event).finally(() => {
+        this.#inFlight.delete(event.seq);
+        this.#busySessions.delete(session);
+        this.kick();
+      });
+      this.#inFlight.set(event.seq, { accountId: event.accountId, done });
+    }
+  }
+
+  async #attempt(event: DueEvent) {
+    const account = this.#store.accounts.byId(event.accountId);
+    const attempt = event.attempts + 1;
+    const attemptedAtMs = accountNow(account);
+    const started = performance.now();
+    let responseStatus: number | null = null;
+    let error: string | null = null;
+    try {
+      // Signed at the real time: the receiver checks the timestamp against its own clock.
+      const headers = await signWebhook({ id: event.id, timestamp: new Date(), payload: event.payload, secret: event.secret });
+      const response = await fetch(event.url, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json", "User-Agent": "payin-sandbox" },
+        body: event.payload,
+        redirect: "manual",
+        signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#closing.signal]),
+      });
+      await response.body?.cancel();
+      responseStatus = response.status;
+      if (responseStatus < 200 || responseStatus > 299) error = `The receiver answered ${responseStatus}.`;
+    } catch (caught) {
+      if (this.#closing.signal.aborted) return;
+      error = describe(caught, this.#timeoutMs);
+    }
+    if (this.#closing.signal.aborted) return;
+    const succeeded = error === null;
+    const delay = this.#schedule[attempt - 1];
+    const nextAttemptAtMs = succeeded || delay === undefined ? null : accountNow(account) + jittered(delay * 1000);
+    const durationMs = Math.round(performance.now() - started);
+    const store = this.#store;
+    store.transaction(() =>
+      store.events.recordAttempt({ accountId: event.accountId, eventId: event.id, attempt, url: event.url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs }),
+    );
+  }
+}
+
+const jittered = (ms: number) => Math.round(ms * (1 + (Math.random() * 2 - 1) * JITTER));
+
+function describe(error: unknown, timeoutMs: number): string {
+  if ((error as Error).name === "TimeoutError") return `No answer within ${timeoutMs / 1000} s.`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return `The request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}.`;
+}

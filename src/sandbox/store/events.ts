@@ -1,0 +1,128 @@
+// The outbox: every event the sandbox makes, written in the transaction of the state change it
+// announces, and each delivery attempt made of it. The dispatcher (../delivery.ts) reads what is
+// due from here and writes back what each attempt gave.
+import type { DatabaseSync } from "node:sqlite";
+import type { PayinEvent } from "../../../generated/events.ts";
+
+/** An event whose next attempt has come, with where and how to send it. */
+export interface DueEvent {
+  seq: number;
+  accountId: number;
+  id: string;
+  type: PayinEvent["type"];
+  sessionId: string;
+  payload: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  clockOffsetMs: number;
+}
+
+export interface Attempt {
+  accountId: number;
+  eventId: string;
+  attempt: number;
+  url: string;
+  responseStatus: number | null;
+  error: string | null;
+  succeeded: boolean;
+  attemptedAtMs: number;
+  durationMs: number;
+  /** When the next attempt is due on the account's clock; null when none will be made. */
+  nextAttemptAtMs: number | null;
+}
+
+export interface AttemptRow {
+  event_id: string;
+  type: PayinEvent["type"];
+  attempt: number;
+  url: string;
+  response_status: number | null;
+  error: string | null;
+  succeeded: number;
+  attempted_at_ms: number;
+  duration_ms: number;
+  next_attempt_at_ms: number | null;
+}
+
+const DUE_COLUMNS = `e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.payload, e.attempts,
+  w.url, w.signing_secret AS secret, a.clock_offset_ms AS clockOffsetMs
+  FROM events e JOIN webhooks w ON w.account_id = e.account_id JOIN accounts a ON a.id = e.account_id`;
+
+export class Events {
+  /** Told after an event is added, so that delivery starts without waiting for a tick. */
+  onAdded: () => void = () => {};
+  readonly #insert;
+  readonly #dueForAll;
+  readonly #dueForAccount;
+  readonly #insertAttempt;
+  readonly #afterAttempt;
+  readonly #get;
+  readonly #again;
+  readonly #attempts;
+
+  constructor(db: DatabaseSync) {
+    this.#insert = db.prepare(
+      "INSERT INTO events (account_id, id, type, session_id, payload, created_at_ms, state, next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
+    );
+    // Events wait while their account has no webhook URL: the join leaves them out.
+    this.#dueForAll = db.prepare(
+      `SELECT ${DUE_COLUMNS}
+       WHERE e.state = 'pending' AND e.next_attempt_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
+         AND e.next_attempt_at_ms <= ?1 + a.clock_offset_ms
+       ORDER BY e.seq LIMIT ?2`,
+    );
+    this.#dueForAccount = db.prepare(
+      `SELECT ${DUE_COLUMNS} WHERE e.state = 'pending' AND e.next_attempt_at_ms <= ?2 AND e.account_id = ?1 ORDER BY e.seq LIMIT ?3`,
+    );
+    this.#insertAttempt = db.prepare(
+      `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#afterAttempt = db.prepare("UPDATE events SET state = ?, attempts = ?, next_attempt_at_ms = ? WHERE account_id = ? AND id = ?");
+    this.#get = db.prepare("SELECT id, type, state, attempts FROM events WHERE account_id = ? AND id = ?");
+    this.#again = db.prepare("UPDATE events SET state = 'pending', next_attempt_at_ms = ? WHERE account_id = ? AND id = ?");
+    this.#attempts = db.prepare(
+      `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms
+       FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
+       WHERE d.account_id = ? ORDER BY d.attempted_at_ms, e.seq, d.attempt`,
+    );
+  }
+
+  /** Puts an event in the outbox, due at once. Call inside the state change's transaction. */
+  add(accountId: number, event: PayinEvent, atMs: number) {
+    this.#insert.run(accountId, event.id, event.type, event.data.session_id, JSON.stringify(event), atMs, atMs);
+    this.onAdded();
+  }
+
+  /** Events due by each account's own clock, real time being `nowMs`, oldest first. */
+  due(nowMs: number, limit: number): DueEvent[] {
+    return this.#dueForAll.all(nowMs, limit) as unknown as DueEvent[];
+  }
+
+  /** One account's events due by its clock's time `nowMs`, oldest first. */
+  dueFor(accountId: number, nowMs: number, limit: number): DueEvent[] {
+    return this.#dueForAccount.all(accountId, nowMs, limit) as unknown as DueEvent[];
+  }
+
+  /** Records an attempt and what follows it: delivered, another attempt at `nextAttemptAtMs`, or failed. */
+  recordAttempt(a: Attempt) {
+    this.#insertAttempt.run(a.accountId, a.eventId, a.attempt, a.url, a.responseStatus, a.error, a.succeeded ? 1 : 0, a.attemptedAtMs, a.durationMs, a.nextAttemptAtMs);
+    const state = a.succeeded ? "delivered" : a.nextAttemptAtMs === null ? "failed" : "pending";
+    this.#afterAttempt.run(state, a.attempt, a.nextAttemptAtMs ?? a.attemptedAtMs, a.accountId, a.eventId);
+  }
+
+  get(accountId: number, id: string) {
+    return this.#get.get(accountId, id) as { id: string; type: PayinEvent["type"]; state: string; attempts: number } | undefined;
+  }
+
+  /** Makes an event due again now, whatever became of it. */
+  redeliver(accountId: number, id: string, nowMs: number) {
+    this.#again.run(nowMs, accountId, id);
+  }
+
+  /** Every attempt of the account, in the order they were made. */
+  attempts(accountId: number): AttemptRow[] {
+    return this.#attempts.all(accountId) as unknown as AttemptRow[];
+  }
+}

@@ -1,0 +1,46 @@
+// Calls to a running sandbox as one account, for the sandbox's own tests.
+/** A PAYIN counterparty whose email and phone number no other test uses. */
+export function person() {
+  const n = crypto.getRandomValues(new Uint32Array(1))[0]!.toString().padStart(10, "0");
+  return { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: `ana.${n}@example.com`, phone_number: `+34${n}` };
+}
+
+export function accountOn(baseUrl: string, token = `test-${crypto.randomUUID()}`) {
+  const call = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(baseUrl + route, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  let people = 0;
+  return {
+    token,
+    call,
+    /** A counterparty and a session of 10 EUR for it. */
+    async session(extra: Record<string, unknown> = {}) {
+      const counterparty = await call("POST", "/api/v1/send/counterparties/", person());
+      const session = await call("POST", "/api/v1/earn/payment-sessions/", {
+        amount: 10,
+        currency: "EUR",
+        counterparty_id: counterparty.body.id,
+        order_id: `ORD-${++people}`,
+        redirect_url: "https://shop.example.com/thanks",
+        source_url: "https://shop.example.com/",
+        ...extra,
+      });
+      if (session.status !== 201) throw new Error(`create payment session answered ${session.status}: ${JSON.stringify(session.body)}`);
+      return session.body;
+    },
+    /** Registers `url` and returns the signing secret. */
+    async register(url: string): Promise<string> {
+      return (await call("POST", "/webhooks", { url })).body.signing_secret;
+    },
+    simulate: (sessionId: string, body: unknown) => call("POST", `/_sandbox/v1/payment-sessions/${sessionId}/simulate`, body),
+    advance: (seconds: number) => call("POST", "/_sandbox/v1/clock/advance", { seconds }),
+    deliveries: async () => (await call("GET", "/_sandbox/v1/deliveries")).body.data as any[],
+    transaction: (id: string) => call("GET", `/api/v1/earn/transactions/${id}/`),
+  };
+}
