@@ -1,0 +1,213 @@
+// Webhook delivery from the sandbox: retries on the account's clock with the same webhook-id,
+// events that wait for a URL, redelivery, the attempts list, and nothing lost across a kill.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/paths.ts";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { verifyWebhook } from "../../src/webhooks/index.ts";
+import { accountOn } from "./support/api.ts";
+import { startEndpoint, type Endpoint } from "./support/merchant-endpoint.ts";
+
+let sandbox: RunningSandbox;
+let endpoint: Endpoint;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, retryScheduleSeconds: [5, 300] });
+  endpoint = await startEndpoint();
+});
+afterAll(async () => {
+  await sandbox.close();
+  await endpoint.close();
+});
+afterEach(() => {
+  endpoint.answer = () => 204;
+});
+
+const wait = async (check: () => boolean, what: string) => {
+  for (let i = 0; i < 300; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`Timed out waiting for ${what}.`);
+};
+
+describe("webhook delivery", () => {
+  it("retries a failed attempt on the schedule of the account's clock, with the same webhook-id and a fresh signature", async () => {
+    const account = accountOn(sandbox.url);
+    const secret = await account.register(endpoint.url);
+    let failing = true;
+    endpoint.answer = () => (failing ? 500 : 204);
+    const session = await account.session();
+    await wait(() => endpoint.attempts.some((a) => a.id && JSON.parse(a.body).data.session_id === session.id), "the first attempt");
+    const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id);
+    expect(mine().map((a) => a.status)).toEqual([500]);
+
+    let [first] = await account.deliveries();
+    expect(first).toMatchObject({ event_type: "session-created", attempt: 1, status: "failed", response_status: 500, error: "The receiver answered 500." });
+    // 5 s of sandbox time, give or take the 20 % jitter.
+    const delay = Date.parse(first.next_attempt_at) - Date.parse(first.attempted_at);
+    expect(delay).toBeGreaterThanOrEqual(4000 - 100);
+    expect(delay).toBeLessThanOrEqual(6000 + 100);
+
+    // Not due 3 s later; due (and made, before the advance answers) 7 s later.
+    await account.advance(3);
+    expect(mine()).toHaveLength(1);
+    await account.advance(4);
+    expect(mine().map((a) => a.status)).toEqual([500, 500]);
+    failing = false;
+    await account.advance(400);
+    const attempts = mine();
+    expect(attempts.map((a) => a.status)).toEqual([500, 500, 204]);
+    expect(new Set(attempts.map((a) => a.headers["webhook-id"])).size).toBe(1);
+    expect(attempts.map((a) => a.body)).toEqual([attempts[0]!.body, attempts[0]!.body, attempts[0]!.body]);
+    // Each attempt is signed anew, and each signature verifies with the account's secret.
+    for (const a of attempts) await expect(verifyWebhook(a.body, a.headers, secret)).resolves.toMatchObject({ id: a.id });
+
+    const listed = await account.deliveries();
+    expect(listed.map((d) => [d.attempt, d.status])).toEqual([[1, "failed"], [2, "failed"], [3, "succeeded"]]);
+    expect(listed[2].next_attempt_at).toBeUndefined();
+    first = listed[0];
+    expect(Date.parse(listed[1].attempted_at)).toBeGreaterThanOrEqual(Date.parse(first.next_attempt_at));
+  });
+
+  it("gives up after the last retry of the schedule, and records why", async () => {
+    const account = accountOn(sandbox.url);
+    await account.register(endpoint.url);
+    endpoint.answer = () => 503;
+    await account.session();
+    await wait(() => endpoint.attempts.length > 0, "an attempt");
+    await account.advance(10);
+    await account.advance(400);
+    await account.advance(3000);
+    const listed = (await account.deliveries()).filter((d) => d.event_type === "session-created");
+    expect(listed.map((d) => d.attempt)).toEqual([1, 2, 3]);
+    expect(listed.every((d) => d.status === "failed" && d.response_status === 503)).toBe(true);
+    expect(listed[2].next_attempt_at).toBeUndefined();
+  });
+
+  it("keeps events made while no URL is registered, and delivers them once one is", async () => {
+    const account = accountOn(sandbox.url);
+    const session = await account.session();
+    await account.simulate(session.id, { outcome: "fail" });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await account.deliveries()).toEqual([]);
+    await account.register(endpoint.url);
+    const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id);
+    await wait(() => mine().length === 3, "three deliveries");
+    expect(mine().map((a) => a.type)).toEqual(["session-created", "transaction-created", "transaction-failed"]);
+  });
+
+  it("reports a receiver that refuses the connection, and redelivers to the URL registered since", async () => {
+    const account = accountOn(sandbox.url);
+    const closed = await startEndpoint();
+    await closed.close();
+    await account.register(closed.url);
+    const session = await account.session();
+    let listed: any[] = [];
+    for (let i = 0; i < 300 && listed.length === 0; i++) {
+      listed = await account.deliveries();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(listed[0]).toMatchObject({ status: "failed", url: closed.url });
+    expect(listed[0].response_status).toBeUndefined();
+    expect(listed[0].error).toMatch(/ECONNREFUSED/);
+
+    await account.register(endpoint.url);
+    const again = await account.call("POST", `/_sandbox/v1/deliveries/${listed[0].event_id}/redeliver`);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ event_id: listed[0].event_id, attempt: 2, status: "succeeded", url: endpoint.url, response_status: 204 });
+    expect(endpoint.attempts.filter((a) => a.id === listed[0].event_id && JSON.parse(a.body).data.session_id === session.id)).toHaveLength(1);
+    // A delivered event can be sent again too, with the same id.
+    const third = await account.call("POST", `/_sandbox/v1/deliveries/${listed[0].event_id}/redeliver`);
+    expect(third.body.attempt).toBe(3);
+    expect(endpoint.attempts.filter((a) => a.id === listed[0].event_id)).toHaveLength(2);
+  });
+
+  it("answers 404 to a redelivery of an unknown event, or of another account's", async () => {
+    const account = accountOn(sandbox.url);
+    await account.register(endpoint.url);
+    const session = await account.session();
+    await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "a delivery");
+    const [delivered] = await account.deliveries();
+    expect((await account.call("POST", "/_sandbox/v1/deliveries/msg_nope/redeliver")).body.code).toBe("not_found");
+    const other = accountOn(sandbox.url);
+    expect((await other.call("POST", `/_sandbox/v1/deliveries/${delivered.event_id}/redeliver`)).status).toBe(404);
+    expect(await other.deliveries()).toEqual([]);
+  });
+
+  it("answers webhook_not_registered to a redelivery while the account has no URL", async () => {
+    // The event's id is known only to the outbox until it is sent: read it from the database file.
+    const dir = mkdtempSync(path.join(tmpdir(), "payin-sandbox-outbox-"));
+    const own = await startSandbox({ port: 0, db: path.join(dir, "sandbox.db") });
+    try {
+      const account = accountOn(own.url);
+      await account.session();
+      const reader = new DatabaseSync(path.join(dir, "sandbox.db"));
+      const { id } = reader.prepare("SELECT id FROM events").get() as { id: string };
+      reader.close();
+      const res = await account.call("POST", `/_sandbox/v1/deliveries/${id}/redeliver`);
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe("webhook_not_registered");
+      expect(await account.deliveries()).toEqual([]);
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a sandbox killed before its deliveries were acknowledged", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "payin-sandbox-kill-"));
+  const db = path.join(dir, "sandbox.db");
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** `npm run sandbox` as a process of its own, on a free port, with the database file. */
+  function start(): Promise<string> {
+    child = spawn(process.execPath, [path.join(root, "src", "sandbox", "cli.ts"), "--port", "0", "--db", db], { stdio: ["ignore", "pipe", "inherit"] });
+    return new Promise((resolve, reject) => {
+      child!.stdout!.on("data", (chunk: Buffer) => {
+        const url = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
+        if (url) resolve(url);
+      });
+      child!.once("exit", (code) => reject(new Error(`payin-sandbox exited with ${code}`)));
+    });
+  }
+
+  it("delivers every event after a restart on the same --db (duplicates allowed, deduped by id)", async () => {
+    const receiver = await startEndpoint();
+    try {
+      // The receiver takes the events but never answers: no attempt is acknowledged.
+      receiver.answer = () => "hang";
+      let url = await start();
+      const account = accountOn(url, "kill-test");
+      await account.register(receiver.url);
+      const session = await account.session();
+      const paid = await account.simulate(session.id, { outcome: "pay" });
+      expect(paid.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      const dead = child!;
+      dead.kill("SIGKILL");
+      await new Promise((r) => dead.once("exit", r));
+
+      receiver.answer = () => 204;
+      url = await start();
+      const ids = (await receiver.delivered(4)).map((a) => a.id);
+      const types = receiver.attempts.map((a) => a.type);
+      expect(new Set(types)).toEqual(new Set(["session-created", "transaction-created", "transaction-completed", "session-completed"]));
+      expect(new Set(ids).size).toBe(4);
+      // The state survived too.
+      const restarted = accountOn(url, "kill-test");
+      expect((await restarted.transaction(paid.body.transaction.id)).body.status).toBe("completed");
+    } finally {
+      await receiver.close();
+    }
+  });
+});
