@@ -1839,41 +1839,53 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
 		if (data.failure_reason !== void 0) {
 			let data0 = data.failure_reason;
 			if (typeof data0 === "string") {
-				if (!pattern6.test(data0)) {
+				if (func1(data0) > 64) {
 					const err1 = {
+						instancePath: instancePath + "/failure_reason",
+						schemaPath: "#/$defs/FailureReason/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+				if (!pattern6.test(data0)) {
+					const err2 = {
 						instancePath: instancePath + "/failure_reason",
 						schemaPath: "#/$defs/FailureReason/pattern",
 						keyword: "pattern",
 						params: { pattern: "^[a-z0-9]+(_[a-z0-9]+)*$" },
 						message: "must match pattern \"^[a-z0-9]+(_[a-z0-9]+)*$\""
 					};
-					if (vErrors === null) vErrors = [err1];
-					else vErrors.push(err1);
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
 					errors++;
 				}
 			} else {
-				const err2 = {
+				const err3 = {
 					instancePath: instancePath + "/failure_reason",
 					schemaPath: "#/$defs/FailureReason/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err2];
-				else vErrors.push(err2);
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
 				errors++;
 			}
 		}
 	} else {
-		const err3 = {
+		const err4 = {
 			instancePath,
 			schemaPath: "#/allOf/1/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err4];
+		else vErrors.push(err4);
 		errors++;
 	}
 	validate41.errors = vErrors;

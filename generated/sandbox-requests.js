@@ -1990,7 +1990,7 @@ const schema67 = {
 		},
 		"failure_reason": {
 			"$ref": "#/$defs/FailureReason",
-			"description": "Why the failed attempt failed; only with `outcome` `fail`. Default `card_declined`."
+			"description": "Why the failed attempt failed, any code of the contract's form (the payment page offers `card_declined`, `insufficient_funds`, `authentication_failed` and `processing_error`); only with `outcome` `fail`. Default `card_declined`."
 		}
 	}
 };
@@ -2056,41 +2056,53 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
 		if (data.failure_reason !== void 0) {
 			let data1 = data.failure_reason;
 			if (typeof data1 === "string") {
-				if (!pattern9.test(data1)) {
+				if (func1(data1) > 64) {
 					const err4 = {
+						instancePath: instancePath + "/failure_reason",
+						schemaPath: "#/$defs/FailureReason/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+				if (!pattern9.test(data1)) {
+					const err5 = {
 						instancePath: instancePath + "/failure_reason",
 						schemaPath: "#/$defs/FailureReason/pattern",
 						keyword: "pattern",
 						params: { pattern: "^[a-z0-9]+(_[a-z0-9]+)*$" },
 						message: "must match pattern \"^[a-z0-9]+(_[a-z0-9]+)*$\""
 					};
-					if (vErrors === null) vErrors = [err4];
-					else vErrors.push(err4);
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
 					errors++;
 				}
 			} else {
-				const err5 = {
+				const err6 = {
 					instancePath: instancePath + "/failure_reason",
 					schemaPath: "#/$defs/FailureReason/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err5];
-				else vErrors.push(err5);
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
 				errors++;
 			}
 		}
 	} else {
-		const err6 = {
+		const err7 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err6];
-		else vErrors.push(err6);
+		if (vErrors === null) vErrors = [err7];
+		else vErrors.push(err7);
 		errors++;
 	}
 	validate35.errors = vErrors;

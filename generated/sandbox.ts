@@ -313,7 +313,7 @@ export interface components {
              * @enum {string}
              */
             outcome: "pay" | "fail";
-            /** @description Why the failed attempt failed; only with `outcome` `fail`. Default `card_declined`. */
+            /** @description Why the failed attempt failed, any code of the contract's form (the payment page offers `card_declined`, `insufficient_funds`, `authentication_failed` and `processing_error`); only with `outcome` `fail`. Default `card_declined`. */
             failure_reason?: components["schemas"]["FailureReason"];
         };
         /**

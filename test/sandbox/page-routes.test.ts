@@ -65,7 +65,8 @@ describe("the payment page", () => {
   it("refuses a form it does not send with 400, and does nothing", async () => {
     const account = accountOn(sandbox.url);
     const session = await account.session();
-    for (const form of [{ outcome: "refund" }, { outcome: "fail", failure_reason: "<script>" }, { outcome: "fail" }, "x".repeat(70 * 1024)])
+    const forms: Array<Record<string, string> | string> = [{ outcome: "refund" }, { outcome: "fail", failure_reason: "<script>" }, { outcome: "fail" }, "x".repeat(70 * 1024)];
+    for (const form of forms)
       expect((await post(session.payment_link, form)).status).toBe(400);
     expect((await account.call("GET", `/_sandbox/v1/payment-sessions/${session.id}`)).body.status).toBe("created");
     expect((await fetch(session.payment_link + "?failed=<b>")).status).toBe(200);

@@ -20,7 +20,10 @@ export function isLoopbackHttpUrl(value: unknown): boolean {
 
 export const registerWebhook: Operation = {
   handle({ account, body }, { store, deliveries }) {
-    const row = store.webhooks.register(account.id, body.url, accountNow(account));
+    const row = store.transaction(() => {
+      store.events.release(account.id);
+      return store.webhooks.register(account.id, body.url, accountNow(account));
+    });
     deliveries.kick();
     return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };
   },

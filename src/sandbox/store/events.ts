@@ -53,6 +53,7 @@ export class Events {
   /** Told after an event is added, so that delivery starts without waiting for a tick. */
   onAdded: () => void = () => {};
   readonly #insert;
+  readonly #release;
   readonly #dueForAll;
   readonly #dueForAccount;
   readonly #insertAttempt;
@@ -62,10 +63,13 @@ export class Events {
   readonly #attempts;
 
   constructor(db: DatabaseSync) {
+    // An event of an account with no webhook URL waits (`waiting`) until one is registered,
+    // outside the index range the dispatcher reads, however many pile up.
     this.#insert = db.prepare(
-      "INSERT INTO events (account_id, id, type, session_id, payload, created_at_ms, state, next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
+      `INSERT INTO events (account_id, id, type, session_id, payload, created_at_ms, state, next_attempt_at_ms)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) THEN 'pending' ELSE 'waiting' END, ?6)`,
     );
-    // Events wait while their account has no webhook URL: the join leaves them out.
+    this.#release = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
     this.#dueForAll = db.prepare(
       `SELECT ${DUE_COLUMNS}
        WHERE e.state = 'pending' AND e.next_attempt_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
@@ -91,8 +95,13 @@ export class Events {
 
   /** Puts an event in the outbox, due at once. Call inside the state change's transaction. */
   add(accountId: number, event: PayinEvent, atMs: number) {
-    this.#insert.run(accountId, event.id, event.type, event.data.session_id, JSON.stringify(event), atMs, atMs);
+    this.#insert.run(accountId, event.id, event.type, event.data.session_id, JSON.stringify(event), atMs);
     this.onAdded();
+  }
+
+  /** The account has a webhook URL now: the events that waited for one are due. */
+  release(accountId: number) {
+    this.#release.run(accountId);
   }
 
   /** Events due by each account's own clock, real time being `nowMs`, oldest first. */

@@ -90,7 +90,7 @@ export const migrations: readonly string[] = [
     session_id TEXT NOT NULL,
     payload TEXT NOT NULL,
     created_at_ms INTEGER NOT NULL,
-    -- pending (waits for its next attempt, or for a webhook URL), delivered, or failed (no attempt left).
+    -- waiting (for a webhook URL), pending (its next attempt), delivered, or failed (no attempt left).
     state TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     next_attempt_at_ms INTEGER NOT NULL,
