@@ -2,6 +2,7 @@
 // reference in one run. `--seconds N` sets each section's measuring time (default 10).
 import { parseArgs } from "node:util";
 import { benchMock } from "./bench/mock.ts";
+import { benchFlows } from "./bench/flows.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
@@ -39,3 +40,8 @@ console.log(`  rate: ${(sandbox!.requestsPerSecond / prismCli!.requestsPerSecond
 console.log(`  start-up: ${Math.round(sandbox!.startupMs)} ms compiled, ${Math.round(sandboxSource!.startupMs)} ms from source (goal: under 300 ms), Prism's ${Math.round(prismCli!.startupMs)} ms, the bare server's ${Math.round(bare!.startupMs)} ms`);
 console.log(`  p99: ${sandbox!.latencyP99Ms} ms (goal: below Prism's ${prismCli!.latencyP99Ms} ms)`);
 
+
+console.log(`\nsandbox payment flow, simulate (pay) to the endpoint's receipt of transaction-completed (compiled bin, loopback, endpoint answering 204):`);
+const flows = await benchFlows();
+console.log(`  ${flows.flows} flows, ${flows.inFlight} in flight: p50 ${flows.p50Ms.toFixed(1)} ms, p99 ${flows.p99Ms.toFixed(1)} ms (goal: p99 under 50 ms), max ${flows.maxMs.toFixed(1)} ms`);
+console.log(`  delivery throughput: ${Math.round(flows.eventsPerSecond)} events/s (${Math.round(flows.flowsPerSecond)} flows/s, three events each)`);

@@ -4,7 +4,14 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { PayinEvent } from "../../../generated/events.ts";
 
-/** An event whose next attempt has come, with where and how to send it. */
+/** Which event is due: enough to choose what to send, without its payload. */
+export interface DueKey {
+  seq: number;
+  accountId: number;
+  sessionId: string;
+}
+
+/** An event to send, with where and how. */
 export interface DueEvent {
   seq: number;
   accountId: number;
@@ -15,7 +22,6 @@ export interface DueEvent {
   attempts: number;
   url: string;
   secret: string;
-  clockOffsetMs: number;
 }
 
 export interface Attempt {
@@ -45,10 +51,6 @@ export interface AttemptRow {
   next_attempt_at_ms: number | null;
 }
 
-const DUE_COLUMNS = `e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.payload, e.attempts,
-  w.url, w.signing_secret AS secret, a.clock_offset_ms AS clockOffsetMs
-  FROM events e JOIN webhooks w ON w.account_id = e.account_id JOIN accounts a ON a.id = e.account_id`;
-
 export class Events {
   /** Told after an event is added, so that delivery starts without waiting for a tick. */
   onAdded: () => void = () => {};
@@ -56,6 +58,7 @@ export class Events {
   readonly #release;
   readonly #dueForAll;
   readonly #dueForAccount;
+  readonly #load;
   readonly #insertAttempt;
   readonly #afterAttempt;
   readonly #get;
@@ -71,13 +74,19 @@ export class Events {
     );
     this.#release = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
     this.#dueForAll = db.prepare(
-      `SELECT ${DUE_COLUMNS}
-       WHERE e.state = 'pending' AND e.next_attempt_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
-         AND e.next_attempt_at_ms <= ?1 + a.clock_offset_ms
-       ORDER BY e.seq LIMIT ?2`,
+      `SELECT seq, account_id AS accountId, session_id AS sessionId FROM events
+       WHERE state = 'pending' AND next_attempt_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
+         AND next_attempt_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)
+       ORDER BY seq LIMIT ?2`,
     );
     this.#dueForAccount = db.prepare(
-      `SELECT ${DUE_COLUMNS} WHERE e.state = 'pending' AND e.next_attempt_at_ms <= ?2 AND e.account_id = ?1 ORDER BY e.seq LIMIT ?3`,
+      `SELECT seq, account_id AS accountId, session_id AS sessionId FROM events
+       WHERE state = 'pending' AND next_attempt_at_ms <= ?2 AND account_id = ?1 ORDER BY seq LIMIT ?3`,
+    );
+    // Only events of an account with a URL are pending; the join gives it and the secret.
+    this.#load = db.prepare(
+      `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.payload, e.attempts, w.url, w.signing_secret AS secret
+       FROM events e JOIN webhooks w ON w.account_id = e.account_id WHERE e.seq = ? AND e.state = 'pending'`,
     );
     this.#insertAttempt = db.prepare(
       `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms)
@@ -105,13 +114,18 @@ export class Events {
   }
 
   /** Events due by each account's own clock, real time being `nowMs`, oldest first. */
-  due(nowMs: number, limit: number): DueEvent[] {
-    return this.#dueForAll.all(nowMs, limit) as unknown as DueEvent[];
+  due(nowMs: number, limit: number): DueKey[] {
+    return this.#dueForAll.all(nowMs, limit) as unknown as DueKey[];
   }
 
   /** One account's events due by its clock's time `nowMs`, oldest first. */
-  dueFor(accountId: number, nowMs: number, limit: number): DueEvent[] {
-    return this.#dueForAccount.all(accountId, nowMs, limit) as unknown as DueEvent[];
+  dueFor(accountId: number, nowMs: number, limit: number): DueKey[] {
+    return this.#dueForAccount.all(accountId, nowMs, limit) as unknown as DueKey[];
+  }
+
+  /** A due event, ready to send; undefined when it is no longer pending. */
+  load(seq: number): DueEvent | undefined {
+    return this.#load.get(seq) as unknown as DueEvent | undefined;
   }
 
   /** Records an attempt and what follows it: delivered, another attempt at `nextAttemptAtMs`, or failed. */

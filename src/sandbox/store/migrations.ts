@@ -96,7 +96,8 @@ export const migrations: readonly string[] = [
     next_attempt_at_ms INTEGER NOT NULL,
     UNIQUE (account_id, id)
   );
-  CREATE INDEX events_due ON events (state, next_attempt_at_ms);
+  -- Covers what the dispatcher looks for, so that finding what is due reads no event's payload.
+  CREATE INDEX events_due ON events (state, next_attempt_at_ms, account_id, session_id);
 
   CREATE TABLE delivery_attempts (
     account_id INTEGER NOT NULL REFERENCES accounts (id),

@@ -1,4 +1,6 @@
-// Calls to a running sandbox as one account, for the sandbox's own tests.
+// Calls to a running sandbox as one account, for the sandbox's own tests. Every answer is
+// judged against the two documents (the contract, the control API) as it comes.
+import { checkResponse } from "../../contract/support/response-check.ts";
 /** A PAYIN counterparty whose email and phone number no other test uses. */
 export function person() {
   const n = crypto.getRandomValues(new Uint32Array(1))[0]!.toString().padStart(10, "0");
@@ -12,6 +14,9 @@ export function accountOn(baseUrl: string, token = `test-${crypto.randomUUID()}`
       headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
+    // The sandbox's one documented difference: a loopback http:// webhook URL, echoed back.
+    const breaches = (await checkResponse(method, baseUrl + route, res)).breaches.filter((b) => !(route === "/webhooks" && b.endsWith('body.url must match pattern "^https://"')));
+    if (breaches.length > 0) throw new Error(`${method} ${route} broke its document:\n${breaches.join("\n")}`);
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
