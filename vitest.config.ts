@@ -1,6 +1,17 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const source = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
 export default defineConfig({
+  // The example merchant (examples/merchant/) imports the package by name; its tests run it
+  // against this source tree, as tsconfig.json's "paths" type-check it.
+  resolve: {
+    alias: [
+      { find: /^payin-acceptance-contract$/, replacement: source("./src/index.ts") },
+      { find: /^payin-acceptance-contract\/webhooks$/, replacement: source("./src/webhooks/index.ts") },
+    ],
+  },
   test: {
     // Lint, build and mock tests start CLIs that take seconds on two cores.
     testTimeout: 60_000,

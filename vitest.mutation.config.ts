@@ -6,7 +6,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/webhooks/**/*.test.ts", "test/lib/**/*.test.ts", "test/client/**/*.test.ts", "test/trigger/**/*.test.ts", "test/mock/**/*.test.ts", "test/build/package-root.test.ts"],
+    include: ["test/webhooks/**/*.test.ts", "test/lib/**/*.test.ts", "test/client/**/*.test.ts", "test/trigger/**/*.test.ts", "test/mock/**/*.test.ts", "test/sandbox/**/*.test.ts", "test/build/package-root.test.ts"],
+    // The browser adds seconds to every run and sees nothing the page's HTTP tests do not.
+    exclude: ["test/sandbox/page.browser.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 90_000,
   },

@@ -1,7 +1,7 @@
 // The package as a consumer receives it: packed, installed into a fresh project, compiled
 // there with strict tsc, and run against the mock started from the installed package.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -20,9 +20,9 @@ let mockUrl: string;
 let sandbox: ChildProcess | undefined;
 
 /** Starts an installed bin with `--port 0` and resolves to the URL it says it listens on. */
-function startBin(name: string, node?: string): { child: ChildProcess; url: Promise<string> } {
-  const file = path.join(project, "node_modules", ".bin", name);
-  const child = node ? spawn(node, [file, "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] }) : spawn(file, ["--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
+function startBin(name: string, node?: string, cwd = project): { child: ChildProcess; url: Promise<string> } {
+  const file = path.join(cwd, "node_modules", ".bin", name);
+  const child = node ? spawn(node, [file, "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] }) : spawn(file, ["--port", "0"], { cwd, stdio: ["ignore", "pipe", "inherit"] });
   const url = new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
@@ -164,5 +164,60 @@ describe("the installed payin-sandbox", () => {
     const lines = result.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/needs Node\.js 22\.13 or newer.*payin-mock/);
+  });
+});
+
+describe("the example merchant (examples/merchant/), installed from the tarball", () => {
+  it("type-checks, and its endpoint turns a checkout the customer pays into a paid order", async () => {
+    // As its README says: install, npx payin-sandbox, npm start, npm run checkout, pay.
+    const example = path.join(root, "examples", "merchant");
+    const dir = path.join(work, "merchant");
+    cpSync(example, dir, { recursive: true, filter: (file) => !/^(node_modules|package-lock\.json)$/.test(path.relative(example, file).split(path.sep)[0]!) });
+    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    expect(manifest.dependencies).toEqual({ "payin-acceptance-contract": "file:../.." });
+    expect(manifest.scripts).toEqual({ start: "node src/server.ts", checkout: "node src/checkout.ts" });
+    manifest.dependencies["payin-acceptance-contract"] = `file:${tarball}`;
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+    await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir });
+    // Its own tsconfig.json, strict, against the package's declarations and Node's types.
+    symlinkSync(path.join(root, "node_modules", "@types"), path.join(dir, "node_modules", "@types"));
+    const typeErrors = exec(bin("tsc"), ["-p", "tsconfig.json"], { cwd: dir }).then(
+      () => "",
+      (error: { stdout: string }) => error.stdout,
+    );
+
+    const started = startBin("payin-sandbox", undefined, dir);
+    const env = { ...process.env, PAYIN_BASE_URL: await started.url, PAYIN_TOKEN: `consumer-merchant-${crypto.randomUUID()}`, PORT: "0" };
+    const merchant = spawn(process.execPath, ["src/server.ts"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const merchantUrl = await new Promise<string>((resolve, reject) => {
+        merchant.stdout!.on("data", (chunk: Buffer) => {
+          const found = chunk.toString().match(/merchant listening on (http:\/\/[\d.]+:\d+)/)?.[1];
+          if (found) resolve(found);
+        });
+        merchant.once("exit", (code) => reject(new Error(`the merchant exited with ${code}`)));
+      });
+      const { stdout } = await exec(process.execPath, ["src/checkout.ts"], { cwd: dir, env: { ...env, MERCHANT_URL: merchantUrl } });
+      const [, orderId, sessionId] = stdout.match(/order (\S+): pending, 49\.99 EUR, session (\S+)/)!;
+      expect(stdout).toContain(`payment link: ${env.PAYIN_BASE_URL}/pay/${sessionId}`);
+
+      const paid = await fetch(`${env.PAYIN_BASE_URL}/_sandbox/v1/payment-sessions/${sessionId}/simulate`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${env.PAYIN_TOKEN}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ outcome: "pay" }),
+      });
+      expect(paid.status).toBe(200);
+      // The events come after simulate answers: wait for the order to say paid.
+      let order: { status?: string } = {};
+      for (let i = 0; i < 200 && order.status !== "paid"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        order = await (await fetch(`${merchantUrl}/orders/${orderId}`)).json();
+      }
+      expect(order).toMatchObject({ order_id: orderId, session_id: sessionId, status: "paid", amount: 49.99, currency: "EUR" });
+      expect(await typeErrors).toBe("");
+    } finally {
+      merchant.kill("SIGTERM");
+      started.child.kill("SIGTERM");
+    }
   });
 });
