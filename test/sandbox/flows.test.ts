@@ -4,6 +4,8 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { EVENT_TYPES } from "../../generated/events.ts";
+import { FLOWS } from "../../src/trigger/flows.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { accountOn } from "./support/api.ts";
 import { startEndpoint, type Endpoint } from "./support/merchant-endpoint.ts";
@@ -122,6 +124,22 @@ describe("the payment flow", () => {
     const res = await m.simulate(session.id, { outcome: "maybe" });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([expect.objectContaining({ field: "outcome" })]);
+  });
+});
+
+describe("the three flows together", () => {
+  it("send all seven event types, each flow in the contract's order", async () => {
+    const m = await merchant();
+    const [paid, failed, expired] = [await m.session(), await m.session(), await m.session()];
+    await m.simulate(paid.id, { outcome: "pay" });
+    await m.simulate(failed.id, { outcome: "fail" });
+    await m.until(failed.id, 3);
+    await m.advance(3600);
+    const types = (id: string) => m.received(id).map((a) => a.type);
+    expect(types(paid.id)).toEqual(FLOWS.success);
+    expect(types(failed.id)).toEqual(FLOWS.failure);
+    expect(types(expired.id)).toEqual(FLOWS.expiry);
+    expect(new Set([paid, failed, expired].flatMap((s) => types(s.id)))).toEqual(new Set(EVENT_TYPES));
   });
 });
 
