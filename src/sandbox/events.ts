@@ -2,7 +2,6 @@
 // thin data (identifiers, the state announced, amount and currency), as the contract's schemas say.
 import type { components } from "../../generated/openapi.ts";
 import type { PayinEvent, PayinEventOf } from "../../generated/events.ts";
-import { isoTime } from "./clock.ts";
 import { newId } from "./ids.ts";
 
 type PaymentSession = components["schemas"]["PaymentSession"];
@@ -13,8 +12,8 @@ type TransactionEventType = Exclude<PayinEvent["type"], SessionEventType>;
 
 const orderOf = (record: { order_id?: string }) => (record.order_id === undefined ? {} : { order_id: record.order_id });
 
-/** A session event; `session.status` is the state it announces. */
-export function sessionEvent<T extends SessionEventType>(type: T, session: PaymentSession, atMs: number): PayinEventOf<T> {
+/** A session event; `session.status` is the state it announces, `timestamp` when it happened (RFC 3339). */
+export function sessionEvent<T extends SessionEventType>(type: T, session: PaymentSession, timestamp: string): PayinEventOf<T> {
   const data = {
     session_id: session.id,
     counterparty_id: session.counterparty_id,
@@ -23,11 +22,11 @@ export function sessionEvent<T extends SessionEventType>(type: T, session: Payme
     amount: session.amount,
     currency: session.currency,
   };
-  return { id: newId("msg"), type, timestamp: isoTime(atMs), data } as PayinEventOf<T>;
+  return { id: newId("msg"), type, timestamp, data } as PayinEventOf<T>;
 }
 
 /** A transaction event; `transaction.status` is the state it announces. */
-export function transactionEvent<T extends TransactionEventType>(type: T, transaction: Transaction, atMs: number): PayinEventOf<T> {
+export function transactionEvent<T extends TransactionEventType>(type: T, transaction: Transaction, timestamp: string): PayinEventOf<T> {
   const data = {
     transaction_id: transaction.id,
     session_id: transaction.session_id,
@@ -38,5 +37,5 @@ export function transactionEvent<T extends TransactionEventType>(type: T, transa
     currency: transaction.currency,
     ...(transaction.failure_reason === undefined ? {} : { failure_reason: transaction.failure_reason }),
   };
-  return { id: newId("msg"), type, timestamp: isoTime(atMs), data } as PayinEventOf<T>;
+  return { id: newId("msg"), type, timestamp, data } as PayinEventOf<T>;
 }

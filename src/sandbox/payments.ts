@@ -58,21 +58,21 @@ export class Payments {
         updated_at: at,
       };
       store.transactions.create(account.id, created, now);
-      store.events.add(account.id, transactionEvent("transaction-created", created, now), now);
+      store.events.add(account.id, transactionEvent("transaction-created", created, at), now);
 
       if (outcome.outcome === "fail") {
         const failed: Transaction = { ...created, status: "failed", failure_reason: outcome.failure_reason };
         store.transactions.update(account.id, failed, now);
-        store.events.add(account.id, transactionEvent("transaction-failed", failed, now), now);
+        store.events.add(account.id, transactionEvent("transaction-failed", failed, at), now);
         return { done: { session, transaction: failed } };
       }
 
       const completed: Transaction = { ...created, status: "completed" };
       store.transactions.update(account.id, completed, now, now + this.#settlementDelayMs);
-      store.events.add(account.id, transactionEvent("transaction-completed", completed, now), now);
+      store.events.add(account.id, transactionEvent("transaction-completed", completed, at), now);
       store.sessions.complete(account.id, session.id, now);
       const paid: PaymentSession = { ...session, status: "completed" };
-      store.events.add(account.id, sessionEvent("session-completed", paid, now), now);
+      store.events.add(account.id, sessionEvent("session-completed", paid, at), now);
       return { done: { session: paid, transaction: completed } };
     });
   }
@@ -80,8 +80,7 @@ export class Payments {
   /** Sessions with no completed payment at `expires_at` expire, and say so. */
   #expire(account: Account | null, now: number) {
     for (const { accountId, session } of this.#store.sessions.expireDue(account?.id ?? null, now)) {
-      const at = Date.parse(session.expires_at);
-      this.#store.events.add(accountId, sessionEvent("session-expired", session, at), at);
+      this.#store.events.add(accountId, sessionEvent("session-expired", session, session.expires_at), Date.parse(session.expires_at));
     }
   }
 
@@ -90,7 +89,7 @@ export class Payments {
     for (const { accountId, transaction, settlesAtMs } of this.#store.transactions.dueToSettle(account?.id ?? null, now)) {
       const settled: Transaction = { ...transaction, status: "settled", updated_at: isoTime(settlesAtMs) };
       this.#store.transactions.update(accountId, settled, settlesAtMs);
-      this.#store.events.add(accountId, transactionEvent("transaction-settled", settled, settlesAtMs), settlesAtMs);
+      this.#store.events.add(accountId, transactionEvent("transaction-settled", settled, settled.updated_at), settlesAtMs);
     }
   }
 }

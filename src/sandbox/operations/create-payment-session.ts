@@ -29,7 +29,7 @@ export const createPaymentSession: Operation = {
     return store.transaction(() => {
       if (!store.sessions.create(account.id, session, json, now, now + SESSION_LIFETIME_MS))
         return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
-      store.events.add(account.id, sessionEvent("session-created", session, now), now);
+      store.events.add(account.id, sessionEvent("session-created", session, session.created_at), now);
       return { status: 201, json };
     });
   },

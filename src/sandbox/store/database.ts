@@ -32,20 +32,34 @@ function migrate(db: DatabaseSync) {
 /** Databases inside a transaction of inTransaction now. */
 const inside = new WeakSet<DatabaseSync>();
 
+type Statement = ReturnType<DatabaseSync["prepare"]>;
+/** BEGIN, COMMIT and ROLLBACK of each database, prepared once: exec parses its SQL on every call. */
+const control = new WeakMap<DatabaseSync, { begin: Statement; commit: Statement; rollback: Statement }>();
+
+function controlOf(db: DatabaseSync) {
+  let statements = control.get(db);
+  if (!statements) {
+    statements = { begin: db.prepare("BEGIN IMMEDIATE"), commit: db.prepare("COMMIT"), rollback: db.prepare("ROLLBACK") };
+    control.set(db, statements);
+  }
+  return statements;
+}
+
 /**
  * Runs `work` in one SQLite transaction: all of its writes happen, or none. Called inside
  * another, `work` joins the outer one, so a handler may call helpers that want a transaction.
  */
 export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
   if (inside.has(db)) return work();
-  db.exec("BEGIN IMMEDIATE");
+  const { begin, commit, rollback } = controlOf(db);
+  begin.run();
   inside.add(db);
   try {
     const result = work();
-    db.exec("COMMIT");
+    commit.run();
     return result;
   } catch (error) {
-    db.exec("ROLLBACK");
+    rollback.run();
     throw error;
   } finally {
     inside.delete(db);

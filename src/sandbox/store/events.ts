@@ -52,7 +52,7 @@ export interface AttemptRow {
 }
 
 export class Events {
-  /** Told after an event is added, so that delivery starts without waiting for a tick. */
+  /** Told after an event that can be delivered is added, so that delivery starts without waiting for a tick. */
   onAdded: () => void = () => {};
   readonly #insert;
   readonly #release;
@@ -70,7 +70,8 @@ export class Events {
     // outside the index range the dispatcher reads, however many pile up.
     this.#insert = db.prepare(
       `INSERT INTO events (account_id, id, type, session_id, payload, created_at_ms, state, next_attempt_at_ms)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) THEN 'pending' ELSE 'waiting' END, ?6)`,
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) THEN 'pending' ELSE 'waiting' END, ?6)
+       RETURNING state`,
     );
     this.#release = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
     this.#dueForAll = db.prepare(
@@ -104,8 +105,8 @@ export class Events {
 
   /** Puts an event in the outbox, due at once. Call inside the state change's transaction. */
   add(accountId: number, event: PayinEvent, atMs: number) {
-    this.#insert.run(accountId, event.id, event.type, event.data.session_id, JSON.stringify(event), atMs);
-    this.onAdded();
+    const { state } = this.#insert.get(accountId, event.id, event.type, event.data.session_id, JSON.stringify(event), atMs) as { state: string };
+    if (state === "pending") this.onAdded();
   }
 
   /** The account has a webhook URL now: the events that waited for one are due. */
