@@ -144,3 +144,45 @@ describe("the not-found page", () => {
     expect(hostile).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;");
   });
 });
+
+// The page as a whole, byte for byte: its look was judged in Chromium (page.browser.test.ts keeps
+// the screenshots), and these files make any change to it, CSS and icons included, a reviewed one.
+describe("the payment page, as last reviewed", () => {
+  const states = {
+    open: paymentPage(session),
+    "failed-attempt": paymentPage(session, { failed: "insufficient_funds" }),
+    completed: paymentPage({ ...session, status: "completed" }),
+    expired: paymentPage({ ...session, status: "expired" }),
+    "without-order-or-merchant": paymentPage({ ...session, order_id: undefined, source_url: undefined, currency: "JPY", amount: 1200 }),
+    "not-found": notFoundPage("ps_unknown"),
+  };
+  for (const [name, html] of Object.entries(states)) {
+    it(`renders the ${name} page unchanged`, async () => {
+      await expect(html).toMatchFileSnapshot(`./__snapshots__/page-${name}.html`);
+    });
+  }
+});
+
+describe("the payment page's details", () => {
+  it("names every month of the expiry in English, whatever the locale", () => {
+    const monthName = new Intl.DateTimeFormat("en", { month: "long", timeZone: "UTC" });
+    for (let month = 0; month < 12; month++) {
+      const expires = new Date(Date.UTC(2025, month, 18, 14, 5));
+      expect(paymentPage({ ...session, expires_at: expires.toISOString() })).toContain(`18 ${monthName.format(expires)} 2025, 14:05 UTC`);
+    }
+  });
+
+  it("shows an expiry it cannot read as it was given, not as NaN", () => {
+    const html = paymentPage({ ...session, expires_at: "soon" });
+    expect(html).toContain(">soon</time>");
+    expect(html).not.toContain("NaN");
+  });
+
+  it("links back over http as well as https, and never to a URL that only contains one", () => {
+    const plain = paymentPage({ ...session, status: "completed", redirect_url: "http://localhost:3000/return" });
+    expect(plain).toContain('href="http://localhost:3000/return"');
+    const smuggled = paymentPage({ ...session, status: "completed", redirect_url: "javascript:alert(1)//https://shop.example.com" });
+    expect(smuggled).not.toContain("javascript:");
+    expect(smuggled).not.toContain("Back to the shop");
+  });
+});

@@ -33,6 +33,7 @@ function webUrl(value: string | undefined): URL | undefined {
   if (!value || !/^https?:\/\//i.test(value)) return undefined;
   try {
     return new URL(value);
+    // Stryker disable next-line BlockStatement: an empty catch also returns undefined
   } catch {
     return undefined;
   }

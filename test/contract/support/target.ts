@@ -1,10 +1,21 @@
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import { createPayinClient } from "../../../src/index.ts";
 import { checkResponse, type CheckedResponse } from "./response-check.ts";
 
-export const baseUrl = inject("payinBaseUrl");
+// The mutation run (vitest.mutation.config.ts) starts a sandbox in each test file's own worker,
+// where Stryker switches its mutants on; a global setup's sandbox lives where they never reach.
+const inWorker = process.env.PAYIN_SANDBOX_IN_WORKER === "1" ? await startSandboxHere() : undefined;
+
+async function startSandboxHere() {
+  const { startSandbox } = await import("../../../src/sandbox/index.ts");
+  const sandbox = await startSandbox({ port: 0 });
+  afterAll(() => sandbox.close());
+  return sandbox;
+}
+
+export const baseUrl = inWorker?.url ?? inject("payinBaseUrl");
 /** "mock" or "sandbox" when the suite started it itself; "server" when PAYIN_BASE_URL names one. */
-export const target = inject("payinTarget");
+export const target = inWorker ? "sandbox" : inject("payinTarget");
 /** Only the mock can be told which response to give (Prism's `Prefer`); it remembers nothing. */
 export const onMock = target === "mock";
 /** The sandbox and a real server keep what they are sent. */
