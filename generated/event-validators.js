@@ -236,9 +236,65 @@ var require_formats = /* @__PURE__ */ __commonJSMin(((exports) => {
 	}
 }));
 
-// \0payin-event-validators
+// scripts/lib/formats.ts
 var import_ucs2length = /* @__PURE__ */ __toESM(require_ucs2length());
-var import_formats = /* @__PURE__ */ __toESM(require_formats());
+var import_formats = require_formats();
+const SHAPE = /^\d{4}-\d\d-\d\d[t\s]\d\d:\d\d:\d\d(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i;
+const DAYS_IN_MONTH = [
+	0,
+	31,
+	28,
+	31,
+	30,
+	31,
+	30,
+	31,
+	31,
+	30,
+	31,
+	30,
+	31
+];
+const SECONDS_AT = 17;
+/** The two decimal digits of `s` at `i`, as a number. */
+const twoDigits = (s, i) => (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
+const isDigit = (code) => code >= 48 && code <= 57;
+const isLeapYear = (year) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+/** RFC 3339 `date-time` (section 5.6), with a leap second allowed only at 23:59 UTC. */
+function isDateTime(s) {
+	if (!SHAPE.test(s)) return false;
+	const year = twoDigits(s, 0) * 100 + twoDigits(s, 2);
+	const month = twoDigits(s, 5);
+	const day = twoDigits(s, 8);
+	if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month])) return false;
+	let zone = 19;
+	if (s.charCodeAt(zone) === 46) while (++zone < s.length && isDigit(s.charCodeAt(zone)));
+	const seconds = Number(s.slice(SECONDS_AT, zone));
+	let offsetHours = 0;
+	let offsetMinutes = 0;
+	let sign = 1;
+	if (zone + 1 < s.length) {
+		sign = s.charCodeAt(zone) === 45 ? -1 : 1;
+		offsetHours = twoDigits(s, zone + 1);
+		if (zone + 3 < s.length) offsetMinutes = twoDigits(s, s.length - 2);
+	}
+	if (offsetHours > 23 || offsetMinutes > 59) return false;
+	const hours = twoDigits(s, 11);
+	const minutes = twoDigits(s, 14);
+	if (hours <= 23 && minutes <= 59 && seconds < 60) return true;
+	const utcMinutes = minutes - offsetMinutes * sign;
+	const utcHours = hours - offsetHours * sign - (utcMinutes < 0 ? 1 : 0);
+	return (utcHours === 23 || utcHours === -1) && (utcMinutes === 59 || utcMinutes === -1) && seconds < 61;
+}
+const formats = {
+	...import_formats.fullFormats,
+	"date-time": {
+		validate: isDateTime,
+		compare: import_formats.fullFormats["date-time"].compare
+	}
+};
+
+// \0payin-event-validators
 const validateSessionCreatedEvent = validate21;
 const schema35 = {
 	"title": "PayinEventType",
@@ -256,7 +312,7 @@ const schema35 = {
 	"examples": ["transaction-completed"]
 };
 const func1 = import_ucs2length.default;
-const formats0 = import_formats.fullFormats["date-time"];
+const formats0 = formats["date-time"];
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;

@@ -41,9 +41,8 @@ export async function benchWebhooks(durationMs: number): Promise<Figure[]> {
   reference.verify(payload, headers);
 
   const figures = await measureAlternating(durationMs, {
-    "verifyWebhook (this package)": async () => {
-      await verifyWebhook(payload, headers, SECRET);
-    },
+    // The promise itself, which the measuring loop awaits, as a receiver awaits it once.
+    "verifyWebhook (this package)": () => verifyWebhook(payload, headers, SECRET),
     "standardwebhooks Webhook.verify": () => {
       reference.verify(payload, headers);
     },
@@ -66,9 +65,7 @@ export async function benchWebhookSteps(durationMs: number): Promise<Figure[]> {
   const validate = EVENT_VALIDATORS["transaction-completed"];
   if (!validate(parsed)) throw new Error("The benchmark's event breaks its schema.");
   const steps = await measureAlternating(durationMs, {
-    "whole call": async () => {
-      await verifyWebhook(payload, headers, SECRET);
-    },
+    "whole call": () => verifyWebhook(payload, headers, SECRET),
     "HMAC-SHA256": () => defaultHmac.sign(key, [`${event.id}.${headers["webhook-timestamp"]}.`, payload]),
     "JSON.parse": () => JSON.parse(payload),
     "schema validation": () => validate(parsed),
