@@ -286,11 +286,12 @@ function isDateTime(s) {
 	const utcHours = hours - offsetHours * sign - (utcMinutes < 0 ? 1 : 0);
 	return (utcHours === 23 || utcHours === -1) && (utcMinutes === 59 || utcMinutes === -1) && seconds < 61;
 }
+const { compare } = import_formats.fullFormats["date-time"];
 const formats = {
 	...import_formats.fullFormats,
 	"date-time": {
 		validate: isDateTime,
-		compare: import_formats.fullFormats["date-time"].compare
+		compare
 	}
 };
 

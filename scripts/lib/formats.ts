@@ -44,4 +44,6 @@ export function isDateTime(s: string): boolean {
   return (utcHours === 23 || utcHours === -1) && (utcMinutes === 59 || utcMinutes === -1) && seconds < 61;
 }
 
-export const formats = { ...fullFormats, "date-time": { validate: isDateTime, compare: fullFormats["date-time"].compare } };
+// ajv-formats types its formats loosely (a format may be a RegExp); date-time is an object with a compare.
+const { compare } = fullFormats["date-time"] as { compare: (a: string, b: string) => number | undefined };
+export const formats = { ...fullFormats, "date-time": { validate: isDateTime, compare } };
