@@ -9,7 +9,9 @@ const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
 export function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
+  // Stryker disable next-line StringLiteral: without the header's value the fast path below is skipped, and reading an empty body gives the same empty buffer
   const declared = Number(req.headers["content-length"]);
+  // Stryker disable next-line ConditionalExpression: as `false`, an empty body is read from the stream, which ends at once with the same empty buffer
   if (declared === 0) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -27,9 +29,6 @@ export function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
     req.on("error", reject);
   });
 }
-
-/** Lets an unread body flow away, so the connection can serve the next request. */
-export const discardBody = (req: IncomingMessage) => void req.resume();
 
 export const isJsonType = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
 

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, jittered } from "../../src/sandbox/delivery.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { accountOn } from "./support/api.ts";
@@ -114,7 +115,7 @@ describe("webhook delivery", () => {
     }
     expect(listed[0]).toMatchObject({ status: "failed", url: closed.url });
     expect(listed[0].response_status).toBeUndefined();
-    expect(listed[0].error).toMatch(/ECONNREFUSED/);
+    expect(listed[0].error).toBe("The request failed: ECONNREFUSED.");
 
     await account.register(endpoint.url);
     const again = await account.call("POST", `/_sandbox/v1/deliveries/${listed[0].event_id}/redeliver`);
@@ -151,11 +152,96 @@ describe("webhook delivery", () => {
       reader.close();
       const res = await account.call("POST", `/_sandbox/v1/deliveries/${id}/redeliver`);
       expect(res.status).toBe(404);
-      expect(res.body.code).toBe("webhook_not_registered");
+      expect(res.body).toMatchObject({ code: "webhook_not_registered", detail: "This account has no webhook URL; register one with POST /webhooks." });
       expect(await account.deliveries()).toEqual([]);
     } finally {
       await own.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("what counts as delivered", () => {
+  it("takes any 2xx as an acknowledgement and anything else as a failure", async () => {
+    for (const [answer, outcome] of [[200, "succeeded"], [299, "succeeded"], [300, "failed"], [404, "failed"]] as const) {
+      const account = accountOn(sandbox.url);
+      await account.register(endpoint.url);
+      endpoint.answer = () => answer;
+      await account.session();
+      let listed: any[] = [];
+      for (let i = 0; i < 300 && listed.length === 0; i++) {
+        listed = await account.deliveries();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(listed[0], String(answer)).toMatchObject({ status: outcome, response_status: answer });
+      if (outcome === "failed") expect(listed[0].error).toBe(`The receiver answered ${answer}.`);
+      else expect(listed[0].error).toBeUndefined();
+      expect(listed[0].duration_ms).toBeGreaterThanOrEqual(0);
+      expect(listed[0].duration_ms).toBeLessThan(1000); // a receiver on loopback that answers at once
+    }
+  });
+
+  it("sends JSON and says who sends it", async () => {
+    const account = accountOn(sandbox.url);
+    await account.register(endpoint.url);
+    const session = await account.session();
+    await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "a delivery");
+    const attempt = endpoint.attempts.find((a) => JSON.parse(a.body).data.session_id === session.id)!;
+    expect(attempt.method).toBe("POST");
+    expect(attempt.headers["content-type"]).toBe("application/json");
+    expect(attempt.headers["user-agent"]).toBe("payin-sandbox");
+    expect(Number(attempt.headers["content-length"])).toBe(Buffer.byteLength(attempt.body));
+  });
+
+  it("gives a receiver that does not answer until the timeout, then records that it did not", async () => {
+    const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 200 });
+    try {
+      const account = accountOn(quick.url);
+      await account.register(endpoint.url);
+      endpoint.answer = () => "hang";
+      await account.session();
+      let listed: any[] = [];
+      for (let i = 0; i < 300 && listed.length === 0; i++) {
+        listed = await account.deliveries();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(listed[0]).toMatchObject({ status: "failed", error: "No answer within 0.2 s." });
+      expect(listed[0].response_status).toBeUndefined();
+      expect(listed[0].duration_ms).toBeGreaterThanOrEqual(150);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it("holds a session's later events while its first is unanswered, and delivers other sessions' meanwhile", async () => {
+    const account = accountOn(sandbox.url);
+    await account.register(endpoint.url);
+    const stuck = await account.session();
+    endpoint.answer = ({ type }) => (type === "session-created" ? "hang" : 204);
+    // Its session-created hangs; its transaction events must wait behind it.
+    const seen = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === stuck.id);
+    await account.simulate(stuck.id, { outcome: "fail", failure_reason: "card_declined" });
+    endpoint.answer = () => 204;
+    const free = await account.session();
+    await account.simulate(free.id, { outcome: "fail", failure_reason: "card_declined" });
+    await wait(() => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === free.id).length === 3, "the other session's three events");
+    expect(seen()).toEqual([]);
+  });
+});
+
+describe("the retry schedule", () => {
+  it("is Svix's by default", () => {
+    expect(DEFAULT_RETRY_SCHEDULE_SECONDS).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+  });
+
+  it("draws each delay up to 20 % either side of its nominal value", () => {
+    const random = vi.spyOn(Math, "random");
+    try {
+      expect([0, 0.5, 1].map((r) => (random.mockReturnValue(r), jittered(5000)))).toEqual([4000, 5000, 6000]);
+      random.mockReturnValue(0.25);
+      expect(jittered(5000)).toBe(4500);
+    } finally {
+      random.mockRestore();
     }
   });
 });

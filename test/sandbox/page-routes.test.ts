@@ -25,6 +25,11 @@ describe("the payment page", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+    // A page that shows a payment's state must not be served from a cache.
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const head = await fetch(session.payment_link, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(res.headers.get("content-length"));
     const html = await res.text();
     expect(html).toContain("€10.00");
     expect(html).toContain(`action="/pay/${session.id}"`);
@@ -44,6 +49,7 @@ describe("the payment page", () => {
     const res = await post(session.payment_link, { outcome: "pay", failure_reason: "card_declined" });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("https://shop.example.com/orders/7/thanks");
+    expect(res.headers.get("cache-control")).toBe("no-store");
     expect((await account.call("GET", `/_sandbox/v1/payment-sessions/${session.id}`)).body.status).toBe("completed");
     const again = await post(session.payment_link, { outcome: "pay" });
     expect(again.status).toBe(409);
@@ -57,7 +63,8 @@ describe("the payment page", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/pay/${session.id}?failed=insufficient_funds`);
     const page = await (await fetch(sandbox.url + res.headers.get("location"))).text();
-    expect(page).toContain("Insufficient funds");
+    expect(page).toContain('<div class="notice" role="alert">');
+    expect(page).toContain("The payment failed (Insufficient funds).");
     expect(page).toContain("<form");
     expect((await account.call("GET", `/_sandbox/v1/payment-sessions/${session.id}`)).body.status).toBe("created");
   });
@@ -65,7 +72,7 @@ describe("the payment page", () => {
   it("refuses a form it does not send with 400, and does nothing", async () => {
     const account = accountOn(sandbox.url);
     const session = await account.session();
-    const forms: Array<Record<string, string> | string> = [{ outcome: "refund" }, { outcome: "fail", failure_reason: "<script>" }, { outcome: "fail" }, "x".repeat(70 * 1024)];
+    const forms: Array<Record<string, string> | string> = [{ outcome: "refund" }, { outcome: "refund", failure_reason: "card_declined" }, { outcome: "fail", failure_reason: "<script>" }, { outcome: "fail" }, "x".repeat(70 * 1024)];
     for (const form of forms)
       expect((await post(session.payment_link, form)).status).toBe(400);
     expect((await account.call("GET", `/_sandbox/v1/payment-sessions/${session.id}`)).body.status).toBe("created");

@@ -110,4 +110,63 @@ describe("the sandbox", () => {
     direct.close();
     expect(status).toBe("expired");
   });
+
+  it("serves the counterparty schema without the annotations meant for people", async () => {
+    const { json_schema } = await (await call("GET", "/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL", "t")).json();
+    expect(json_schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    const keys: string[] = [];
+    const walk = (node: unknown, underProperties = false): void => {
+      if (!node || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) {
+        if (!underProperties) keys.push(key);
+        walk(value, key === "properties" && !underProperties);
+      }
+    };
+    walk(json_schema);
+    for (const annotation of ["title", "description", "examples", "x-decision"]) expect(keys).not.toContain(annotation);
+    // What stays is what validates: the address's own required fields, and a nested format.
+    expect(json_schema.properties.address.required).toEqual(openapi.components.schemas.CounterpartyCreate.properties.address.required);
+    expect(json_schema.properties.email.format).toBe("email");
+  });
+
+  it("accepts http:// webhook URLs on loopback hosts only, and no other break of the contract", async () => {
+    const register = async (url: unknown, extra: object = {}) => (await call("POST", "/webhooks", "loopback", { url, ...extra })).status;
+    for (const url of ["http://localhost:3000/h", "http://127.0.0.1/h", "http://127.10.200.255:8080/h", "http://[::1]:9/h", "http://LOCALHOST/h"]) expect([200, 201], url).toContain(await register(url));
+    for (const url of ["http://example.com/h", "http://notlocalhost/h", "http://localhost.example.com/h", "http://127.0.0.1.example.com/h", "ftp://localhost/h", "http://[::1/h", 42])
+      expect(await register(url), String(url)).toBe(422);
+    const extra = await call("POST", "/webhooks", "loopback", { url: "http://localhost/h", extra: 1 });
+    expect(extra.status).toBe(422);
+    expect((await extra.json()).errors).toEqual([{ field: "extra", message: "is not a field of this request" }]);
+  });
+
+  it("answers 500 with a problem when its database fails under a request, and goes on serving", async () => {
+    const own = await startSandbox({ port: 0, db: path.join(dir, "broken.db") });
+    try {
+      const res0 = await fetch(`${own.url}/api/v1/send/counterparties/`, { method: "POST", headers: { Authorization: "Bearer b", "Content-Type": "application/json" }, body: JSON.stringify(person(7)) });
+      const { id } = await res0.json();
+      const raw = new DatabaseSync(path.join(dir, "broken.db"));
+      raw.exec("CREATE TRIGGER no_sessions BEFORE INSERT ON payment_sessions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
+      raw.close();
+      const errors: unknown[] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => void errors.push(args.join(" "));
+      let res: Response;
+      try {
+        res = await fetch(`${own.url}/api/v1/earn/payment-sessions/`, {
+          method: "POST",
+          headers: { Authorization: "Bearer b", "Content-Type": "application/json" },
+          body: JSON.stringify({ amount: 1, currency: "EUR", counterparty_id: id, redirect_url: "https://shop.example.com/" }),
+        });
+      } finally {
+        console.error = original;
+      }
+      expect(res.status).toBe(500);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      expect(await res.json()).toMatchObject({ status: 500, code: "internal_error", detail: "The sandbox failed on this request: disk on fire" });
+      expect(errors).toEqual([expect.stringMatching(/^payin-sandbox: Error: disk on fire/)]);
+      expect((await fetch(`${own.url}/webhooks`, { headers: { Authorization: "Bearer b" } })).status).toBe(404);
+    } finally {
+      await own.close();
+    }
+  });
 });

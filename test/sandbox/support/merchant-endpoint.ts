@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 export interface ReceivedAttempt {
   id: string;
   type: string;
+  method: string;
   headers: IncomingHttpHeaders;
   body: string;
   status: number;
@@ -32,7 +33,7 @@ export async function startEndpoint(): Promise<Endpoint> {
     const type = (JSON.parse(body) as { type: string }).type;
     const status = endpoint.answer({ id, type, n: attempts.length + 1 });
     if (status === "hang") return;
-    attempts.push({ id, type, headers: req.headers, body, status });
+    attempts.push({ id, type, method: req.method!, headers: req.headers, body, status });
     res.writeHead(status).end();
     for (const wake of waiters) wake();
   });
