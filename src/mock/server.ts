@@ -4,7 +4,7 @@
 // 64 KiB (D16), and validation problems that name the caller's real fields. Prism listens on
 // a loopback port of its own that only the front uses.
 import { readFileSync } from "node:fs";
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import path from "node:path";
 import type { Json } from "../lib/json.ts";
 import { problem as buildProblem, PROBLEM_CONTENT_TYPE, responseProblems } from "../lib/problem.ts";
@@ -12,11 +12,7 @@ import { packageRoot } from "../package-root.ts";
 import { startPrism } from "./prism.ts";
 import { fieldErrors, parseViolations } from "./violations.ts";
 import { listen } from "../lib/listen.ts";
-
-/** Request bodies larger than this get 413 (decision D16). */
-export const MAX_BODY_BYTES = 64 * 1024;
-/** Past this the mock stops reading an oversized body and closes the connection. */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+import { isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 
 export interface MockOptions {
   /** Port of the mock; 0 picks a free one. Default 4010. */
@@ -85,7 +81,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, agent: Agent, u
     res.setHeader("Connection", "close");
     return sendJson(res, 413, problem("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`));
   }
-  if (body.length > 0 && isJson(req.headers["content-type"])) {
+  if (body.length > 0 && isJsonType(req.headers["content-type"])) {
     try {
       JSON.parse(body.toString("utf8"));
     } catch (error) {
@@ -141,27 +137,6 @@ function fromPrismError(status: number, prism: { title?: string; detail?: string
     detail: prism.detail ?? prism.title ?? "The mock cannot answer this request.",
   });
 }
-
-/** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
-function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-      else if (size > DRAIN_LIMIT_BYTES) {
-        req.removeAllListeners("data");
-        req.pause();
-        resolve("too large");
-      }
-    });
-    req.on("end", () => resolve(size > MAX_BODY_BYTES ? "too large" : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
-const isJson = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
 
 function sendJson(res: ServerResponse, status: number, problem: object) {
   res.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });

@@ -1,36 +1,6 @@
 // Reading requests and writing answers on node:http.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import { PROBLEM_CONTENT_TYPE } from "../lib/problem.ts";
-
-/** Request bodies larger than this get 413 (decision D16). */
-export const MAX_BODY_BYTES = 64 * 1024;
-/** Past this the sandbox stops reading an oversized body, answers, and closes the connection. */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
-
-/** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
-export function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
-  // Stryker disable next-line StringLiteral: without the header's value the fast path below is skipped, and reading an empty body gives the same empty buffer
-  const declared = Number(req.headers["content-length"]);
-  // Stryker disable next-line ConditionalExpression: as `false`, an empty body is read from the stream, which ends at once with the same empty buffer
-  if (declared === 0) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-      else if (size > DRAIN_LIMIT_BYTES) {
-        req.removeAllListeners("data");
-        req.pause();
-        resolve("too large");
-      }
-    });
-    req.on("end", () => resolve(size > MAX_BODY_BYTES ? "too large" : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
-export const isJsonType = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
 
 export function sendJson(res: ServerResponse, status: number, body: string | undefined, headers: Record<string, string> = {}) {
   if (body === undefined) {

@@ -4,7 +4,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationRequest } from "../../generated/sandbox-requests.js";
 import { accountNow } from "./clock.ts";
-import { bearerToken, isJsonType, MAX_BODY_BYTES, readBody, sendJson } from "./http.ts";
+import { isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
+import { bearerToken, sendJson } from "./http.ts";
 import type { Answer, Call, Operations, Services } from "./operation.ts";
 import { problem, validationProblem, type Problem } from "./problems.ts";
 import type { RouteMatch } from "./router.ts";

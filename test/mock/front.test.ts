@@ -4,7 +4,8 @@
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
-import { MAX_BODY_BYTES, startMock, type RunningMock } from "../../src/mock/server.ts";
+import { MAX_BODY_BYTES } from "../../src/lib/request-body.ts";
+import { startMock, type RunningMock } from "../../src/mock/server.ts";
 import { startPrism } from "../../src/mock/prism.ts";
 
 vi.mock("../../src/mock/prism.ts", () => ({ startPrism: vi.fn() }));

@@ -4,7 +4,8 @@
 import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { bearerToken, isJsonType } from "../../src/sandbox/http.ts";
+import { isJsonType } from "../../src/lib/request-body.ts";
+import { bearerToken } from "../../src/sandbox/http.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

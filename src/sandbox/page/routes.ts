@@ -4,7 +4,7 @@
 // after paying, or back to the page, which says the attempt failed, after failing. A body left
 // unread is node:http's to drain once the answer is sent.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody } from "../http.ts";
+import { readBody } from "../../lib/request-body.ts";
 import type { Services } from "../operation.ts";
 import type { Outcome } from "../payments.ts";
 import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
