@@ -1,7 +1,12 @@
 // The mock with real Prism in this process: the errors Prism itself raises reach the caller as
 // the contract's problems, and close() leaves nothing listening.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { importPeer, startPrism } from "../../src/mock/prism.ts";
 import { startMock, type RunningMock } from "../../src/mock/server.ts";
+import { openapi } from "../support/documents.ts";
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -43,5 +48,41 @@ describe("the mock with Prism", () => {
     // Prism's server stops listening a moment after its close() resolves.
     await vi.waitFor(() => expect(listening()).toBe(before), { timeout: 5000 });
     await expect(fetch(`${other.url}/api/v1/nowhere/`)).rejects.toThrow();
+  });
+
+  it("answers a valid request with the documented example, as prism mock does by default", async () => {
+    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "ana@example.com", phone_number: "+34600000000" }),
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual(openapi.components.examples.Counterparty.value);
+    // Browsers may call it from another origin (a docs page's "try it"), as with `prism mock`.
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("checks the bearer token the contract's security asks for", async () => {
+    const res = await fetch(`${mock.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL`);
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("starting Prism", () => {
+  it("refuses a document with no operation to serve", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "payin-prism-"));
+    const document = path.join(dir, "empty.json");
+    writeFileSync(document, JSON.stringify({ openapi: "3.1.0", info: { title: "empty", version: "1" }, paths: {} }));
+    try {
+      await expect(startPrism(document, false)).rejects.toThrow(`${document} has no operations for Prism to serve.`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says what to install when one of Prism's packages is missing", async () => {
+    await expect(importPeer("@stoplight/prism-nothing")).rejects.toThrow(
+      "The mock runs Prism, and @stoplight/prism-nothing is not installed: npm install --save-dev @stoplight/prism-http-server (or @stoplight/prism-cli, which brings it).",
+    );
   });
 });
