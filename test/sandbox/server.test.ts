@@ -134,6 +134,10 @@ describe("the sandbox", () => {
     for (const url of ["http://localhost:3000/h", "http://127.0.0.1/h", "http://127.10.200.255:8080/h", "http://[::1]:9/h", "http://LOCALHOST/h"]) expect([200, 201], url).toContain(await register(url));
     for (const url of ["http://example.com/h", "http://notlocalhost/h", "http://localhost.example.com/h", "http://127.0.0.1.example.com/h", "ftp://localhost/h", "http://[::1/h", 42])
       expect(await register(url), String(url)).toBe(422);
+    // Only the https:// pattern is waived: a loopback URL past the contract's 2,048 characters is still refused.
+    const long = await call("POST", "/webhooks", "loopback", { url: `http://localhost/${"a".repeat(2048)}` });
+    expect(long.status).toBe(422);
+    expect((await long.json()).errors).toEqual([{ field: "url", message: "must NOT have more than 2048 characters" }]);
     const extra = await call("POST", "/webhooks", "loopback", { url: "http://localhost/h", extra: 1 });
     expect(extra.status).toBe(422);
     expect((await extra.json()).errors).toEqual([{ field: "extra", message: "is not a field of this request" }]);

@@ -28,5 +28,6 @@ export const registerWebhook: Operation = {
     deliveries.kick();
     return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };
   },
+  X
   waive: (error, body) => error.instancePath === "/url" && error.keyword === "pattern" && isLoopbackHttpUrl(body?.url),
 };
