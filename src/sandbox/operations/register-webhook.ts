@@ -28,6 +28,6 @@ export const registerWebhook: Operation = {
     deliveries.kick();
     return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };
   },
-  X
+  // Stryker disable next-line OptionalChaining: the body is an object whenever url has a pattern error
   waive: (error, body) => error.instancePath === "/url" && error.keyword === "pattern" && isLoopbackHttpUrl(body?.url),
 };
