@@ -1,26 +1,11 @@
 // Prism answers an invalid request with the 422 example, which names example fields, and lists
-// the real violations in its `sl-violations` header. The mock puts those into the problem's
-// `errors[]`, so a client sees which of its own fields is wrong.
-
-export interface PrismViolation {
-  location: string[];
-  code: string | number;
-  message: string;
-}
+// the real violations beside it. The mock puts those into the problem's `errors[]`, so a client
+// sees which of its own fields is wrong.
+import type { PrismViolation } from "./prism.ts";
 
 export interface FieldError {
   field: string;
   message: string;
-}
-
-export function parseViolations(header: string | null): PrismViolation[] {
-  if (!header) return [];
-  try {
-    const parsed: unknown = JSON.parse(header);
-    return Array.isArray(parsed) ? (parsed as PrismViolation[]) : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The offending field of a violation, as a dot path (`address.country_code`), or the part of the request. */

@@ -38,15 +38,14 @@ describe("the mock with Prism", () => {
     expect(problem.errors).toContainEqual(expect.objectContaining({ field: "type" }));
   });
 
-  it("close() leaves nothing listening: neither the front nor Prism", async () => {
+  it("is one server: Prism answers in process, and close() leaves nothing listening", async () => {
     const listening = () => process.getActiveResourcesInfo().filter((r) => r === "TCPServerWrap").length;
     const before = listening();
     const other = await startMock({ port: 0 });
-    expect(listening(), "the front and Prism").toBe(before + 2);
+    expect(listening(), "the front alone").toBe(before + 1);
     expect((await fetch(`${other.url}/api/v1/nowhere/`, { headers: auth })).status).toBe(404);
     await other.close();
-    // Prism's server stops listening a moment after its close() resolves.
-    await vi.waitFor(() => expect(listening()).toBe(before), { timeout: 5000 });
+    await vi.waitFor(() => expect(listening()).toBe(before));
     await expect(fetch(`${other.url}/api/v1/nowhere/`)).rejects.toThrow();
   });
 
@@ -65,6 +64,58 @@ describe("the mock with Prism", () => {
   it("checks the bearer token the contract's security asks for", async () => {
     const res = await fetch(`${mock.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL`);
     expect(res.status).toBe(401);
+  });
+});
+
+describe("what Prism's own server did, done in process", () => {
+  it("lists the violations in sl-violations, the caller's under request, as prism mock does", async () => {
+    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "POST", headers: auth, body: JSON.stringify({ name: 5 }) });
+    const violations = JSON.parse(res.headers.get("sl-violations")!);
+    expect(violations).toContainEqual({ location: ["request", "body"], severity: "Error", code: "required", message: "Request body must have required property 'type'" });
+    expect(violations.every((v: { location: string[] }) => v.location[0] === "request")).toBe(true);
+  });
+
+  it("answers with the status and the example that Prefer asks for", async () => {
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1`, { headers: { ...auth, prefer: "code=404" } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(await res.json()).toMatchObject({ status: 404, code: "not_found" });
+  });
+
+  it("honours Prism's query parameters when there is no Prefer header", async () => {
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1?__code=404`, { headers: auth });
+    expect(res.status).toBe(404);
+  });
+
+  it("turns a Prefer it cannot read into the contract's problem, with Prism's reason", async () => {
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1`, { headers: { ...auth, prefer: "code=abc" } });
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const problem = await res.json();
+    expect(problem).toMatchObject({ type: "https://docs.payin.example.com/problems/invalid_request", status: 422, code: "invalid_request" });
+    expect(problem.detail).toContain("cannot decode \"abc\", should be a number");
+  });
+
+  it("answers a browser's preflight with 204 and the CORS headers it asked for", async () => {
+    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
+      method: "OPTIONS",
+      headers: { origin: "https://docs.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization" },
+    });
+    expect(res.status).toBe(204);
+    expect(Object.fromEntries(res.headers)).toMatchObject({
+      "access-control-allow-origin": "https://docs.example.com",
+      "access-control-allow-headers": "authorization",
+      "access-control-allow-credentials": "true",
+      "access-control-expose-headers": "*",
+      "access-control-allow-methods": "POST",
+      vary: "origin",
+    });
+    expect(await res.text()).toBe("");
+  });
+
+  it("leaves an OPTIONS that is not a preflight to Prism's router", async () => {
+    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "OPTIONS", headers: auth });
+    expect(res.status).toBe(405);
   });
 });
 
