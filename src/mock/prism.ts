@@ -46,7 +46,8 @@ const SEVERITIES = ["Error", "Warning", "Information", "Hint"];
 
 /**
  * Builds Prism for `document` (a file path of the bundled OpenAPI document), configured as
- * `prism mock` configures it. With `verbose`, Prism's log goes to stdout as JSON lines.
+ * `prism mock` configures it. With `verbose`, the log of Prism's instance (routing,
+ * negotiation, validation) goes to stdout as JSON lines.
  */
 export async function startPrism(document: string, verbose: boolean): Promise<InProcessPrism> {
   const [{ createInstance, getHttpOperationsFromSpec, ProblemJsonError }, { createLogger }, { getHttpConfigFromRequest }, { serialize }] = await Promise.all([
@@ -66,6 +67,7 @@ export async function startPrism(document: string, verbose: boolean): Promise<In
     // Stryker disable next-line BooleanLiteral: every example is valid against its schema (test/openapi/examples.test.ts holds them so), so checking them never finds a violation
     validateResponse: true,
     checkSecurity: true,
+    // Stryker disable next-line BooleanLiteral: it turns response violations into errors, and there are none (see validateResponse)
     errors: false,
     upstreamProxy: undefined,
     mock: { dynamic: false },
@@ -79,6 +81,7 @@ export async function startPrism(document: string, verbose: boolean): Promise<In
       if (request.method === "OPTIONS" && request.headers.origin && request.headers["access-control-request-method"]) {
         headers["access-control-allow-methods"] = request.headers["access-control-request-method"];
         headers["vary"] = "origin";
+        // Stryker disable next-line StringLiteral: node:http sends no body with a 204, whatever it is given
         return { status: 204, headers, body: "", violations: [] };
       }
       const { pathname, searchParams } = new URL(request.url, "http://mock.invalid");
@@ -88,7 +91,6 @@ export async function startPrism(document: string, verbose: boolean): Promise<In
         headers: request.headers as Record<string, string>,
         body: request.body,
       };
-      logger.info({ input }, "Request received");
 
       const preferences = getHttpConfigFromRequest(input);
       const result =
@@ -97,7 +99,6 @@ export async function startPrism(document: string, verbose: boolean): Promise<In
           : await prism.request(input, operations, { ...config, mock: { ...config.mock, ...defined(preferences.right) } })();
       if (result._tag === "Left") {
         const error = result.left as InstanceType<typeof ProblemJsonError>;
-        logger.error({ input }, `Request terminated with error: ${error}`);
         const problem = ProblemJsonError.toProblemJson(error);
         return {
           status: problem.status,
@@ -111,11 +112,7 @@ export async function startPrism(document: string, verbose: boolean): Promise<In
       const { output, validations } = result.right;
       const violations = validations.input.map(violation("request"));
       const all = violations.concat(validations.output.map(violation("response")));
-      if (all.length > 0) {
-        const list = JSON.stringify(all);
-        headers["sl-violations"] = list.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${list.substring(0, MAX_SAFE_HEADER_LENGTH)}` : list;
-        for (const v of all) logger[v.severity === "Error" ? "error" : v.severity === "Warning" ? "warn" : "info"]({ name: "VALIDATOR" }, `Violation: ${v.location.join(".")} ${v.message}`);
-      }
+      if (all.length > 0) headers["sl-violations"] = violationsHeader(all);
       // Lower-cased, as `getHeader` reads them in Prism's server: the mocker writes `Content-type`.
       for (const [name, value] of Object.entries(output.headers ?? {})) headers[name.toLowerCase()] = String(value);
       return { status: output.statusCode, headers, body: (serialize(output.body, headers["content-type"]) as string | undefined) ?? "", violations };
@@ -147,7 +144,8 @@ function defined<T extends object>(preferences: T): Partial<T> {
   return Object.fromEntries(Object.entries(preferences).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-const violation =
+/** @internal A violation of Prism's validators as its server lists it: where (`request` or `response`, then the path), and the severity's name. */
+export const violation =
   (where: "request" | "response") =>
   (detail: { path?: Array<string | number>; severity: number; code?: string | number; message: string }): PrismViolation => ({
     location: [where, ...(detail.path ?? [])],
@@ -155,6 +153,12 @@ const violation =
     code: detail.code,
     message: detail.message,
   });
+
+/** @internal The `sl-violations` header: the list as JSON, cut short as Prism's server cuts it so that it fits a header. */
+export function violationsHeader(violations: PrismViolation[]): string {
+  const list = JSON.stringify(violations);
+  return list.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${list.substring(0, MAX_SAFE_HEADER_LENGTH)}` : list;
+}
 
 /** @internal The module of an optional peer, or an error that says what to install. */
 export async function importPeer<T>(name: string): Promise<T> {

@@ -156,7 +156,10 @@ describe("the mock's front", () => {
     expect((await (await send("/x", { method: "POST", headers: json, body: "{}" })).json()).detail).toBe("The request has 1 invalid field.");
   });
 
-  it("leaves a 422 without violations, and a 4xx that is not Prism's own error, as Prism gave them", async () => {
+  it("leaves a 422 without violations, another status with violations, and a 4xx that is not Prism's own error, as Prism gave them", async () => {
+    const violations = [{ location: ["request", "header", "authorization"], severity: "Error", code: "x", message: "m" }];
+    prism.reply = () => ({ status: 401, headers: {}, body: '{"status":401,"detail":"example"}', violations });
+    expect(await (await send("/x")).text()).toBe('{"status":401,"detail":"example"}');
     prism.reply = () => ({ status: 422, headers: {}, body: '{"status":422,"detail":"example"}', violations: [] });
     expect(await (await send("/x", { method: "POST", headers: json, body: "{}" })).text()).toBe('{"status":422,"detail":"example"}');
     prism.reply = () => ({ status: 409, headers: {}, body: '{"status":409,"code":"duplicate"}', violations: [] });

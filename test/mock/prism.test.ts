@@ -75,20 +75,44 @@ describe("what Prism's own server did, done in process", () => {
     expect(violations.every((v: { location: string[] }) => v.location[0] === "request")).toBe(true);
   });
 
+  it("sends no sl-violations with a valid request", async () => {
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.headers.has("sl-violations")).toBe(false);
+  });
+
+  it("routes against the server Prism's __server parameter names, as prism mock does", async () => {
+    // The contract's servers include `{base_url}`, which matches any: this copy has one fixed server.
+    const dir = mkdtempSync(path.join(tmpdir(), "payin-prism-"));
+    const document = path.join(dir, "openapi.json");
+    writeFileSync(document, JSON.stringify({ ...openapi, servers: [{ url: "https://api.example.com" }] }));
+    const other = await startMock({ port: 0, document });
+    const transaction = `${other.url}/api/v1/earn/transactions/txn_1/`;
+    try {
+      expect((await fetch(`${transaction}?__server=https://api.example.com`, { headers: auth })).status).toBe(200);
+      const res = await fetch(`${transaction}?__server=https://elsewhere.example.com`, { headers: auth });
+      expect(res.status).toBe(404);
+      expect((await res.json()).title).toBe("Route not resolved, no server matched");
+    } finally {
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("answers with the status and the example that Prefer asks for", async () => {
-    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1`, { headers: { ...auth, prefer: "code=404" } });
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: { ...auth, prefer: "code=404" } });
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toMatchObject({ status: 404, code: "not_found" });
   });
 
   it("honours Prism's query parameters when there is no Prefer header", async () => {
-    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1?__code=404`, { headers: auth });
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/?__code=404`, { headers: auth });
     expect(res.status).toBe(404);
   });
 
   it("turns a Prefer it cannot read into the contract's problem, with Prism's reason", async () => {
-    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1`, { headers: { ...auth, prefer: "code=abc" } });
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: { ...auth, prefer: "code=abc" } });
     expect(res.status).toBe(422);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     const problem = await res.json();
@@ -114,8 +138,16 @@ describe("what Prism's own server did, done in process", () => {
   });
 
   it("leaves an OPTIONS that is not a preflight to Prism's router", async () => {
-    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "OPTIONS", headers: auth });
-    expect(res.status).toBe(405);
+    expect((await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "OPTIONS", headers: auth })).status).toBe(405);
+    const noOrigin = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "OPTIONS", headers: { ...auth, "access-control-request-method": "POST" } });
+    expect(noOrigin.status).toBe(405);
+  });
+
+  it("answers a GET that carries preflight headers as a GET", async () => {
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: { ...auth, origin: "https://docs.example.com", "access-control-request-method": "GET" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
+    expect(res.headers.has("access-control-allow-methods")).toBe(false);
   });
 });
 

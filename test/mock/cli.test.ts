@@ -1,0 +1,43 @@
+// `payin-mock` as a command: the line it prints once it answers, and Prism's log only when asked.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/paths.ts";
+
+const invalidCreate = { method: "POST", headers: { authorization: "Bearer tok_cli", "content-type": "application/json" }, body: JSON.stringify({ name: 5 }) };
+
+/** Starts the command, sends one invalid request, and returns everything it printed by then. */
+async function outputAround(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [path.join(root, "src/mock/cli.ts"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", () => {
+        const found = output.match(/listening on (http:\/\/\S+)/)?.[1];
+        if (found) resolve(found);
+      });
+      child.once("exit", (code) => reject(new Error(`payin-mock exited with ${code}: ${output}`)));
+    });
+    expect((await fetch(`${url}/api/v1/send/counterparties/`, invalidCreate)).status).toBe(422);
+    // Prism's logger writes asynchronously; leave it time to.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return output;
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+describe("payin-mock", () => {
+  it("prints only where it listens, without --verbose", async () => {
+    expect(await outputAround([])).toMatch(/^Payin Acceptance Service mock \(Prism\) listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
+
+  it("prints Prism's log as JSON lines with --verbose, its validation findings included", async () => {
+    const lines = (await outputAround(["--verbose"])).trim().split("\n").slice(1);
+    expect(lines.length).toBeGreaterThan(1);
+    // pino repeats "name" for each child logger; Prism's own comes first.
+    for (const line of lines) expect(line).toMatch(/^\{"level":\d+,"name":"PRISM",/);
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ name: "VALIDATOR", level: 50, msg: "Request body must have required property 'type'" }));
+  });
+});
