@@ -16,6 +16,8 @@ export default defineConfig({
     // Lint, build and mock tests start CLIs that take seconds on two cores.
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // Fails any test file whose code, or a server it started, reached for a host outside loopback.
+    setupFiles: ["test/support/loopback-setup.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/contract/**"] } },
       {

@@ -489,7 +489,7 @@ validate22.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const schema41 = {
+const schema42 = {
 	"title": "SessionStatus",
 	"description": "State of a payment session. `created` → `completed` when a transaction completes before `expires_at`; `created` → `expired` when none has at `expires_at`. Both are final.",
 	"type": "string",
@@ -501,7 +501,95 @@ const schema41 = {
 	],
 	"examples": ["created"]
 };
-const pattern4 = new RegExp("^[A-Z]{3}$", "u");
+const pattern4 = new RegExp("^[^\\x00-\\x1F\\x7F-\\x9F]*$", "u");
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate25.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (typeof data === "string") {
+		if (func1(data) > 2048) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/$defs/PlainText/maxLength",
+				keyword: "maxLength",
+				params: { limit: 2048 },
+				message: "must NOT have more than 2048 characters"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (!pattern4.test(data)) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/$defs/PlainText/pattern",
+				keyword: "pattern",
+				params: { pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$" },
+				message: "must match pattern \"^[^\\x00-\\x1F\\x7F-\\x9F]*$\""
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+	} else {
+		const err2 = {
+			instancePath,
+			schemaPath: "#/$defs/PlainText/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err2];
+		else vErrors.push(err2);
+		errors++;
+	}
+	if (typeof data === "string") {
+		if (func1(data) > 128) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/maxLength",
+				keyword: "maxLength",
+				params: { limit: 128 },
+				message: "must NOT have more than 128 characters"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (func1(data) < 1) {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/minLength",
+				keyword: "minLength",
+				params: { limit: 1 },
+				message: "must NOT have fewer than 1 characters"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
+			errors++;
+		}
+	} else {
+		const err5 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err5];
+		else vErrors.push(err5);
+		errors++;
+	}
+	validate25.errors = vErrors;
+	return errors === 0;
+}
+validate25.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const pattern5 = new RegExp("^[A-Z]{3}$", "u");
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -650,69 +738,41 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.order_id !== void 0) {
-			let data2 = data.order_id;
-			if (typeof data2 === "string") {
-				if (func1(data2) > 128) {
-					const err11 = {
-						instancePath: instancePath + "/order_id",
-						schemaPath: "#/$defs/OrderId/maxLength",
-						keyword: "maxLength",
-						params: { limit: 128 },
-						message: "must NOT have more than 128 characters"
-					};
-					if (vErrors === null) vErrors = [err11];
-					else vErrors.push(err11);
-					errors++;
-				}
-				if (func1(data2) < 1) {
-					const err12 = {
-						instancePath: instancePath + "/order_id",
-						schemaPath: "#/$defs/OrderId/minLength",
-						keyword: "minLength",
-						params: { limit: 1 },
-						message: "must NOT have fewer than 1 characters"
-					};
-					if (vErrors === null) vErrors = [err12];
-					else vErrors.push(err12);
-					errors++;
-				}
-			} else {
-				const err13 = {
-					instancePath: instancePath + "/order_id",
-					schemaPath: "#/$defs/OrderId/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err13];
-				else vErrors.push(err13);
-				errors++;
+			if (!validate25(data.order_id, {
+				instancePath: instancePath + "/order_id",
+				parentData: data,
+				parentDataProperty: "order_id",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+				errors = vErrors.length;
 			}
 		}
 		if (data.status !== void 0) {
 			let data3 = data.status;
 			if (typeof data3 !== "string") {
-				const err14 = {
+				const err11 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/$defs/SessionStatus/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err14];
-				else vErrors.push(err14);
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
 				errors++;
 			}
 			if (!(data3 === "created" || data3 === "completed" || data3 === "expired")) {
-				const err15 = {
+				const err12 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/$defs/SessionStatus/enum",
 					keyword: "enum",
-					params: { allowedValues: schema41.enum },
+					params: { allowedValues: schema42.enum },
 					message: "must be equal to one of the allowed values"
 				};
-				if (vErrors === null) vErrors = [err15];
-				else vErrors.push(err15);
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
 				errors++;
 			}
 		}
@@ -720,7 +780,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 			let data4 = data.amount;
 			if (typeof data4 == "number" && isFinite(data4)) {
 				if (data4 > 0xe8d4a51000 || isNaN(data4)) {
-					const err16 = {
+					const err13 = {
 						instancePath: instancePath + "/amount",
 						schemaPath: "#/$defs/Amount/maximum",
 						keyword: "maximum",
@@ -730,12 +790,12 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be <= 1000000000000"
 					};
-					if (vErrors === null) vErrors = [err16];
-					else vErrors.push(err16);
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
 					errors++;
 				}
 				if (data4 <= 0 || isNaN(data4)) {
-					const err17 = {
+					const err14 = {
 						instancePath: instancePath + "/amount",
 						schemaPath: "#/$defs/Amount/exclusiveMinimum",
 						keyword: "exclusiveMinimum",
@@ -745,61 +805,61 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be > 0"
 					};
-					if (vErrors === null) vErrors = [err17];
-					else vErrors.push(err17);
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
 					errors++;
 				}
 			} else {
-				const err18 = {
+				const err15 = {
 					instancePath: instancePath + "/amount",
 					schemaPath: "#/$defs/Amount/type",
 					keyword: "type",
 					params: { type: "number" },
 					message: "must be number"
 				};
-				if (vErrors === null) vErrors = [err18];
-				else vErrors.push(err18);
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
 				errors++;
 			}
 		}
 		if (data.currency !== void 0) {
 			let data5 = data.currency;
 			if (typeof data5 === "string") {
-				if (!pattern4.test(data5)) {
-					const err19 = {
+				if (!pattern5.test(data5)) {
+					const err16 = {
 						instancePath: instancePath + "/currency",
 						schemaPath: "#/$defs/Currency/pattern",
 						keyword: "pattern",
 						params: { pattern: "^[A-Z]{3}$" },
 						message: "must match pattern \"^[A-Z]{3}$\""
 					};
-					if (vErrors === null) vErrors = [err19];
-					else vErrors.push(err19);
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
 					errors++;
 				}
 			} else {
-				const err20 = {
+				const err17 = {
 					instancePath: instancePath + "/currency",
 					schemaPath: "#/$defs/Currency/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err20];
-				else vErrors.push(err20);
+				if (vErrors === null) vErrors = [err17];
+				else vErrors.push(err17);
 				errors++;
 			}
 		}
 	} else {
-		const err21 = {
+		const err18 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err21];
-		else vErrors.push(err21);
+		if (vErrors === null) vErrors = [err18];
+		else vErrors.push(err18);
 		errors++;
 	}
 	validate24.errors = vErrors;
@@ -949,7 +1009,7 @@ validate21.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validateTransactionCreatedEvent = validate26;
+const validateTransactionCreatedEvent = validate28;
 const schema50 = {
 	"title": "TransactionStatus",
 	"description": "State of a transaction. `created` → `completed` → `settled` (the amount reached the merchant wallet or account); `created` → `failed`. `settled` and `failed` are final.",
@@ -963,10 +1023,10 @@ const schema50 = {
 	],
 	"examples": ["completed"]
 };
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate28.evaluated;
+	const evaluated0 = validate30.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1163,69 +1223,41 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.order_id !== void 0) {
-			let data3 = data.order_id;
-			if (typeof data3 === "string") {
-				if (func1(data3) > 128) {
-					const err15 = {
-						instancePath: instancePath + "/order_id",
-						schemaPath: "#/$defs/OrderId/maxLength",
-						keyword: "maxLength",
-						params: { limit: 128 },
-						message: "must NOT have more than 128 characters"
-					};
-					if (vErrors === null) vErrors = [err15];
-					else vErrors.push(err15);
-					errors++;
-				}
-				if (func1(data3) < 1) {
-					const err16 = {
-						instancePath: instancePath + "/order_id",
-						schemaPath: "#/$defs/OrderId/minLength",
-						keyword: "minLength",
-						params: { limit: 1 },
-						message: "must NOT have fewer than 1 characters"
-					};
-					if (vErrors === null) vErrors = [err16];
-					else vErrors.push(err16);
-					errors++;
-				}
-			} else {
-				const err17 = {
-					instancePath: instancePath + "/order_id",
-					schemaPath: "#/$defs/OrderId/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err17];
-				else vErrors.push(err17);
-				errors++;
+			if (!validate25(data.order_id, {
+				instancePath: instancePath + "/order_id",
+				parentData: data,
+				parentDataProperty: "order_id",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+				errors = vErrors.length;
 			}
 		}
 		if (data.status !== void 0) {
 			let data4 = data.status;
 			if (typeof data4 !== "string") {
-				const err18 = {
+				const err15 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/$defs/TransactionStatus/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err18];
-				else vErrors.push(err18);
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
 				errors++;
 			}
 			if (!(data4 === "created" || data4 === "completed" || data4 === "settled" || data4 === "failed")) {
-				const err19 = {
+				const err16 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/$defs/TransactionStatus/enum",
 					keyword: "enum",
 					params: { allowedValues: schema50.enum },
 					message: "must be equal to one of the allowed values"
 				};
-				if (vErrors === null) vErrors = [err19];
-				else vErrors.push(err19);
+				if (vErrors === null) vErrors = [err16];
+				else vErrors.push(err16);
 				errors++;
 			}
 		}
@@ -1233,7 +1265,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 			let data5 = data.amount;
 			if (typeof data5 == "number" && isFinite(data5)) {
 				if (data5 > 0xe8d4a51000 || isNaN(data5)) {
-					const err20 = {
+					const err17 = {
 						instancePath: instancePath + "/amount",
 						schemaPath: "#/$defs/Amount/maximum",
 						keyword: "maximum",
@@ -1243,12 +1275,12 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be <= 1000000000000"
 					};
-					if (vErrors === null) vErrors = [err20];
-					else vErrors.push(err20);
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
 					errors++;
 				}
 				if (data5 <= 0 || isNaN(data5)) {
-					const err21 = {
+					const err18 = {
 						instancePath: instancePath + "/amount",
 						schemaPath: "#/$defs/Amount/exclusiveMinimum",
 						keyword: "exclusiveMinimum",
@@ -1258,67 +1290,67 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be > 0"
 					};
-					if (vErrors === null) vErrors = [err21];
-					else vErrors.push(err21);
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
 					errors++;
 				}
 			} else {
-				const err22 = {
+				const err19 = {
 					instancePath: instancePath + "/amount",
 					schemaPath: "#/$defs/Amount/type",
 					keyword: "type",
 					params: { type: "number" },
 					message: "must be number"
 				};
-				if (vErrors === null) vErrors = [err22];
-				else vErrors.push(err22);
+				if (vErrors === null) vErrors = [err19];
+				else vErrors.push(err19);
 				errors++;
 			}
 		}
 		if (data.currency !== void 0) {
 			let data6 = data.currency;
 			if (typeof data6 === "string") {
-				if (!pattern4.test(data6)) {
-					const err23 = {
+				if (!pattern5.test(data6)) {
+					const err20 = {
 						instancePath: instancePath + "/currency",
 						schemaPath: "#/$defs/Currency/pattern",
 						keyword: "pattern",
 						params: { pattern: "^[A-Z]{3}$" },
 						message: "must match pattern \"^[A-Z]{3}$\""
 					};
-					if (vErrors === null) vErrors = [err23];
-					else vErrors.push(err23);
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
 					errors++;
 				}
 			} else {
-				const err24 = {
+				const err21 = {
 					instancePath: instancePath + "/currency",
 					schemaPath: "#/$defs/Currency/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err24];
-				else vErrors.push(err24);
+				if (vErrors === null) vErrors = [err21];
+				else vErrors.push(err21);
 				errors++;
 			}
 		}
 	} else {
-		const err25 = {
+		const err22 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err25];
-		else vErrors.push(err25);
+		if (vErrors === null) vErrors = [err22];
+		else vErrors.push(err22);
 		errors++;
 	}
-	validate28.errors = vErrors;
+	validate30.errors = vErrors;
 	return errors === 0;
 }
-validate28.evaluated = {
+validate30.evaluated = {
 	"props": {
 		"transaction_id": true,
 		"session_id": true,
@@ -1331,10 +1363,10 @@ validate28.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate26.evaluated;
+	const evaluated0 = validate28.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!validate22(data, {
@@ -1388,14 +1420,14 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
 		}
 		if (data.data !== void 0) {
 			let data1 = data.data;
-			if (!validate28(data1, {
+			if (!validate30(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+				vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 				errors = vErrors.length;
 			}
 			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
@@ -1450,10 +1482,10 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err6);
 		errors++;
 	}
-	validate26.errors = vErrors;
+	validate28.errors = vErrors;
 	return errors === 0;
 }
-validate26.evaluated = {
+validate28.evaluated = {
 	"props": {
 		"type": true,
 		"data": true,
@@ -1463,11 +1495,11 @@ validate26.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validateTransactionCompletedEvent = validate30;
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validateTransactionCompletedEvent = validate33;
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate30.evaluated;
+	const evaluated0 = validate33.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!validate22(data, {
@@ -1521,14 +1553,14 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
 		}
 		if (data.data !== void 0) {
 			let data1 = data.data;
-			if (!validate28(data1, {
+			if (!validate30(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+				vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 				errors = vErrors.length;
 			}
 			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
@@ -1583,10 +1615,10 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err6);
 		errors++;
 	}
-	validate30.errors = vErrors;
+	validate33.errors = vErrors;
 	return errors === 0;
 }
-validate30.evaluated = {
+validate33.evaluated = {
 	"props": {
 		"type": true,
 		"data": true,
@@ -1596,11 +1628,11 @@ validate30.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validateTransactionSettledEvent = validate33;
-function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validateTransactionSettledEvent = validate36;
+function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate33.evaluated;
+	const evaluated0 = validate36.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!validate22(data, {
@@ -1654,14 +1686,14 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
 		}
 		if (data.data !== void 0) {
 			let data1 = data.data;
-			if (!validate28(data1, {
+			if (!validate30(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+				vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 				errors = vErrors.length;
 			}
 			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
@@ -1716,10 +1748,10 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err6);
 		errors++;
 	}
-	validate33.errors = vErrors;
+	validate36.errors = vErrors;
 	return errors === 0;
 }
-validate33.evaluated = {
+validate36.evaluated = {
 	"props": {
 		"type": true,
 		"data": true,
@@ -1729,11 +1761,11 @@ validate33.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validateSessionExpiredEvent = validate36;
-function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validateSessionExpiredEvent = validate39;
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate36.evaluated;
+	const evaluated0 = validate39.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!validate22(data, {
@@ -1849,10 +1881,10 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err6);
 		errors++;
 	}
-	validate36.errors = vErrors;
+	validate39.errors = vErrors;
 	return errors === 0;
 }
-validate36.evaluated = {
+validate39.evaluated = {
 	"props": {
 		"type": true,
 		"data": true,
@@ -1862,22 +1894,22 @@ validate36.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validateTransactionFailedEvent = validate39;
-const pattern6 = new RegExp("^[a-z0-9]+(_[a-z0-9]+)*$", "u");
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validateTransactionFailedEvent = validate42;
+const pattern7 = new RegExp("^[a-z0-9]+(_[a-z0-9]+)*$", "u");
+function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate41.evaluated;
+	const evaluated0 = validate44.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
-	if (!validate28(data, {
+	if (!validate30(data, {
 		instancePath,
 		parentData,
 		parentDataProperty,
 		rootData,
 		dynamicAnchors
 	})) {
-		vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+		vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 		errors = vErrors.length;
 	}
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1908,7 +1940,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
 					else vErrors.push(err1);
 					errors++;
 				}
-				if (!pattern6.test(data0)) {
+				if (!pattern7.test(data0)) {
 					const err2 = {
 						instancePath: instancePath + "/failure_reason",
 						schemaPath: "#/$defs/FailureReason/pattern",
@@ -1945,10 +1977,10 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err4);
 		errors++;
 	}
-	validate41.errors = vErrors;
+	validate44.errors = vErrors;
 	return errors === 0;
 }
-validate41.evaluated = {
+validate44.evaluated = {
 	"props": {
 		"failure_reason": true,
 		"transaction_id": true,
@@ -1962,10 +1994,10 @@ validate41.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate39.evaluated;
+	const evaluated0 = validate42.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!validate22(data, {
@@ -2019,14 +2051,14 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
 		}
 		if (data.data !== void 0) {
 			let data1 = data.data;
-			if (!validate41(data1, {
+			if (!validate44(data1, {
 				instancePath: instancePath + "/data",
 				parentData: data,
 				parentDataProperty: "data",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+				vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 				errors = vErrors.length;
 			}
 			if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
@@ -2081,10 +2113,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err6);
 		errors++;
 	}
-	validate39.errors = vErrors;
+	validate42.errors = vErrors;
 	return errors === 0;
 }
-validate39.evaluated = {
+validate42.evaluated = {
 	"props": {
 		"type": true,
 		"data": true,
@@ -2094,11 +2126,11 @@ validate39.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validateSessionCompletedEvent = validate44;
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validateSessionCompletedEvent = validate47;
+function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate44.evaluated;
+	const evaluated0 = validate47.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!validate22(data, {
@@ -2214,10 +2246,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err6);
 		errors++;
 	}
-	validate44.errors = vErrors;
+	validate47.errors = vErrors;
 	return errors === 0;
 }
-validate44.evaluated = {
+validate47.evaluated = {
 	"props": {
 		"type": true,
 		"data": true,

@@ -265,11 +265,17 @@ export interface components {
          */
         PaymentRail: "PAYIN";
         /**
+         * PlainText
+         * @description Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.
+         * @example ORD-2026-000731
+         */
+        PlainText: string;
+        /**
          * PersonName
          * @description A given or family name of a person.
          * @example Lucía
          */
-        PersonName: string;
+        PersonName: string & components["schemas"]["PlainText"];
         /**
          * EmailAddress
          * Format: email
@@ -299,22 +305,22 @@ export interface components {
              * @description First line of the street address.
              * @example Calle de Alcalá 42
              */
-            line_1: string;
+            line_1: string & components["schemas"]["PlainText"];
             /**
              * @description City or town.
              * @example Madrid
              */
-            city: string;
+            city: string & components["schemas"]["PlainText"];
             /**
              * @description State, province or region.
              * @example Comunidad de Madrid
              */
-            state?: string;
+            state?: string & components["schemas"]["PlainText"];
             /**
              * @description Postal or ZIP code.
              * @example 28014
              */
-            postal_code?: string;
+            postal_code?: string & components["schemas"]["PlainText"];
             /**
              * @description Country code, two upper-case letters (ISO 3166-1 alpha-2).
              * @example ES
@@ -470,13 +476,13 @@ export interface components {
         };
         /**
          * Amount
-         * @description Amount to charge, in major units of the currency (`25.5` is twenty-five euros fifty). It is positive and has no more decimals than the currency has; the service answers other values with `422` naming `amount`. At most one trillion (10^12) in any currency.
+         * @description Amount to charge, in major units of the currency (`25.5` is twenty-five euros fifty). It is positive and has no more decimals than the currency's minor units (`x-minor-units` of `Currency`: two for EUR, none for JPY, three for KWD), counted in the number's shortest decimal form (`49.99`, not `49.999`; `1e-7` has seven); the service answers other values with `422` naming `amount`. At most one trillion (10^12) in any currency.
          * @example 49.99
          */
         Amount: number;
         /**
          * Currency
-         * @description Currency code, ISO 4217 alphabetic (three upper-case letters).
+         * @description Currency code, ISO 4217 alphabetic (three upper-case letters). `x-minor-units` lists the currencies whose minor units (decimals an amount may have) are not two, as ISO 4217 gives them; every other code has two. `amount` is checked against it.
          * @example EUR
          */
         Currency: string;
@@ -485,7 +491,7 @@ export interface components {
          * @description Merchant-side order identifier, echoed on the session, its transactions and events.
          * @example ORD-2026-000731
          */
-        OrderId: string;
+        OrderId: string & components["schemas"]["PlainText"];
         /**
          * Purpose
          * @description Purpose code of the payment: upper-case words joined by underscores. Open set.
@@ -493,12 +499,12 @@ export interface components {
          */
         Purpose: string;
         /**
-         * Url
+         * HttpsUrl
          * Format: uri
-         * @description An absolute URL.
+         * @description An absolute `https://` URL of the merchant's, with a host and a port (1–65535) a client can reach. No other scheme: a `javascript:`, `data:` or plain `http://` URL is answered with `422` naming the field.
          * @example https://shop.example.com/checkout
          */
-        Url: string;
+        HttpsUrl: string;
         /**
          * PaymentSessionCreate
          * @description Body of create payment session: what to charge a PAYIN counterparty. Several sessions may be created for one counterparty.
@@ -511,9 +517,9 @@ export interface components {
             order_id?: components["schemas"]["OrderId"];
             purpose?: components["schemas"]["Purpose"];
             /** @description URL of the merchant site the customer comes from. */
-            source_url?: components["schemas"]["Url"];
+            source_url?: components["schemas"]["HttpsUrl"];
             /** @description URL where the customer lands once the payment session is completed. */
-            redirect_url: components["schemas"]["Url"];
+            redirect_url: components["schemas"]["HttpsUrl"];
         };
         /**
          * SessionId
@@ -529,6 +535,13 @@ export interface components {
          */
         SessionStatus: "created" | "completed" | "expired";
         /**
+         * Url
+         * Format: uri
+         * @description An absolute URL that the service makes, such as a payment link.
+         * @example https://shop.example.com/checkout
+         */
+        Url: string;
+        /**
          * PaymentSession
          * @description A payment session: every field sent at creation, its state, and the payment link the customer is sent to. The link is valid for one hour: until `expires_at`.
          */
@@ -543,9 +556,9 @@ export interface components {
             order_id?: components["schemas"]["OrderId"];
             purpose?: components["schemas"]["Purpose"];
             /** @description URL of the merchant site the customer comes from. */
-            source_url?: components["schemas"]["Url"];
+            source_url?: components["schemas"]["HttpsUrl"];
             /** @description URL where the customer lands once the payment session is completed. */
-            redirect_url: components["schemas"]["Url"];
+            redirect_url: components["schemas"]["HttpsUrl"];
             /** @description When the session was created. */
             created_at: components["schemas"]["Timestamp"];
             /** @description When the session and its payment link expire, exactly one hour after `created_at`. */
@@ -591,11 +604,10 @@ export interface components {
         };
         /**
          * WebhookUrl
-         * Format: uri
          * @description The merchant's HTTPS endpoint that receives the service's webhook events. One per account.
          * @example https://shop.example.com/webhooks/payins
          */
-        WebhookUrl: string;
+        WebhookUrl: components["schemas"]["HttpsUrl"];
         /**
          * WebhookEndpoint
          * @description The registered webhook URL, without its signing secret.

@@ -382,10 +382,485 @@ const schema35 = {
 	"enum": ["PAYIN"],
 	"examples": ["PAYIN"]
 };
+const pattern4 = new RegExp("^[^\\x00-\\x1F\\x7F-\\x9F]*$", "u");
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate23.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (typeof data === "string") {
+		if (func1(data) > 2048) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/$defs/PlainText/maxLength",
+				keyword: "maxLength",
+				params: { limit: 2048 },
+				message: "must NOT have more than 2048 characters"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (!pattern4.test(data)) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/$defs/PlainText/pattern",
+				keyword: "pattern",
+				params: { pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$" },
+				message: "must match pattern \"^[^\\x00-\\x1F\\x7F-\\x9F]*$\""
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+	} else {
+		const err2 = {
+			instancePath,
+			schemaPath: "#/$defs/PlainText/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err2];
+		else vErrors.push(err2);
+		errors++;
+	}
+	if (typeof data === "string") {
+		if (func1(data) > 100) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/maxLength",
+				keyword: "maxLength",
+				params: { limit: 100 },
+				message: "must NOT have more than 100 characters"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (func1(data) < 1) {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/minLength",
+				keyword: "minLength",
+				params: { limit: 1 },
+				message: "must NOT have fewer than 1 characters"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
+			errors++;
+		}
+	} else {
+		const err5 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err5];
+		else vErrors.push(err5);
+		errors++;
+	}
+	validate23.errors = vErrors;
+	return errors === 0;
+}
+validate23.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const pattern10 = new RegExp("^[A-Z]{2}$", "u");
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate26.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.line_1 === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "line_1" },
+				message: "must have required property 'line_1'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.city === void 0) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "city" },
+				message: "must have required property 'city'"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (data.country_code === void 0) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "country_code" },
+				message: "must have required property 'country_code'"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		for (const key0 in data) if (!(key0 === "line_1" || key0 === "city" || key0 === "state" || key0 === "postal_code" || key0 === "country_code")) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/additionalProperties",
+				keyword: "additionalProperties",
+				params: { additionalProperty: key0 },
+				message: "must NOT have additional properties"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (data.line_1 !== void 0) {
+			let data0 = data.line_1;
+			if (typeof data0 === "string") {
+				if (func1(data0) > 2048) {
+					const err4 = {
+						instancePath: instancePath + "/line_1",
+						schemaPath: "#/$defs/PlainText/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+				if (!pattern4.test(data0)) {
+					const err5 = {
+						instancePath: instancePath + "/line_1",
+						schemaPath: "#/$defs/PlainText/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$" },
+						message: "must match pattern \"^[^\\x00-\\x1F\\x7F-\\x9F]*$\""
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			} else {
+				const err6 = {
+					instancePath: instancePath + "/line_1",
+					schemaPath: "#/$defs/PlainText/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+			if (typeof data0 === "string") {
+				if (func1(data0) > 255) {
+					const err7 = {
+						instancePath: instancePath + "/line_1",
+						schemaPath: "#/properties/line_1/maxLength",
+						keyword: "maxLength",
+						params: { limit: 255 },
+						message: "must NOT have more than 255 characters"
+					};
+					if (vErrors === null) vErrors = [err7];
+					else vErrors.push(err7);
+					errors++;
+				}
+				if (func1(data0) < 1) {
+					const err8 = {
+						instancePath: instancePath + "/line_1",
+						schemaPath: "#/properties/line_1/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
+					errors++;
+				}
+			} else {
+				const err9 = {
+					instancePath: instancePath + "/line_1",
+					schemaPath: "#/properties/line_1/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+		}
+		if (data.city !== void 0) {
+			let data1 = data.city;
+			if (typeof data1 === "string") {
+				if (func1(data1) > 2048) {
+					const err10 = {
+						instancePath: instancePath + "/city",
+						schemaPath: "#/$defs/PlainText/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err10];
+					else vErrors.push(err10);
+					errors++;
+				}
+				if (!pattern4.test(data1)) {
+					const err11 = {
+						instancePath: instancePath + "/city",
+						schemaPath: "#/$defs/PlainText/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$" },
+						message: "must match pattern \"^[^\\x00-\\x1F\\x7F-\\x9F]*$\""
+					};
+					if (vErrors === null) vErrors = [err11];
+					else vErrors.push(err11);
+					errors++;
+				}
+			} else {
+				const err12 = {
+					instancePath: instancePath + "/city",
+					schemaPath: "#/$defs/PlainText/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+			if (typeof data1 === "string") {
+				if (func1(data1) > 100) {
+					const err13 = {
+						instancePath: instancePath + "/city",
+						schemaPath: "#/properties/city/maxLength",
+						keyword: "maxLength",
+						params: { limit: 100 },
+						message: "must NOT have more than 100 characters"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+				if (func1(data1) < 1) {
+					const err14 = {
+						instancePath: instancePath + "/city",
+						schemaPath: "#/properties/city/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			} else {
+				const err15 = {
+					instancePath: instancePath + "/city",
+					schemaPath: "#/properties/city/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
+				errors++;
+			}
+		}
+		if (data.state !== void 0) {
+			let data2 = data.state;
+			if (typeof data2 === "string") {
+				if (func1(data2) > 2048) {
+					const err16 = {
+						instancePath: instancePath + "/state",
+						schemaPath: "#/$defs/PlainText/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+				if (!pattern4.test(data2)) {
+					const err17 = {
+						instancePath: instancePath + "/state",
+						schemaPath: "#/$defs/PlainText/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$" },
+						message: "must match pattern \"^[^\\x00-\\x1F\\x7F-\\x9F]*$\""
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+			} else {
+				const err18 = {
+					instancePath: instancePath + "/state",
+					schemaPath: "#/$defs/PlainText/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err18];
+				else vErrors.push(err18);
+				errors++;
+			}
+			if (typeof data2 === "string") {
+				if (func1(data2) > 100) {
+					const err19 = {
+						instancePath: instancePath + "/state",
+						schemaPath: "#/properties/state/maxLength",
+						keyword: "maxLength",
+						params: { limit: 100 },
+						message: "must NOT have more than 100 characters"
+					};
+					if (vErrors === null) vErrors = [err19];
+					else vErrors.push(err19);
+					errors++;
+				}
+			} else {
+				const err20 = {
+					instancePath: instancePath + "/state",
+					schemaPath: "#/properties/state/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err20];
+				else vErrors.push(err20);
+				errors++;
+			}
+		}
+		if (data.postal_code !== void 0) {
+			let data3 = data.postal_code;
+			if (typeof data3 === "string") {
+				if (func1(data3) > 2048) {
+					const err21 = {
+						instancePath: instancePath + "/postal_code",
+						schemaPath: "#/$defs/PlainText/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+				if (!pattern4.test(data3)) {
+					const err22 = {
+						instancePath: instancePath + "/postal_code",
+						schemaPath: "#/$defs/PlainText/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$" },
+						message: "must match pattern \"^[^\\x00-\\x1F\\x7F-\\x9F]*$\""
+					};
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
+					errors++;
+				}
+			} else {
+				const err23 = {
+					instancePath: instancePath + "/postal_code",
+					schemaPath: "#/$defs/PlainText/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err23];
+				else vErrors.push(err23);
+				errors++;
+			}
+			if (typeof data3 === "string") {
+				if (func1(data3) > 20) {
+					const err24 = {
+						instancePath: instancePath + "/postal_code",
+						schemaPath: "#/properties/postal_code/maxLength",
+						keyword: "maxLength",
+						params: { limit: 20 },
+						message: "must NOT have more than 20 characters"
+					};
+					if (vErrors === null) vErrors = [err24];
+					else vErrors.push(err24);
+					errors++;
+				}
+			} else {
+				const err25 = {
+					instancePath: instancePath + "/postal_code",
+					schemaPath: "#/properties/postal_code/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err25];
+				else vErrors.push(err25);
+				errors++;
+			}
+		}
+		if (data.country_code !== void 0) {
+			let data4 = data.country_code;
+			if (typeof data4 === "string") {
+				if (!pattern10.test(data4)) {
+					const err26 = {
+						instancePath: instancePath + "/country_code",
+						schemaPath: "#/properties/country_code/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[A-Z]{2}$" },
+						message: "must match pattern \"^[A-Z]{2}$\""
+					};
+					if (vErrors === null) vErrors = [err26];
+					else vErrors.push(err26);
+					errors++;
+				}
+			} else {
+				const err27 = {
+					instancePath: instancePath + "/country_code",
+					schemaPath: "#/properties/country_code/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err27];
+				else vErrors.push(err27);
+				errors++;
+			}
+		}
+	} else {
+		const err28 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err28];
+		else vErrors.push(err28);
+		errors++;
+	}
+	validate26.errors = vErrors;
+	return errors === 0;
+}
+validate26.evaluated = {
+	"props": true,
+	"dynamicProps": false,
+	"dynamicItems": false
+};
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats2 = formats.date;
-const pattern4 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
-const pattern5 = new RegExp("^[A-Z]{2}$", "u");
+const pattern5 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -532,27 +1007,51 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.first_name !== void 0) {
-			let data2 = data.first_name;
-			if (typeof data2 === "string") {
-				if (func1(data2) > 100) {
+			if (!validate23(data.first_name, {
+				instancePath: instancePath + "/first_name",
+				parentData: data,
+				parentDataProperty: "first_name",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+				errors = vErrors.length;
+			}
+		}
+		if (data.last_name !== void 0) {
+			if (!validate23(data.last_name, {
+				instancePath: instancePath + "/last_name",
+				parentData: data,
+				parentDataProperty: "last_name",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+				errors = vErrors.length;
+			}
+		}
+		if (data.email !== void 0) {
+			let data4 = data.email;
+			if (typeof data4 === "string") {
+				if (func1(data4) > 254) {
 					const err11 = {
-						instancePath: instancePath + "/first_name",
-						schemaPath: "#/$defs/PersonName/maxLength",
+						instancePath: instancePath + "/email",
+						schemaPath: "#/$defs/EmailAddress/maxLength",
 						keyword: "maxLength",
-						params: { limit: 100 },
-						message: "must NOT have more than 100 characters"
+						params: { limit: 254 },
+						message: "must NOT have more than 254 characters"
 					};
 					if (vErrors === null) vErrors = [err11];
 					else vErrors.push(err11);
 					errors++;
 				}
-				if (func1(data2) < 1) {
+				if (!formats0.test(data4)) {
 					const err12 = {
-						instancePath: instancePath + "/first_name",
-						schemaPath: "#/$defs/PersonName/minLength",
-						keyword: "minLength",
-						params: { limit: 1 },
-						message: "must NOT have fewer than 1 characters"
+						instancePath: instancePath + "/email",
+						schemaPath: "#/$defs/EmailAddress/format",
+						keyword: "format",
+						params: { format: "email" },
+						message: "must match format \"email\""
 					};
 					if (vErrors === null) vErrors = [err12];
 					else vErrors.push(err12);
@@ -560,8 +1059,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
 				}
 			} else {
 				const err13 = {
-					instancePath: instancePath + "/first_name",
-					schemaPath: "#/$defs/PersonName/type",
+					instancePath: instancePath + "/email",
+					schemaPath: "#/$defs/EmailAddress/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
@@ -571,111 +1070,31 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
 				errors++;
 			}
 		}
-		if (data.last_name !== void 0) {
-			let data3 = data.last_name;
-			if (typeof data3 === "string") {
-				if (func1(data3) > 100) {
-					const err14 = {
-						instancePath: instancePath + "/last_name",
-						schemaPath: "#/$defs/PersonName/maxLength",
-						keyword: "maxLength",
-						params: { limit: 100 },
-						message: "must NOT have more than 100 characters"
-					};
-					if (vErrors === null) vErrors = [err14];
-					else vErrors.push(err14);
-					errors++;
-				}
-				if (func1(data3) < 1) {
-					const err15 = {
-						instancePath: instancePath + "/last_name",
-						schemaPath: "#/$defs/PersonName/minLength",
-						keyword: "minLength",
-						params: { limit: 1 },
-						message: "must NOT have fewer than 1 characters"
-					};
-					if (vErrors === null) vErrors = [err15];
-					else vErrors.push(err15);
-					errors++;
-				}
-			} else {
-				const err16 = {
-					instancePath: instancePath + "/last_name",
-					schemaPath: "#/$defs/PersonName/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err16];
-				else vErrors.push(err16);
-				errors++;
-			}
-		}
-		if (data.email !== void 0) {
-			let data4 = data.email;
-			if (typeof data4 === "string") {
-				if (func1(data4) > 254) {
-					const err17 = {
-						instancePath: instancePath + "/email",
-						schemaPath: "#/$defs/EmailAddress/maxLength",
-						keyword: "maxLength",
-						params: { limit: 254 },
-						message: "must NOT have more than 254 characters"
-					};
-					if (vErrors === null) vErrors = [err17];
-					else vErrors.push(err17);
-					errors++;
-				}
-				if (!formats0.test(data4)) {
-					const err18 = {
-						instancePath: instancePath + "/email",
-						schemaPath: "#/$defs/EmailAddress/format",
-						keyword: "format",
-						params: { format: "email" },
-						message: "must match format \"email\""
-					};
-					if (vErrors === null) vErrors = [err18];
-					else vErrors.push(err18);
-					errors++;
-				}
-			} else {
-				const err19 = {
-					instancePath: instancePath + "/email",
-					schemaPath: "#/$defs/EmailAddress/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err19];
-				else vErrors.push(err19);
-				errors++;
-			}
-		}
 		if (data.phone_number !== void 0) {
 			let data5 = data.phone_number;
 			if (typeof data5 === "string") {
-				if (!pattern4.test(data5)) {
-					const err20 = {
+				if (!pattern5.test(data5)) {
+					const err14 = {
 						instancePath: instancePath + "/phone_number",
 						schemaPath: "#/$defs/PhoneNumber/pattern",
 						keyword: "pattern",
 						params: { pattern: "^\\+[1-9][0-9]{6,14}$" },
 						message: "must match pattern \"^\\+[1-9][0-9]{6,14}$\""
 					};
-					if (vErrors === null) vErrors = [err20];
-					else vErrors.push(err20);
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
 					errors++;
 				}
 			} else {
-				const err21 = {
+				const err15 = {
 					instancePath: instancePath + "/phone_number",
 					schemaPath: "#/$defs/PhoneNumber/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err21];
-				else vErrors.push(err21);
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
 				errors++;
 			}
 		}
@@ -683,280 +1102,64 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
 			let data6 = data.date_of_birth;
 			if (typeof data6 === "string") {
 				if (func1(data6) > 10) {
-					const err22 = {
+					const err16 = {
 						instancePath: instancePath + "/date_of_birth",
 						schemaPath: "#/$defs/CalendarDate/maxLength",
 						keyword: "maxLength",
 						params: { limit: 10 },
 						message: "must NOT have more than 10 characters"
 					};
-					if (vErrors === null) vErrors = [err22];
-					else vErrors.push(err22);
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
 					errors++;
 				}
 				if (!formats2.validate(data6)) {
-					const err23 = {
+					const err17 = {
 						instancePath: instancePath + "/date_of_birth",
 						schemaPath: "#/$defs/CalendarDate/format",
 						keyword: "format",
 						params: { format: "date" },
 						message: "must match format \"date\""
 					};
-					if (vErrors === null) vErrors = [err23];
-					else vErrors.push(err23);
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
 					errors++;
 				}
 			} else {
-				const err24 = {
+				const err18 = {
 					instancePath: instancePath + "/date_of_birth",
 					schemaPath: "#/$defs/CalendarDate/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err24];
-				else vErrors.push(err24);
+				if (vErrors === null) vErrors = [err18];
+				else vErrors.push(err18);
 				errors++;
 			}
 		}
 		if (data.address !== void 0) {
-			let data7 = data.address;
-			if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-				if (data7.line_1 === void 0) {
-					const err25 = {
-						instancePath: instancePath + "/address",
-						schemaPath: "#/$defs/Address/required",
-						keyword: "required",
-						params: { missingProperty: "line_1" },
-						message: "must have required property 'line_1'"
-					};
-					if (vErrors === null) vErrors = [err25];
-					else vErrors.push(err25);
-					errors++;
-				}
-				if (data7.city === void 0) {
-					const err26 = {
-						instancePath: instancePath + "/address",
-						schemaPath: "#/$defs/Address/required",
-						keyword: "required",
-						params: { missingProperty: "city" },
-						message: "must have required property 'city'"
-					};
-					if (vErrors === null) vErrors = [err26];
-					else vErrors.push(err26);
-					errors++;
-				}
-				if (data7.country_code === void 0) {
-					const err27 = {
-						instancePath: instancePath + "/address",
-						schemaPath: "#/$defs/Address/required",
-						keyword: "required",
-						params: { missingProperty: "country_code" },
-						message: "must have required property 'country_code'"
-					};
-					if (vErrors === null) vErrors = [err27];
-					else vErrors.push(err27);
-					errors++;
-				}
-				for (const key1 in data7) if (!(key1 === "line_1" || key1 === "city" || key1 === "state" || key1 === "postal_code" || key1 === "country_code")) {
-					const err28 = {
-						instancePath: instancePath + "/address",
-						schemaPath: "#/$defs/Address/additionalProperties",
-						keyword: "additionalProperties",
-						params: { additionalProperty: key1 },
-						message: "must NOT have additional properties"
-					};
-					if (vErrors === null) vErrors = [err28];
-					else vErrors.push(err28);
-					errors++;
-				}
-				if (data7.line_1 !== void 0) {
-					let data8 = data7.line_1;
-					if (typeof data8 === "string") {
-						if (func1(data8) > 255) {
-							const err29 = {
-								instancePath: instancePath + "/address/line_1",
-								schemaPath: "#/$defs/Address/properties/line_1/maxLength",
-								keyword: "maxLength",
-								params: { limit: 255 },
-								message: "must NOT have more than 255 characters"
-							};
-							if (vErrors === null) vErrors = [err29];
-							else vErrors.push(err29);
-							errors++;
-						}
-						if (func1(data8) < 1) {
-							const err30 = {
-								instancePath: instancePath + "/address/line_1",
-								schemaPath: "#/$defs/Address/properties/line_1/minLength",
-								keyword: "minLength",
-								params: { limit: 1 },
-								message: "must NOT have fewer than 1 characters"
-							};
-							if (vErrors === null) vErrors = [err30];
-							else vErrors.push(err30);
-							errors++;
-						}
-					} else {
-						const err31 = {
-							instancePath: instancePath + "/address/line_1",
-							schemaPath: "#/$defs/Address/properties/line_1/type",
-							keyword: "type",
-							params: { type: "string" },
-							message: "must be string"
-						};
-						if (vErrors === null) vErrors = [err31];
-						else vErrors.push(err31);
-						errors++;
-					}
-				}
-				if (data7.city !== void 0) {
-					let data9 = data7.city;
-					if (typeof data9 === "string") {
-						if (func1(data9) > 100) {
-							const err32 = {
-								instancePath: instancePath + "/address/city",
-								schemaPath: "#/$defs/Address/properties/city/maxLength",
-								keyword: "maxLength",
-								params: { limit: 100 },
-								message: "must NOT have more than 100 characters"
-							};
-							if (vErrors === null) vErrors = [err32];
-							else vErrors.push(err32);
-							errors++;
-						}
-						if (func1(data9) < 1) {
-							const err33 = {
-								instancePath: instancePath + "/address/city",
-								schemaPath: "#/$defs/Address/properties/city/minLength",
-								keyword: "minLength",
-								params: { limit: 1 },
-								message: "must NOT have fewer than 1 characters"
-							};
-							if (vErrors === null) vErrors = [err33];
-							else vErrors.push(err33);
-							errors++;
-						}
-					} else {
-						const err34 = {
-							instancePath: instancePath + "/address/city",
-							schemaPath: "#/$defs/Address/properties/city/type",
-							keyword: "type",
-							params: { type: "string" },
-							message: "must be string"
-						};
-						if (vErrors === null) vErrors = [err34];
-						else vErrors.push(err34);
-						errors++;
-					}
-				}
-				if (data7.state !== void 0) {
-					let data10 = data7.state;
-					if (typeof data10 === "string") {
-						if (func1(data10) > 100) {
-							const err35 = {
-								instancePath: instancePath + "/address/state",
-								schemaPath: "#/$defs/Address/properties/state/maxLength",
-								keyword: "maxLength",
-								params: { limit: 100 },
-								message: "must NOT have more than 100 characters"
-							};
-							if (vErrors === null) vErrors = [err35];
-							else vErrors.push(err35);
-							errors++;
-						}
-					} else {
-						const err36 = {
-							instancePath: instancePath + "/address/state",
-							schemaPath: "#/$defs/Address/properties/state/type",
-							keyword: "type",
-							params: { type: "string" },
-							message: "must be string"
-						};
-						if (vErrors === null) vErrors = [err36];
-						else vErrors.push(err36);
-						errors++;
-					}
-				}
-				if (data7.postal_code !== void 0) {
-					let data11 = data7.postal_code;
-					if (typeof data11 === "string") {
-						if (func1(data11) > 20) {
-							const err37 = {
-								instancePath: instancePath + "/address/postal_code",
-								schemaPath: "#/$defs/Address/properties/postal_code/maxLength",
-								keyword: "maxLength",
-								params: { limit: 20 },
-								message: "must NOT have more than 20 characters"
-							};
-							if (vErrors === null) vErrors = [err37];
-							else vErrors.push(err37);
-							errors++;
-						}
-					} else {
-						const err38 = {
-							instancePath: instancePath + "/address/postal_code",
-							schemaPath: "#/$defs/Address/properties/postal_code/type",
-							keyword: "type",
-							params: { type: "string" },
-							message: "must be string"
-						};
-						if (vErrors === null) vErrors = [err38];
-						else vErrors.push(err38);
-						errors++;
-					}
-				}
-				if (data7.country_code !== void 0) {
-					let data12 = data7.country_code;
-					if (typeof data12 === "string") {
-						if (!pattern5.test(data12)) {
-							const err39 = {
-								instancePath: instancePath + "/address/country_code",
-								schemaPath: "#/$defs/Address/properties/country_code/pattern",
-								keyword: "pattern",
-								params: { pattern: "^[A-Z]{2}$" },
-								message: "must match pattern \"^[A-Z]{2}$\""
-							};
-							if (vErrors === null) vErrors = [err39];
-							else vErrors.push(err39);
-							errors++;
-						}
-					} else {
-						const err40 = {
-							instancePath: instancePath + "/address/country_code",
-							schemaPath: "#/$defs/Address/properties/country_code/type",
-							keyword: "type",
-							params: { type: "string" },
-							message: "must be string"
-						};
-						if (vErrors === null) vErrors = [err40];
-						else vErrors.push(err40);
-						errors++;
-					}
-				}
-			} else {
-				const err41 = {
-					instancePath: instancePath + "/address",
-					schemaPath: "#/$defs/Address/type",
-					keyword: "type",
-					params: { type: "object" },
-					message: "must be object"
-				};
-				if (vErrors === null) vErrors = [err41];
-				else vErrors.push(err41);
-				errors++;
+			if (!validate26(data.address, {
+				instancePath: instancePath + "/address",
+				parentData: data,
+				parentDataProperty: "address",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+				errors = vErrors.length;
 			}
 		}
 	} else {
-		const err42 = {
+		const err19 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err42];
-		else vErrors.push(err42);
+		if (vErrors === null) vErrors = [err19];
+		else vErrors.push(err19);
 		errors++;
 	}
 	validate22.errors = vErrors;
@@ -967,11 +1170,11 @@ validate22.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_getCounterpartySchema_parameters = validate23;
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_getCounterpartySchema_parameters = validate28;
+function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate23.evaluated;
+	const evaluated0 = validate28.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1065,10 +1268,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err6);
 		errors++;
 	}
-	validate23.errors = vErrors;
+	validate28.errors = vErrors;
 	return errors === 0;
 }
-validate23.evaluated = {
+validate28.evaluated = {
 	"props": {
 		"payment_rail": true,
 		"type": true
@@ -1076,11 +1279,11 @@ validate23.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_createPaymentSession_parameters = validate24;
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_createPaymentSession_parameters = validate29;
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate24.evaluated;
+	const evaluated0 = validate29.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1136,22 +1339,110 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err3);
 		errors++;
 	}
-	validate24.errors = vErrors;
+	validate29.errors = vErrors;
 	return errors === 0;
 }
-validate24.evaluated = {
+validate29.evaluated = {
 	"props": { "Idempotency-Key": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_createPaymentSession_body = validate25;
-const pattern6 = new RegExp("^[A-Z]{3}$", "u");
-const pattern7 = new RegExp("^[A-Z0-9]+(_[A-Z0-9]+)*$", "u");
-const formats4 = formats.uri;
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_createPaymentSession_body = validate30;
+const pattern11 = new RegExp("^[A-Z]{3}$", "u");
+const pattern13 = new RegExp("^[A-Z0-9]+(_[A-Z0-9]+)*$", "u");
+const pattern14 = new RegExp("^https://", "u");
+function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate25.evaluated;
+	const evaluated0 = validate31.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (typeof data === "string") {
+		if (func1(data) > 2048) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/$defs/PlainText/maxLength",
+				keyword: "maxLength",
+				params: { limit: 2048 },
+				message: "must NOT have more than 2048 characters"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (!pattern4.test(data)) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/$defs/PlainText/pattern",
+				keyword: "pattern",
+				params: { pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$" },
+				message: "must match pattern \"^[^\\x00-\\x1F\\x7F-\\x9F]*$\""
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+	} else {
+		const err2 = {
+			instancePath,
+			schemaPath: "#/$defs/PlainText/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err2];
+		else vErrors.push(err2);
+		errors++;
+	}
+	if (typeof data === "string") {
+		if (func1(data) > 128) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/maxLength",
+				keyword: "maxLength",
+				params: { limit: 128 },
+				message: "must NOT have more than 128 characters"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (func1(data) < 1) {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/minLength",
+				keyword: "minLength",
+				params: { limit: 1 },
+				message: "must NOT have fewer than 1 characters"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
+			errors++;
+		}
+	} else {
+		const err5 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err5];
+		else vErrors.push(err5);
+		errors++;
+	}
+	validate31.errors = vErrors;
+	return errors === 0;
+}
+validate31.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const formats4 = formats.uri;
+function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate30.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1264,7 +1555,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
 		if (data.currency !== void 0) {
 			let data1 = data.currency;
 			if (typeof data1 === "string") {
-				if (!pattern6.test(data1)) {
+				if (!pattern11.test(data1)) {
 					const err8 = {
 						instancePath: instancePath + "/currency",
 						schemaPath: "#/$defs/Currency/pattern",
@@ -1330,27 +1621,39 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.order_id !== void 0) {
-			let data3 = data.order_id;
-			if (typeof data3 === "string") {
-				if (func1(data3) > 128) {
+			if (!validate31(data.order_id, {
+				instancePath: instancePath + "/order_id",
+				parentData: data,
+				parentDataProperty: "order_id",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+				errors = vErrors.length;
+			}
+		}
+		if (data.purpose !== void 0) {
+			let data4 = data.purpose;
+			if (typeof data4 === "string") {
+				if (func1(data4) > 64) {
 					const err13 = {
-						instancePath: instancePath + "/order_id",
-						schemaPath: "#/$defs/OrderId/maxLength",
+						instancePath: instancePath + "/purpose",
+						schemaPath: "#/$defs/Purpose/maxLength",
 						keyword: "maxLength",
-						params: { limit: 128 },
-						message: "must NOT have more than 128 characters"
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
 					};
 					if (vErrors === null) vErrors = [err13];
 					else vErrors.push(err13);
 					errors++;
 				}
-				if (func1(data3) < 1) {
+				if (!pattern13.test(data4)) {
 					const err14 = {
-						instancePath: instancePath + "/order_id",
-						schemaPath: "#/$defs/OrderId/minLength",
-						keyword: "minLength",
-						params: { limit: 1 },
-						message: "must NOT have fewer than 1 characters"
+						instancePath: instancePath + "/purpose",
+						schemaPath: "#/$defs/Purpose/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[A-Z0-9]+(_[A-Z0-9]+)*$" },
+						message: "must match pattern \"^[A-Z0-9]+(_[A-Z0-9]+)*$\""
 					};
 					if (vErrors === null) vErrors = [err14];
 					else vErrors.push(err14);
@@ -1358,8 +1661,8 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
 				}
 			} else {
 				const err15 = {
-					instancePath: instancePath + "/order_id",
-					schemaPath: "#/$defs/OrderId/type",
+					instancePath: instancePath + "/purpose",
+					schemaPath: "#/$defs/Purpose/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
@@ -1369,83 +1672,55 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
 				errors++;
 			}
 		}
-		if (data.purpose !== void 0) {
-			let data4 = data.purpose;
-			if (typeof data4 === "string") {
-				if (func1(data4) > 64) {
+		if (data.source_url !== void 0) {
+			let data5 = data.source_url;
+			if (typeof data5 === "string") {
+				if (func1(data5) > 2048) {
 					const err16 = {
-						instancePath: instancePath + "/purpose",
-						schemaPath: "#/$defs/Purpose/maxLength",
+						instancePath: instancePath + "/source_url",
+						schemaPath: "#/$defs/HttpsUrl/maxLength",
 						keyword: "maxLength",
-						params: { limit: 64 },
-						message: "must NOT have more than 64 characters"
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
 					};
 					if (vErrors === null) vErrors = [err16];
 					else vErrors.push(err16);
 					errors++;
 				}
-				if (!pattern7.test(data4)) {
+				if (!pattern14.test(data5)) {
 					const err17 = {
-						instancePath: instancePath + "/purpose",
-						schemaPath: "#/$defs/Purpose/pattern",
+						instancePath: instancePath + "/source_url",
+						schemaPath: "#/$defs/HttpsUrl/pattern",
 						keyword: "pattern",
-						params: { pattern: "^[A-Z0-9]+(_[A-Z0-9]+)*$" },
-						message: "must match pattern \"^[A-Z0-9]+(_[A-Z0-9]+)*$\""
+						params: { pattern: "^https://" },
+						message: "must match pattern \"^https://\""
 					};
 					if (vErrors === null) vErrors = [err17];
 					else vErrors.push(err17);
 					errors++;
 				}
-			} else {
-				const err18 = {
-					instancePath: instancePath + "/purpose",
-					schemaPath: "#/$defs/Purpose/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err18];
-				else vErrors.push(err18);
-				errors++;
-			}
-		}
-		if (data.source_url !== void 0) {
-			let data5 = data.source_url;
-			if (typeof data5 === "string") {
-				if (func1(data5) > 2048) {
-					const err19 = {
-						instancePath: instancePath + "/source_url",
-						schemaPath: "#/$defs/Url/maxLength",
-						keyword: "maxLength",
-						params: { limit: 2048 },
-						message: "must NOT have more than 2048 characters"
-					};
-					if (vErrors === null) vErrors = [err19];
-					else vErrors.push(err19);
-					errors++;
-				}
 				if (!formats4(data5)) {
-					const err20 = {
+					const err18 = {
 						instancePath: instancePath + "/source_url",
-						schemaPath: "#/$defs/Url/format",
+						schemaPath: "#/$defs/HttpsUrl/format",
 						keyword: "format",
 						params: { format: "uri" },
 						message: "must match format \"uri\""
 					};
-					if (vErrors === null) vErrors = [err20];
-					else vErrors.push(err20);
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
 					errors++;
 				}
 			} else {
-				const err21 = {
+				const err19 = {
 					instancePath: instancePath + "/source_url",
-					schemaPath: "#/$defs/Url/type",
+					schemaPath: "#/$defs/HttpsUrl/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err21];
-				else vErrors.push(err21);
+				if (vErrors === null) vErrors = [err19];
+				else vErrors.push(err19);
 				errors++;
 			}
 		}
@@ -1453,67 +1728,79 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
 			let data6 = data.redirect_url;
 			if (typeof data6 === "string") {
 				if (func1(data6) > 2048) {
-					const err22 = {
+					const err20 = {
 						instancePath: instancePath + "/redirect_url",
-						schemaPath: "#/$defs/Url/maxLength",
+						schemaPath: "#/$defs/HttpsUrl/maxLength",
 						keyword: "maxLength",
 						params: { limit: 2048 },
 						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+				if (!pattern14.test(data6)) {
+					const err21 = {
+						instancePath: instancePath + "/redirect_url",
+						schemaPath: "#/$defs/HttpsUrl/pattern",
+						keyword: "pattern",
+						params: { pattern: "^https://" },
+						message: "must match pattern \"^https://\""
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+				if (!formats4(data6)) {
+					const err22 = {
+						instancePath: instancePath + "/redirect_url",
+						schemaPath: "#/$defs/HttpsUrl/format",
+						keyword: "format",
+						params: { format: "uri" },
+						message: "must match format \"uri\""
 					};
 					if (vErrors === null) vErrors = [err22];
 					else vErrors.push(err22);
 					errors++;
 				}
-				if (!formats4(data6)) {
-					const err23 = {
-						instancePath: instancePath + "/redirect_url",
-						schemaPath: "#/$defs/Url/format",
-						keyword: "format",
-						params: { format: "uri" },
-						message: "must match format \"uri\""
-					};
-					if (vErrors === null) vErrors = [err23];
-					else vErrors.push(err23);
-					errors++;
-				}
 			} else {
-				const err24 = {
+				const err23 = {
 					instancePath: instancePath + "/redirect_url",
-					schemaPath: "#/$defs/Url/type",
+					schemaPath: "#/$defs/HttpsUrl/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err24];
-				else vErrors.push(err24);
+				if (vErrors === null) vErrors = [err23];
+				else vErrors.push(err23);
 				errors++;
 			}
 		}
 	} else {
-		const err25 = {
+		const err24 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err25];
-		else vErrors.push(err25);
+		if (vErrors === null) vErrors = [err24];
+		else vErrors.push(err24);
 		errors++;
 	}
-	validate25.errors = vErrors;
+	validate30.errors = vErrors;
 	return errors === 0;
 }
-validate25.evaluated = {
+validate30.evaluated = {
 	"props": true,
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_getTransaction_parameters = validate26;
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_getTransaction_parameters = validate33;
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate26.evaluated;
+	const evaluated0 = validate33.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1581,19 +1868,19 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err4);
 		errors++;
 	}
-	validate26.errors = vErrors;
+	validate33.errors = vErrors;
 	return errors === 0;
 }
-validate26.evaluated = {
+validate33.evaluated = {
 	"props": { "transaction_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_getWebhook_parameters = validate27;
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_getWebhook_parameters = validate34;
+function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate27.evaluated;
+	const evaluated0 = validate34.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -1608,18 +1895,18 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate27.errors = vErrors;
+	validate34.errors = vErrors;
 	return errors === 0;
 }
-validate27.evaluated = {
+validate34.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_registerWebhook_parameters = validate28;
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_registerWebhook_parameters = validate35;
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate28.evaluated;
+	const evaluated0 = validate35.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -1634,19 +1921,80 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate28.errors = vErrors;
+	validate35.errors = vErrors;
 	return errors === 0;
 }
-validate28.evaluated = {
+validate35.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_registerWebhook_body = validate29;
-const pattern8 = new RegExp("^https://", "u");
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_registerWebhook_body = validate36;
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate29.evaluated;
+	const evaluated0 = validate37.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (typeof data === "string") {
+		if (func1(data) > 2048) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/$defs/HttpsUrl/maxLength",
+				keyword: "maxLength",
+				params: { limit: 2048 },
+				message: "must NOT have more than 2048 characters"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (!pattern14.test(data)) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/$defs/HttpsUrl/pattern",
+				keyword: "pattern",
+				params: { pattern: "^https://" },
+				message: "must match pattern \"^https://\""
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (!formats4(data)) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/$defs/HttpsUrl/format",
+				keyword: "format",
+				params: { format: "uri" },
+				message: "must match format \"uri\""
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+	} else {
+		const err3 = {
+			instancePath,
+			schemaPath: "#/$defs/HttpsUrl/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err3];
+		else vErrors.push(err3);
+		errors++;
+	}
+	validate37.errors = vErrors;
+	return errors === 0;
+}
+validate37.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate36.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1675,82 +2023,42 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
 			errors++;
 		}
 		if (data.url !== void 0) {
-			let data0 = data.url;
-			if (typeof data0 === "string") {
-				if (func1(data0) > 2048) {
-					const err2 = {
-						instancePath: instancePath + "/url",
-						schemaPath: "#/$defs/WebhookUrl/maxLength",
-						keyword: "maxLength",
-						params: { limit: 2048 },
-						message: "must NOT have more than 2048 characters"
-					};
-					if (vErrors === null) vErrors = [err2];
-					else vErrors.push(err2);
-					errors++;
-				}
-				if (!pattern8.test(data0)) {
-					const err3 = {
-						instancePath: instancePath + "/url",
-						schemaPath: "#/$defs/WebhookUrl/pattern",
-						keyword: "pattern",
-						params: { pattern: "^https://" },
-						message: "must match pattern \"^https://\""
-					};
-					if (vErrors === null) vErrors = [err3];
-					else vErrors.push(err3);
-					errors++;
-				}
-				if (!formats4(data0)) {
-					const err4 = {
-						instancePath: instancePath + "/url",
-						schemaPath: "#/$defs/WebhookUrl/format",
-						keyword: "format",
-						params: { format: "uri" },
-						message: "must match format \"uri\""
-					};
-					if (vErrors === null) vErrors = [err4];
-					else vErrors.push(err4);
-					errors++;
-				}
-			} else {
-				const err5 = {
-					instancePath: instancePath + "/url",
-					schemaPath: "#/$defs/WebhookUrl/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err5];
-				else vErrors.push(err5);
-				errors++;
+			if (!validate37(data.url, {
+				instancePath: instancePath + "/url",
+				parentData: data,
+				parentDataProperty: "url",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+				errors = vErrors.length;
 			}
 		}
 	} else {
-		const err6 = {
+		const err2 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err6];
-		else vErrors.push(err6);
+		if (vErrors === null) vErrors = [err2];
+		else vErrors.push(err2);
 		errors++;
 	}
-	validate29.errors = vErrors;
+	validate36.errors = vErrors;
 	return errors === 0;
 }
-validate29.evaluated = {
+validate36.evaluated = {
 	"props": true,
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_advanceClock_parameters = validate31;
-function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_advanceClock_parameters = validate40;
+function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate31.evaluated;
+	const evaluated0 = validate40.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -1765,18 +2073,18 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate31.errors = vErrors;
+	validate40.errors = vErrors;
 	return errors === 0;
 }
-validate31.evaluated = {
+validate40.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_advanceClock_body = validate32;
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_advanceClock_body = validate41;
+function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate32.evaluated;
+	const evaluated0 = validate41.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1863,19 +2171,19 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err5);
 		errors++;
 	}
-	validate32.errors = vErrors;
+	validate41.errors = vErrors;
 	return errors === 0;
 }
-validate32.evaluated = {
+validate41.evaluated = {
 	"props": true,
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_getSandboxPaymentSession_parameters = validate33;
-function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_getSandboxPaymentSession_parameters = validate42;
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate33.evaluated;
+	const evaluated0 = validate42.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1943,19 +2251,19 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err4);
 		errors++;
 	}
-	validate33.errors = vErrors;
+	validate42.errors = vErrors;
 	return errors === 0;
 }
-validate33.evaluated = {
+validate42.evaluated = {
 	"props": { "session_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_simulatePayment_parameters = validate34;
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_simulatePayment_parameters = validate43;
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate34.evaluated;
+	const evaluated0 = validate43.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2023,16 +2331,16 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err4);
 		errors++;
 	}
-	validate34.errors = vErrors;
+	validate43.errors = vErrors;
 	return errors === 0;
 }
-validate34.evaluated = {
+validate43.evaluated = {
 	"props": { "session_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_simulatePayment_body = validate35;
-const schema67 = {
+const validate_simulatePayment_body = validate44;
+const schema73 = {
 	"title": "SimulatePayment",
 	"description": "Body of simulate payment; what the customer does on the payment page.",
 	"type": "object",
@@ -2051,11 +2359,11 @@ const schema67 = {
 		}
 	}
 };
-const pattern9 = new RegExp("^[a-z0-9]+(_[a-z0-9]+)*$", "u");
-function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const pattern17 = new RegExp("^[a-z0-9]+(_[a-z0-9]+)*$", "u");
+function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate35.evaluated;
+	const evaluated0 = validate44.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2102,7 +2410,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/outcome",
 					schemaPath: "#/properties/outcome/enum",
 					keyword: "enum",
-					params: { allowedValues: schema67.properties.outcome.enum },
+					params: { allowedValues: schema73.properties.outcome.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err3];
@@ -2125,7 +2433,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
 					else vErrors.push(err4);
 					errors++;
 				}
-				if (!pattern9.test(data1)) {
+				if (!pattern17.test(data1)) {
 					const err5 = {
 						instancePath: instancePath + "/failure_reason",
 						schemaPath: "#/$defs/FailureReason/pattern",
@@ -2162,19 +2470,19 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err7);
 		errors++;
 	}
-	validate35.errors = vErrors;
+	validate44.errors = vErrors;
 	return errors === 0;
 }
-validate35.evaluated = {
+validate44.evaluated = {
 	"props": true,
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listDeliveries_parameters = validate36;
-function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_listDeliveries_parameters = validate45;
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate36.evaluated;
+	const evaluated0 = validate45.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -2189,18 +2497,18 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate36.errors = vErrors;
+	validate45.errors = vErrors;
 	return errors === 0;
 }
-validate36.evaluated = {
+validate45.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_redeliverEvent_parameters = validate37;
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_redeliverEvent_parameters = validate46;
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate37.evaluated;
+	const evaluated0 = validate46.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2268,19 +2576,19 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err4);
 		errors++;
 	}
-	validate37.errors = vErrors;
+	validate46.errors = vErrors;
 	return errors === 0;
 }
-validate37.evaluated = {
+validate46.evaluated = {
 	"props": { "event_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_resetAccount_parameters = validate38;
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_resetAccount_parameters = validate47;
+function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate38.evaluated;
+	const evaluated0 = validate47.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -2295,10 +2603,10 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate38.errors = vErrors;
+	validate47.errors = vErrors;
 	return errors === 0;
 }
-validate38.evaluated = {
+validate47.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
@@ -2471,6 +2779,15 @@ const counterpartyCreateSchema = {
 			"description": "Customer given name.",
 			"title": "PersonName",
 			"type": "string",
+			"allOf": [{
+				"title": "PlainText",
+				"description": "Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.",
+				"type": "string",
+				"maxLength": 2048,
+				"x-decision": "D20",
+				"pattern": "^[^\\x00-\\x1F\\x7F-\\x9F]*$",
+				"examples": ["ORD-2026-000731"]
+			}],
 			"minLength": 1,
 			"maxLength": 100,
 			"examples": ["Lucía"]
@@ -2479,6 +2796,15 @@ const counterpartyCreateSchema = {
 			"description": "Customer family name.",
 			"title": "PersonName",
 			"type": "string",
+			"allOf": [{
+				"title": "PlainText",
+				"description": "Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.",
+				"type": "string",
+				"maxLength": 2048,
+				"x-decision": "D20",
+				"pattern": "^[^\\x00-\\x1F\\x7F-\\x9F]*$",
+				"examples": ["ORD-2026-000731"]
+			}],
 			"minLength": 1,
 			"maxLength": 100,
 			"examples": ["Lucía"]
@@ -2487,7 +2813,7 @@ const counterpartyCreateSchema = {
 			"title": "EmailAddress",
 			"description": "Customer email address. Together with `phone_number` it is unique per PAYIN counterparty.",
 			"type": "string",
-			"x-decision": "D1",
+			"x-decision": "D1, D19",
 			"format": "email",
 			"maxLength": 254,
 			"examples": ["lucia.garcia@example.com"]
@@ -2523,6 +2849,15 @@ const counterpartyCreateSchema = {
 				"line_1": {
 					"description": "First line of the street address.",
 					"type": "string",
+					"allOf": [{
+						"title": "PlainText",
+						"description": "Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.",
+						"type": "string",
+						"maxLength": 2048,
+						"x-decision": "D20",
+						"pattern": "^[^\\x00-\\x1F\\x7F-\\x9F]*$",
+						"examples": ["ORD-2026-000731"]
+					}],
 					"minLength": 1,
 					"maxLength": 255,
 					"examples": ["Calle de Alcalá 42"]
@@ -2530,6 +2865,15 @@ const counterpartyCreateSchema = {
 				"city": {
 					"description": "City or town.",
 					"type": "string",
+					"allOf": [{
+						"title": "PlainText",
+						"description": "Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.",
+						"type": "string",
+						"maxLength": 2048,
+						"x-decision": "D20",
+						"pattern": "^[^\\x00-\\x1F\\x7F-\\x9F]*$",
+						"examples": ["ORD-2026-000731"]
+					}],
 					"minLength": 1,
 					"maxLength": 100,
 					"examples": ["Madrid"]
@@ -2537,12 +2881,30 @@ const counterpartyCreateSchema = {
 				"state": {
 					"description": "State, province or region.",
 					"type": "string",
+					"allOf": [{
+						"title": "PlainText",
+						"description": "Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.",
+						"type": "string",
+						"maxLength": 2048,
+						"x-decision": "D20",
+						"pattern": "^[^\\x00-\\x1F\\x7F-\\x9F]*$",
+						"examples": ["ORD-2026-000731"]
+					}],
 					"maxLength": 100,
 					"examples": ["Comunidad de Madrid"]
 				},
 				"postal_code": {
 					"description": "Postal or ZIP code.",
 					"type": "string",
+					"allOf": [{
+						"title": "PlainText",
+						"description": "Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.",
+						"type": "string",
+						"maxLength": 2048,
+						"x-decision": "D20",
+						"pattern": "^[^\\x00-\\x1F\\x7F-\\x9F]*$",
+						"examples": ["ORD-2026-000731"]
+					}],
 					"maxLength": 20,
 					"examples": ["28014"]
 				},
@@ -2571,5 +2933,33 @@ const problemTitles = {
 	"validation_failed": "Validation failed",
 	"webhook_not_registered": "No webhook registered"
 };
+const currencyMinorUnits = {
+	"BHD": 3,
+	"BIF": 0,
+	"CLF": 4,
+	"CLP": 0,
+	"DJF": 0,
+	"GNF": 0,
+	"IQD": 3,
+	"ISK": 0,
+	"JOD": 3,
+	"JPY": 0,
+	"KMF": 0,
+	"KRW": 0,
+	"KWD": 3,
+	"LYD": 3,
+	"OMR": 3,
+	"PYG": 0,
+	"RWF": 0,
+	"TND": 3,
+	"UGX": 0,
+	"UYI": 0,
+	"UYW": 4,
+	"VND": 0,
+	"VUV": 0,
+	"XAF": 0,
+	"XOF": 0,
+	"XPF": 0
+};
 
-export { counterpartyCreateSchema, operations, problemTitles, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };
+export { counterpartyCreateSchema, currencyMinorUnits, operations, problemTitles, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

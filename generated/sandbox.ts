@@ -239,19 +239,19 @@ export interface components {
         /**
          * Url
          * Format: uri
-         * @description An absolute URL.
+         * @description An absolute URL that the service makes, such as a payment link.
          * @example https://shop.example.com/checkout
          */
         Url: string;
         /**
          * Amount
-         * @description Amount to charge, in major units of the currency (`25.5` is twenty-five euros fifty). It is positive and has no more decimals than the currency has; the service answers other values with `422` naming `amount`. At most one trillion (10^12) in any currency.
+         * @description Amount to charge, in major units of the currency (`25.5` is twenty-five euros fifty). It is positive and has no more decimals than the currency's minor units (`x-minor-units` of `Currency`: two for EUR, none for JPY, three for KWD), counted in the number's shortest decimal form (`49.99`, not `49.999`; `1e-7` has seven); the service answers other values with `422` naming `amount`. At most one trillion (10^12) in any currency.
          * @example 49.99
          */
         Amount: number;
         /**
          * Currency
-         * @description Currency code, ISO 4217 alphabetic (three upper-case letters).
+         * @description Currency code, ISO 4217 alphabetic (three upper-case letters). `x-minor-units` lists the currencies whose minor units (decimals an amount may have) are not two, as ISO 4217 gives them; every other code has two. `amount` is checked against it.
          * @example EUR
          */
         Currency: string;
@@ -262,17 +262,30 @@ export interface components {
          */
         CounterpartyId: string;
         /**
+         * PlainText
+         * @description Text that a page, a receipt or a log shows: no control characters (U+0000 to U+001F, U+007F to U+009F), so nothing sent can end a line, hide itself or cut a string short. Each field that uses it sets its own, shorter length.
+         * @example ORD-2026-000731
+         */
+        PlainText: string;
+        /**
          * OrderId
          * @description Merchant-side order identifier, echoed on the session, its transactions and events.
          * @example ORD-2026-000731
          */
-        OrderId: string;
+        OrderId: string & components["schemas"]["PlainText"];
         /**
          * Purpose
          * @description Purpose code of the payment: upper-case words joined by underscores. Open set.
          * @example GOODS_PURCHASE
          */
         Purpose: string;
+        /**
+         * HttpsUrl
+         * Format: uri
+         * @description An absolute `https://` URL of the merchant's, with a host and a port (1–65535) a client can reach. No other scheme: a `javascript:`, `data:` or plain `http://` URL is answered with `422` naming the field.
+         * @example https://shop.example.com/checkout
+         */
+        HttpsUrl: string;
         /**
          * PaymentSession
          * @description A payment session: every field sent at creation, its state, and the payment link the customer is sent to. The link is valid for one hour: until `expires_at`.
@@ -288,9 +301,9 @@ export interface components {
             order_id?: components["schemas"]["OrderId"];
             purpose?: components["schemas"]["Purpose"];
             /** @description URL of the merchant site the customer comes from. */
-            source_url?: components["schemas"]["Url"];
+            source_url?: components["schemas"]["HttpsUrl"];
             /** @description URL where the customer lands once the payment session is completed. */
-            redirect_url: components["schemas"]["Url"];
+            redirect_url: components["schemas"]["HttpsUrl"];
             /** @description When the session was created. */
             created_at: components["schemas"]["Timestamp"];
             /** @description When the session and its payment link expire, exactly one hour after `created_at`. */

@@ -2,11 +2,12 @@
 // contract and the sandbox's control API): every operation's method and path, one
 // standalone validator for its body and one for its parameters, and the create-counterparty
 // schema that get counterparty schema serves, and the title of each problem code as the
-// documents' examples give it. A changed schema changes the sandbox at the
-// next build, with no hand edit.
+// documents' examples give it, and the currencies' minor units. A changed schema changes the
+// sandbox at the next build, with no hand edit.
 import { resolveRef, type Json } from "../../src/lib/json.ts";
+import { minorUnitsOf } from "../../src/lib/amount.ts";
 import { operationsOf } from "../../src/lib/openapi.ts";
-import { PROBLEM_CONTENT_TYPE } from "../../src/lib/problem.ts";
+import { problemTitles } from "../../src/lib/problem.ts";
 import { schemaDefs, standaloneValidatorsModule } from "./standalone-validators.ts";
 
 export interface RequestEntry {
@@ -40,25 +41,6 @@ const parametersSchema = (e: RequestEntry): Json => ({
   properties: Object.fromEntries(e.parameters.map((p) => [p.name, p.schema])),
   required: e.parameters.filter((p) => p.required).map((p) => p.name),
 });
-
-/** Each problem code of the documents' examples, with its title: `{ not_found: "Not found" }`. */
-export function problemTitles(...bundles: Json[]): Record<string, string> {
-  const titles: Record<string, string> = {};
-  for (const bundle of bundles) {
-    const examples = [
-      ...Object.values<Json>(bundle.components?.examples ?? {}),
-      ...Object.values<Json>(bundle.components?.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
-      ...operationsOf(bundle).flatMap(({ operation }) =>
-        Object.values<Json>(operation.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
-      ),
-    ];
-    for (const example of examples) {
-      const value = resolveRef<Json>(bundle, example).value;
-      if (typeof value?.code === "string" && typeof value.title === "string") titles[value.code] = value.title;
-    }
-  }
-  return Object.fromEntries(Object.entries(titles).sort(([a], [b]) => a.localeCompare(b)));
-}
 
 const rewriteRefs = (schema: Json): Json => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"#/$defs/'));
 
@@ -103,6 +85,8 @@ export async function sandboxRequestsModule(bundles: { contract: string; sandbox
     `export const counterpartyCreateSchema = ${JSON.stringify(counterpartyCreate, null, 2)};`,
     "",
     `export const problemTitles = ${JSON.stringify(problemTitles(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)), null, 2)};`,
+    "",
+    `export const currencyMinorUnits = ${JSON.stringify(minorUnitsOf(JSON.parse(bundles.contract)), null, 2)};`,
     "",
   ].join("\n");
   return standaloneValidatorsModule({
@@ -150,6 +134,8 @@ export function sandboxRequestsDeclarations(bundles: { contract: string; sandbox
     "export declare const counterpartyCreateSchema: Record<string, unknown>;",
     "/** The title of each problem code, as the documents' examples give it. */",
     "export declare const problemTitles: Readonly<Record<string, string>>;",
+    "/** The currencies whose minor units are not two (the contract's `x-minor-units` of `Currency`). */",
+    "export declare const currencyMinorUnits: Readonly<Record<string, number>>;",
     "",
   ].join("\n");
 }

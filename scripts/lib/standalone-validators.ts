@@ -37,6 +37,7 @@ export async function standaloneValidatorsModule({ roots, exports, header, appen
   addFormats.default(ajv);
   ajv.addFormat("date-time", formats["date-time"]);
   ajv.addKeyword("x-decision");
+  ajv.addKeyword("x-minor-units");
   for (const [$id, schema] of Object.entries(roots)) ajv.addSchema({ ...schema, $id });
 
   // Ajv's standalone ESM still `require`s its runtime helpers (`require(x).default`,

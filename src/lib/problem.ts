@@ -2,6 +2,7 @@
 // webhook toolkit or the sandbox, comes from here: one shape, one base for the type URL.
 import type { components } from "../../generated/openapi.ts";
 import { resolveRef, type Json } from "./json.ts";
+import { operationsOf } from "./openapi.ts";
 
 /** An RFC 9457 problem, the body of every error response. */
 export type Problem = components["schemas"]["Problem"];
@@ -60,4 +61,23 @@ export function responseProblems(openapi: Json, components: readonly ProblemResp
     if (!example) throw new Error(`${component} was not among the responses this builder was made for.`);
     return problem({ status: example.status, code: example.code, title: example.title, detail });
   };
+}
+
+/** Each problem code of the documents' examples, with its title: `{ not_found: "Not found" }`. */
+export function problemTitles(...bundles: Json[]): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const bundle of bundles) {
+    const examples = [
+      ...Object.values<Json>(bundle.components?.examples ?? {}),
+      ...Object.values<Json>(bundle.components?.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
+      ...operationsOf(bundle).flatMap(({ operation }) =>
+        Object.values<Json>(operation.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
+      ),
+    ];
+    for (const example of examples) {
+      const value = resolveRef<Json>(bundle, example).value;
+      if (typeof value?.code === "string" && typeof value.title === "string") titles[value.code] = value.title;
+    }
+  }
+  return Object.fromEntries(Object.entries(titles).sort(([a], [b]) => a.localeCompare(b)));
 }

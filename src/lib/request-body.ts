@@ -1,6 +1,6 @@
 // Reading a request's body as both servers (the mock's front and the sandbox) must: the whole
 // of it up to the contract's 64 KiB (decision D16), an oversized one drained up to a limit and
-// then refused, and which media types count as JSON.
+// then refused, and which media types and charsets count as JSON.
 import type { IncomingMessage } from "node:http";
 
 /** Request bodies larger than this get 413 (decision D16). */
@@ -32,3 +32,9 @@ export function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
 }
 
 export const isJsonType = (type: string | undefined) => !!type && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
+
+/** The charset a Content-Type names when it is not UTF-8, the one charset of JSON (RFC 8259, 8.1). */
+export function foreignCharset(type: string | undefined): string | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type ?? "")?.[1];
+  return charset !== undefined && !/^utf-?8$/i.test(charset) ? charset : undefined;
+}

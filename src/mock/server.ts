@@ -3,16 +3,18 @@
 // what Prism cannot: malformed JSON (Prism never answers it), bodies over the contract's
 // 64 KiB (D16), and validation problems that name the caller's real fields. Prism is called
 // as a function (./prism.ts): the front is the only server.
+import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import type { Json } from "../lib/json.ts";
-import { problem as buildProblem, PROBLEM_CONTENT_TYPE, responseProblems } from "../lib/problem.ts";
+import { amountError, minorUnitsOf, type MinorUnits } from "../lib/amount.ts";
+import { problem as buildProblem, PROBLEM_CONTENT_TYPE, problemTitles, responseProblems, type Problem } from "../lib/problem.ts";
 import { packageRoot } from "../package-root.ts";
 import { startPrism, type InProcessPrism, type PrismAnswer } from "./prism.ts";
 import { fieldErrors } from "./violations.ts";
 import { listen } from "../lib/listen.ts";
-import { isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
+import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 
 export interface MockOptions {
   /** Port of the mock; 0 picks a free one. Default 4010. */
@@ -40,11 +42,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   } catch (error) {
     throw new Error(`The mock needs the bundled OpenAPI document as JSON (${document}): ${(error as Error).message}`);
   }
-  const problem = responseProblems(openapi, ["BadRequest", "PayloadTooLarge", "ServiceUnavailable"]);
+  const problem = responseProblems(openapi, ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "ServiceUnavailable"]);
+  const validationFailed = buildProblem({ status: 422, code: "validation_failed", title: problemTitles(openapi).validation_failed ?? "Validation failed" });
+  const front: Front = { problem, minorUnits: minorUnitsOf(openapi), validationFailed };
 
   const prism = await startPrism(document, options.verbose ?? false);
   const server = createServer((req, res) => {
-    handle(req, res, prism, problem).catch((error: unknown) => {
+    handle(req, res, prism, front).catch((error: unknown) => {
       // Prism failing, or an answer of its that is not JSON: the contract's answer to an outage.
       if (res.headersSent || res.destroyed) return res.destroy();
       res.setHeader("Retry-After", "1");
@@ -62,7 +66,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, prism: InProcessPrism, problem: ReturnType<typeof responseProblems>) {
+/** What the front knows of the document beside Prism. */
+interface Front {
+  problem: ReturnType<typeof responseProblems>;
+  minorUnits: MinorUnits;
+  /** A 422 problem of the document, for a request that only the amount rule refuses. */
+  validationFailed: Problem;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, prism: InProcessPrism, front: Front) {
+  const { problem } = front;
   const raw = await readBody(req);
   if (raw === "too large") {
     res.setHeader("Connection", "close");
@@ -70,7 +83,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, prism: InProces
   }
   // The body as Prism's own server would hand it over: null when empty, parsed when JSON.
   let body: unknown = null;
+  const charset = foreignCharset(req.headers["content-type"]);
   if (raw.length > 0 && isJsonType(req.headers["content-type"])) {
+    if (charset !== undefined) return sendJson(res, 415, problem("UnsupportedMediaType", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
+    if (!isUtf8(raw)) return sendJson(res, 400, problem("BadRequest", "The request body is not valid UTF-8."));
     try {
       body = JSON.parse(raw.toString("utf8"));
     } catch (error) {
@@ -79,14 +95,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, prism: InProces
   } else if (raw.length > 0) body = raw.toString("utf8");
 
   const answer = await prism.answer({ method: req.method!, url: req.url!, headers: req.headers, body });
-  let text = answer.body;
-  if (answer.prismError) text = JSON.stringify(fromPrismError(answer.status, answer.prismError));
-  else if (answer.status === 422 && answer.violations.length > 0) {
-    const errors = fieldErrors(answer.violations);
-    text = JSON.stringify({ ...JSON.parse(text), detail: `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, errors });
+  if (answer.prismError) {
+    res.writeHead(answer.status, answer.headers);
+    return res.end(JSON.stringify(fromPrismError(answer.status, answer.prismError)));
   }
-  res.writeHead(answer.status, answer.headers);
-  res.end(text);
+  const errors = answer.status === 422 ? fieldErrors(answer.violations) : [];
+  // The amount rule (D2), which no schema can state, for a request Prism let through or refused for other fields.
+  const amount = answer.status < 300 || answer.status === 422 ? amountError(body, front.minorUnits) : undefined;
+  if (amount && !errors.some((e) => e.field === amount.field)) errors.push(amount);
+  if (errors.length === 0) {
+    res.writeHead(answer.status, answer.headers);
+    return res.end(answer.body);
+  }
+  const example = answer.status === 422 ? JSON.parse(answer.body) : front.validationFailed;
+  res.writeHead(422, { ...answer.headers, "content-type": PROBLEM_CONTENT_TYPE });
+  res.end(JSON.stringify({ ...example, detail: `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, errors }));
 }
 
 /** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape. */

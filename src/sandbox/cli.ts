@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `payin-sandbox [--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…]`:
+// `payin-sandbox [--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…]
+//   [--public-url URL] [--allow-webhook-host HOST]…`:
 // serves the stateful sandbox until interrupted. PORT in the environment sets the default port. Imports nothing that needs
 // node:sqlite before checking that this Node has it.
 import { parseArgs } from "node:util";
@@ -11,6 +12,8 @@ const { values } = parseArgs({
     db: { type: "string" },
     "settlement-delay": { type: "string" },
     "retry-schedule": { type: "string" },
+    "public-url": { type: "string" },
+    "allow-webhook-host": { type: "string", multiple: true },
   },
 });
 
@@ -52,6 +55,8 @@ const sandbox = await startSandbox({
   port,
   host: values.host,
   ...(values.db ? { db: values.db } : {}),
+  ...(values["public-url"] === undefined ? {} : { publicUrl: values["public-url"] }),
+  ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
   ...(settlementDelay === undefined ? {} : { settlementDelaySeconds: seconds("settlement-delay", settlementDelay) }),
   // "" is no retry at all: one attempt per event.
   ...(retrySchedule === undefined ? {} : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),

@@ -9,6 +9,7 @@ import { accountNow } from "./clock.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Attempt, DueEvent, DueKey } from "./store/events.ts";
 import type { Store } from "./store/index.ts";
+import { isLoopbackHost } from "./urls.ts";
 
 /** Svix's schedule: the delays before the 2nd to 8th attempts. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -58,6 +59,8 @@ export interface DeliverySettings {
   /** Delays in seconds of sandbox time before each retry; its length is the number of retries. */
   retryScheduleSeconds?: readonly number[];
   timeoutMs?: number;
+  /** Hosts outside loopback that may be delivered to; `*` for every host (decision D21). */
+  allowedHosts?: readonly string[];
 }
 
 interface InFlight {
@@ -69,6 +72,7 @@ export class Dispatcher {
   readonly #store: Store;
   readonly #schedule: readonly number[];
   readonly #timeoutMs: number;
+  readonly #allowedHosts: ReadonlySet<string>;
   readonly #inFlight = new Map<number, InFlight>();
   readonly #busySessions = new Set<string>();
   readonly #closing = new AbortController();
@@ -81,6 +85,7 @@ export class Dispatcher {
     this.#store = store;
     this.#schedule = settings.retryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
     this.#timeoutMs = settings.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+    this.#allowedHosts = new Set(settings.allowedHosts?.map((host) => host.toLowerCase()));
   }
 
   /** Starts whatever is due, once the current request's transaction has committed. */
@@ -139,17 +144,19 @@ export class Dispatcher {
     const attemptedAtMs = accountNow(account);
     const started = performance.now();
     let responseStatus: number | null = null;
-    let error: string | null = null;
-    try {
-      // Signed at the real time: the receiver checks the timestamp against its own clock.
-      const headers = await signWebhook({ id: event.id, timestamp: new Date(), payload: event.payload, secret: event.secret });
-      const headersOut = { ...headers, "Content-Type": "application/json", "User-Agent": "payin-sandbox" };
-      responseStatus = await post(event.url, headersOut, event.payload, this.#timeoutMs, this.#closing.signal);
-      if (responseStatus < 200 || responseStatus > 299) error = `The receiver answered ${responseStatus}.`;
-    } catch (caught) {
-      // Stryker disable next-line ConditionalExpression: the same check follows the catch, before anything is recorded
-      if (this.#closing.signal.aborted) return;
-      error = describe(caught, this.#timeoutMs);
+    let error: string | null = this.#refusal(event.url);
+    if (error === null) {
+      try {
+        // Signed at the real time: the receiver checks the timestamp against its own clock.
+        const headers = await signWebhook({ id: event.id, timestamp: new Date(), payload: event.payload, secret: event.secret });
+        const headersOut = { ...headers, "Content-Type": "application/json", "User-Agent": "payin-sandbox" };
+        responseStatus = await post(event.url, headersOut, event.payload, this.#timeoutMs, this.#closing.signal);
+        if (responseStatus < 200 || responseStatus > 299) error = `The receiver answered ${responseStatus}.`;
+      } catch (caught) {
+        // Stryker disable next-line ConditionalExpression: the same check follows the catch, before anything is recorded
+        if (this.#closing.signal.aborted) return;
+        error = describe(caught, this.#timeoutMs);
+      }
     }
     if (this.#closing.signal.aborted) return;
     const succeeded = error === null;
@@ -157,6 +164,13 @@ export class Dispatcher {
     const nextAttemptAtMs = succeeded || delay === undefined ? null : accountNow(account) + jittered(delay * 1000);
     const durationMs = Math.round(performance.now() - started);
     await this.#record({ accountId: event.accountId, eventId: event.id, attempt, url: event.url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs });
+  }
+
+  /** Why the sandbox makes no connection to `url`, or null when it may (decision D21). */
+  #refusal(url: string): string | null {
+    const hostname = URL.parse(url)?.hostname;
+    if (hostname === undefined || isLoopbackHost(hostname) || this.#allowedHosts.has("*") || this.#allowedHosts.has(hostname)) return null;
+    return `Not sent: the sandbox delivers only to loopback hosts unless started with --allow-webhook-host ${hostname}.`;
   }
 
   /**

@@ -5,6 +5,7 @@ import type { ValidationError } from "../../generated/event-validators.js";
 import type { OperationId } from "../../generated/sandbox-requests.js";
 import type { Dispatcher } from "./delivery.ts";
 import type { Payments } from "./payments.ts";
+import type { FieldError } from "./problems.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Store } from "./store/index.ts";
 
@@ -21,7 +22,7 @@ export interface Call {
   body: any;
   /** Path, query and header parameters by name, valid against their schemas. */
   parameters: Record<string, string>;
-  /** Where the sandbox is reached, for the links it makes: `http://127.0.0.1:4010`. */
+  /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never the request's Host. */
   origin: string;
 }
 
@@ -37,6 +38,8 @@ export interface Operation {
   handle(call: Call, services: Services): Answer | Promise<Answer>;
   /** A validation error this operation accepts on purpose (the sandbox's documented differences). */
   waive?(error: ValidationError, body: any): boolean;
+  /** The body's field errors under rules the contract states but its schemas cannot express. */
+  check?(body: any): FieldError[];
 }
 
 export type Operations = Record<OperationId, Operation>;

@@ -7,7 +7,12 @@ import { problem as buildProblem, type Problem, type ProblemFieldError } from ".
 export type { Problem, ProblemFieldError as FieldError };
 
 /** Codes the sandbox answers that no example shows (the contract documents no 405). */
-const UNDOCUMENTED_TITLES: Readonly<Record<string, string>> = { method_not_allowed: "Method not allowed" };
+const UNDOCUMENTED_TITLES: Readonly<Record<string, string>> = {
+  method_not_allowed: "Method not allowed",
+  // Answers to requests node:http could not parse (http.ts).
+  request_header_fields_too_large: "Request header fields too large",
+  request_timeout: "Request timeout",
+};
 
 export function problem(status: number, code: string, detail: string, extra: { errors?: ProblemFieldError[]; existing_id?: string } = {}): Problem {
   const title = problemTitles[code] ?? UNDOCUMENTED_TITLES[code];

@@ -4,7 +4,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationRequest } from "../../generated/sandbox-requests.js";
 import { accountNow } from "./clock.ts";
-import { isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
+import { isUtf8 } from "node:buffer";
+import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import type { Answer, Call, Operations, Services } from "./operation.ts";
 import { problem, validationProblem, type Problem } from "./problems.ts";
@@ -18,6 +19,8 @@ const IDEMPOTENCY_KEY = "Idempotency-Key";
 export interface Sandbox extends Services {
   route: (method: string, pathname: string) => RouteMatch;
   handlers: Operations;
+  /** The origin of the links the sandbox makes: its own address or its `publicUrl`, never a request's Host header. */
+  origin: string;
 }
 
 const reject = (res: ServerResponse, body: Problem, headers?: Record<string, string>) => sendJson(res, body.status, JSON.stringify(body), headers);
@@ -52,10 +55,15 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
     if (!isJsonType(req.headers["content-type"])) {
       return reject(res, problem(415, "unsupported_media_type", "Send the body as application/json."));
     }
+    const charset = foreignCharset(req.headers["content-type"]);
+    if (charset !== undefined) {
+      return reject(res, problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
+    }
     const read = await readBody(req);
     if (read === "too large") {
       return reject(res, problem(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`), { Connection: "close" });
     }
+    if (!isUtf8(read)) return reject(res, problem(400, "malformed_request", "The request body is not valid UTF-8."));
     rawBody = read;
     try {
       body = JSON.parse(read.toString("utf8"));
@@ -72,10 +80,12 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
     ...fieldErrors(op.validateParameters, parameters, "parameters"),
     ...(op.validateBody ? fieldErrors(op.validateBody, body, "body", waive) : []),
   ];
+  // The rules beyond the schemas, for the fields the schemas found nothing wrong with.
+  errors.push(...(handler.check?.(body) ?? []).filter((e) => !errors.some((known) => known.field === e.field)));
   if (errors.length > 0) return reject(res, validationProblem(errors));
 
   const account = sandbox.store.accounts.forToken(token);
-  const call: Call = { account, body, parameters, origin: `http://${req.headers.host ?? "127.0.0.1"}` };
+  const call: Call = { account, body, parameters, origin: sandbox.origin };
   const key = parameters[IDEMPOTENCY_KEY];
   const answer = key !== undefined && rawBody ? idempotent(sandbox, op, call, key, rawBody) : serialized(await handler.handle(call, sandbox));
   sendJson(res, answer.status, answer.body);

@@ -40,11 +40,14 @@ export function createRouter(): (method: string, pathname: string) => RouteMatch
         break;
       }
     if (!route) return { found: "no path" };
-    const op = route.byMethod.get(method);
-    if (!op) return { found: "no method", allowed: [...route.byMethod.keys()] };
+    // HTTP asks for HEAD wherever GET is served (RFC 9110, 9.3.2): node:http sends no body for it.
+    const op = route.byMethod.get(method === "HEAD" ? "GET" : method);
+    if (!op) return { found: "no method", allowed: allowedOf(route) };
     return { found: op, pathParameters };
   };
 }
+
+const allowedOf = (route: Route) => [...route.byMethod.keys()].flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
 
 function patternOf(template: string): RegExp {
   const source = template

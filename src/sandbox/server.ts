@@ -8,7 +8,7 @@ import { problem } from "./problems.ts";
 import { handleRequest, type Sandbox } from "./requests.ts";
 import { createRouter } from "./router.ts";
 import { Store } from "./store/index.ts";
-import { sendJson } from "./http.ts";
+import { answerClientError, sendJson } from "./http.ts";
 import { listen } from "../lib/listen.ts";
 
 export interface SandboxOptions {
@@ -28,10 +28,23 @@ export interface SandboxOptions {
   retryScheduleSeconds?: readonly number[];
   /** How long a webhook receiver has to answer an attempt, in milliseconds. Default 15,000. */
   deliveryTimeoutMs?: number;
+  /**
+   * The URL the sandbox is reached at, when not the address it listens on (a container's
+   * name, a tunnel): the origin of every `payment_link`. Default: `http://<host>:<port>`.
+   */
+  publicUrl?: string;
+  /**
+   * Hosts outside loopback that webhooks may be delivered to; `*` allows every host. Default
+   * none: an attempt to another host is recorded as failed without a connection (decision D21).
+   */
+  allowWebhookHosts?: readonly string[];
 }
 
 export interface RunningSandbox {
-  /** `http://127.0.0.1:<port>`: the base URL of the six operations and of `/_sandbox/v1/`. */
+  /**
+   * `http://127.0.0.1:<port>`: the base URL of the six operations and of `/_sandbox/v1/` (on
+   * loopback when the sandbox listens on every interface).
+   */
   url: string;
   port: number;
   /** Stops listening, closes open connections, and closes the database. */
@@ -48,11 +61,17 @@ const TICK_MS = 1000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
+  const publicUrl = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
   const store = new Store(options.db);
   const payments = new Payments(store, options.settlementDelaySeconds);
-  const deliveries = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, timeoutMs: options.deliveryTimeoutMs });
+  const deliveries = new Dispatcher(store, {
+    retryScheduleSeconds: options.retryScheduleSeconds,
+    timeoutMs: options.deliveryTimeoutMs,
+    allowedHosts: options.allowWebhookHosts,
+  });
   store.events.onAdded = () => deliveries.kick();
-  const sandbox: Sandbox = { store, payments, deliveries, route: createRouter(), handlers };
+  // The origin is known once the server listens, before any request can arrive.
+  const sandbox: Sandbox = { store, payments, deliveries, route: createRouter(), handlers, origin: "" };
 
   const server = createServer((req, res) => {
     const handled = req.url?.startsWith(PAGE_PREFIX) ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox")) : handleRequest(sandbox, req, res);
@@ -63,6 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       sendJson(res, 500, JSON.stringify(body));
     });
   });
+  server.on("clientError", answerClientError);
   let port: number;
   try {
     port = await listen(server, options.port ?? 4010, host);
@@ -80,9 +100,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   ticker.unref();
   deliveries.kick();
 
+  const url = `http://${reachableHost(host)}:${port}`;
+  sandbox.origin = publicUrl ?? url;
+
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url,
     port,
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
@@ -93,4 +116,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         .then(() => deliveries.close())
         .then(() => store.close())),
   };
+}
+
+/** The host a link can name for the interface the sandbox listens on: loopback for "every interface". */
+function reachableHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::" || host === "[::]") return "[::1]";
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/** `publicUrl` as the base of links, or a clear error when it cannot be one. */
+function publicOrigin(value: string): string {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
+    throw new Error(`publicUrl must be an http:// or https:// URL without credentials, query or fragment, not ${JSON.stringify(value)}`);
+  return url.href.replace(/\/+$/, "");
 }

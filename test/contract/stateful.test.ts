@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPayinClient } from "../../src/index.ts";
 import { startSandbox } from "../../src/sandbox/index.ts";
-import { client, clientFor, last, newCounterparty, newToken, onSandbox, send, seen, stateful } from "./support/target.ts";
+import { client, clientFor, last, newCounterparty, newToken, onSandbox, send, seen, stateful, webhookUrl } from "./support/target.ts";
 
 const COUNTERPARTIES = "/api/v1/send/counterparties/";
 const SESSIONS = "/api/v1/earn/payment-sessions/";
@@ -58,14 +58,14 @@ describe.runIf(stateful)("a server that keeps state", () => {
   });
 
   it("registers the webhook URL and reads back that URL, keeping the secret when it changes", async () => {
-    const first = await client.POST("/webhooks", { body: { url: "https://shop.example.com/hooks/a" } });
-    const second = await client.POST("/webhooks", { body: { url: "https://shop.example.com/hooks/b" } });
+    const first = await client.POST("/webhooks", { body: { url: webhookUrl("/hooks/a") } });
+    const second = await client.POST("/webhooks", { body: { url: webhookUrl("/hooks/b") } });
     expect(last().breaches).toEqual([]);
     expect(second.response.status).toBe(200);
     expect(second.data!.signing_secret).toBe(first.data!.signing_secret);
     const fetched = await client.GET("/webhooks");
     expect(last().breaches).toEqual([]);
-    expect(fetched.data).toMatchObject({ url: "https://shop.example.com/hooks/b", created_at: second.data!.created_at, updated_at: second.data!.updated_at });
+    expect(fetched.data).toMatchObject({ url: webhookUrl("/hooks/b"), created_at: second.data!.created_at, updated_at: second.data!.updated_at });
   });
 
   it("answers 50 identical creates at once with exactly one 201 and 49 409s naming it", async () => {
@@ -122,7 +122,7 @@ describe.runIf(onSandbox)("the sandbox's accounts", () => {
     const mine = newToken();
     const c = clientFor(mine);
     const session = (await c.POST(SESSIONS, { body: sessionBody((await createCounterparty(c)).id) })).data!;
-    await c.POST("/webhooks", { body: { url: "https://shop.example.com/hooks/mine" } });
+    await c.POST("/webhooks", { body: { url: webhookUrl("/hooks/mine") } });
     const other = newToken();
     expect((await send("GET", `/_sandbox/v1/payment-sessions/${session.id}`, { as: other })).status).toBe(404);
     expect((await send("GET", "/webhooks", { as: other })).status).toBe(404);
@@ -183,7 +183,7 @@ describe.runIf(onSandbox)("the sandbox's accounts", () => {
   it("empties the caller's account on reset, and only that account", async () => {
     const as = newToken();
     const other = newToken();
-    for (const t of [as, other]) await send("POST", "/webhooks", { body: { url: "https://shop.example.com/hooks" }, as: t });
+    for (const t of [as, other]) await send("POST", "/webhooks", { body: { url: webhookUrl("/hooks") }, as: t });
     const person = newCounterparty();
     await send("POST", COUNTERPARTIES, { body: person, as });
     await send("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 60 }, as });
@@ -198,7 +198,7 @@ describe.runIf(onSandbox)("the sandbox's accounts", () => {
   });
 
   it("accepts an http:// webhook URL on a loopback host, and no other http:// URL", async () => {
-    for (const url of ["http://localhost:3000/hooks", "http://127.0.0.1:8080/payin", "http://[::1]:9000/"]) {
+    for (const url of ["http://localhost:1/hooks", "http://127.0.0.1:1/payin", "http://[::1]:1/"]) {
       const res = await send("POST", "/webhooks", { body: { url }, as: newToken() });
       expect(res.status, url).toBe(201);
     }
@@ -222,7 +222,7 @@ describe.runIf(onSandbox)("a sandbox restarted on the same --db file", () => {
     const counterparty = (await c.POST(COUNTERPARTIES, { body: person })).data!;
     const body = sessionBody(counterparty.id);
     const session = (await c.POST(SESSIONS, { body, params: { header: { "Idempotency-Key": key } } })).data!;
-    const webhook = (await c.POST("/webhooks", { body: { url: "https://shop.example.com/hooks" } })).data!;
+    const webhook = (await c.POST("/webhooks", { body: { url: webhookUrl("/hooks") } })).data!;
     await fetch(`${sandbox.url}/_sandbox/v1/clock/advance`, { method: "POST", headers: { Authorization: `Bearer ${as}`, "Content-Type": "application/json" }, body: JSON.stringify({ seconds: 1800 }) });
     await sandbox.close();
 
@@ -231,7 +231,7 @@ describe.runIf(onSandbox)("a sandbox restarted on the same --db file", () => {
       c = createPayinClient({ baseUrl: sandbox.url, token: as });
       expect((await c.POST(COUNTERPARTIES, { body: person })).error).toMatchObject({ code: "counterparty_exists", existing_id: counterparty.id });
       expect((await c.POST(SESSIONS, { body, params: { header: { "Idempotency-Key": key } } })).data!.id).toBe(session.id);
-      expect((await c.POST("/webhooks", { body: { url: "https://shop.example.com/hooks/2" } })).data!.signing_secret).toBe(webhook.signing_secret);
+      expect((await c.POST("/webhooks", { body: { url: webhookUrl("/hooks/2") } })).data!.signing_secret).toBe(webhook.signing_secret);
       const advanced = await fetch(`${sandbox.url}/_sandbox/v1/clock/advance`, { method: "POST", headers: { Authorization: `Bearer ${as}`, "Content-Type": "application/json" }, body: JSON.stringify({ seconds: 1800 }) });
       expect(await advanced.json()).toMatchObject({ offset_seconds: 3600 });
       const after = await fetch(`${sandbox.url}/_sandbox/v1/payment-sessions/${session.id}`, { headers: { Authorization: `Bearer ${as}` } });

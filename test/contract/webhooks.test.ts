@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { client, last, newToken, onMock, onSandbox, send } from "./support/target.ts";
+import { client, last, newToken, onMock, onSandbox, send, webhookUrl } from "./support/target.ts";
 
 describe("POST and GET /webhooks", () => {
   it("registers the URL, returns a whsec_ signing secret, and fetches it back without the secret", async () => {
-    const url = "https://shop.example.com/webhooks/payins";
+    const url = webhookUrl("/webhooks/payins");
     const registered = await client.POST("/webhooks", { body: { url } });
     expect(last().breaches).toEqual([]);
     expect([200, 201]).toContain(registered.response.status);

@@ -56,8 +56,8 @@ describe("the sandbox's rejections", () => {
   it("says which methods a path takes", async () => {
     const { status, headers, body } = await send("DELETE", "/webhooks", { headers: json, pieces: ["{}"] });
     expect(status).toBe(405);
-    expect(headers.allow).toBe("GET, POST");
-    expect(body).toMatchObject({ code: "method_not_allowed", title: "Method not allowed", detail: "/webhooks takes GET, POST, not DELETE." });
+    expect(headers.allow).toBe("GET, HEAD, POST");
+    expect(body).toMatchObject({ code: "method_not_allowed", title: "Method not allowed", detail: "/webhooks takes GET, HEAD, POST, not DELETE." });
   });
 
   it("tells a missing token from an invalid one (RFC 6750)", async () => {

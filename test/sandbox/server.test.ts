@@ -56,7 +56,7 @@ describe("the sandbox", () => {
   it("answers a method the path does not take with 405, Allow and a problem", async () => {
     const res = await call("DELETE", "/webhooks", "t");
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET, POST");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toMatchObject({ status: 405, code: "method_not_allowed" });
   });

@@ -6,5 +6,6 @@ export function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   addFormats.default(ajv);
   ajv.addKeyword("x-decision");
+  ajv.addKeyword("x-minor-units");
   return ajv;
 }

@@ -31,20 +31,22 @@ const createSession = (d: Doc) => d.paths["/api/v1/earn/payment-sessions/"].post
 const getTransaction = (d: Doc) => d.paths["/api/v1/earn/transactions/{transaction_id}/"].get;
 const getWebhook = (d: Doc) => d.paths["/webhooks"].get;
 const idempotencyKey = (d: Doc) => d.components.parameters.IdempotencyKey.schema;
+/** A schema with its `$ref` and `allOf` parts copied in (its own keywords win): one plain object to edit. */
+const inlined = (d: Doc, node: Doc): Doc => {
+  const { $ref, allOf, ...own } = node;
+  const parts = [...($ref ? [schemas(d)[$ref.split("/").pop()]] : []), ...(allOf ?? [])].map((part: Doc) => inlined(d, part));
+  return structuredClone(Object.assign({}, ...parts, own));
+};
 /** A property of the create-session body, inlined so that a change reaches only the request. */
 const requestProp = (d: Doc, name: string, edit: (s: Doc) => void) => {
   const props = schemas(d).PaymentSessionCreate.properties;
-  const ref = props[name].$ref?.split("/").pop();
-  props[name] = structuredClone(ref ? { ...schemas(d)[ref], ...props[name], $ref: undefined } : props[name]);
-  delete props[name].$ref;
+  props[name] = inlined(d, props[name]);
   edit(props[name]);
 };
 /** A property of the session record (the 201 response), inlined likewise. */
 const responseProp = (d: Doc, name: string, edit: (s: Doc) => void) => {
   const props = schemas(d).PaymentSession.properties;
-  const ref = props[name].$ref?.split("/").pop();
-  props[name] = structuredClone(ref ? { ...schemas(d)[ref], ...props[name] } : props[name]);
-  delete props[name].$ref;
+  props[name] = inlined(d, props[name]);
   edit(props[name]);
 };
 /** The first schema inside `node` that declares the property `name`. */
@@ -164,7 +166,7 @@ const openapiCases: Case[] = [
     verdict: "compatible",
     edit: (d) => requestProp(d, "amount", (s) => { delete s.exclusiveMinimum; s.minimum = 0; }),
   },
-  { rule: "request-property-pattern-added", verdict: "breaking", edit: (d) => requestProp(d, "order_id", (s) => (s.pattern = "^[A-Z0-9-]+$")) },
+  { rule: "request-property-pattern-added", verdict: "breaking", edit: (d) => requestProp(d, "counterparty_id", (s) => (s.pattern = "^cp_[A-Za-z0-9]+$")) },
   { rule: "request-property-pattern-removed", verdict: "compatible", edit: (d) => requestProp(d, "currency", (s) => delete s.pattern) },
   { rule: "request-property-pattern-changed", verdict: "breaking", edit: (d) => requestProp(d, "currency", (s) => (s.pattern = "^[A-Z]{3,4}$")) },
   { rule: "request-property-type-changed", verdict: "breaking", edit: (d) => requestProp(d, "amount", (s) => (s.type = "string")) },
@@ -273,7 +275,7 @@ const openapiCases: Case[] = [
   { rule: "response-property-min-decreased", verdict: "breaking", base: (d) => responseProp(d, "amount", (s) => { delete s.exclusiveMinimum; s.minimum = 1; }), edit: (d) => (schemas(d).PaymentSession.properties.amount.minimum = 0) },
   { rule: "response-property-exclusive-min-decreased", verdict: "breaking", edit: (d) => responseProp(d, "amount", (s) => (s.exclusiveMinimum = -1)) },
   { rule: "(ours) response exclusive minimum increased", verdict: "compatible", edit: (d) => responseProp(d, "amount", (s) => (s.exclusiveMinimum = 1)) },
-  { rule: "response-property-pattern-added", verdict: "compatible", edit: (d) => responseProp(d, "order_id", (s) => (s.pattern = "^[A-Z0-9-]+$")) },
+  { rule: "response-property-pattern-added", verdict: "compatible", edit: (d) => responseProp(d, "counterparty_id", (s) => (s.pattern = "^cp_[A-Za-z0-9]+$")) },
   { rule: "response-property-pattern-removed", verdict: "breaking", edit: (d) => responseProp(d, "currency", (s) => delete s.pattern) },
   { rule: "response-property-pattern-changed", verdict: "breaking", edit: (d) => responseProp(d, "currency", (s) => (s.pattern = "^[A-Z]{3,4}$")) },
   { rule: "response-property-type-changed", verdict: "breaking", edit: (d) => responseProp(d, "amount", (s) => (s.type = "string")) },

@@ -25,11 +25,16 @@ describe("npm run check:breaking", () => {
     expect(r.status, r.stderr).toBe(0);
   });
 
-  it("lists what 2.0.0 announces: the amount maximum, and nothing the rename or the pinned statuses do not break", () => {
+  it("lists what 2.0.0 announces: the amount maximum, text without control characters, https:// session URLs, and nothing else", () => {
     const r = spawnSync(process.execPath, [path.join(root, "scripts", "check-breaking.ts")], { encoding: "utf8" });
     if (openapi.info.version !== "2.0.0") return; // a later version compares with its own last release
+    const plainText = (field: string) => `  - ${field}: pattern (none) became "^[^\\\\x00-\\\\x1F\\\\x7F-\\\\x9F]*$" [request-property-pattern-added]`;
     expect(r.stdout.trim().split("\n").slice(1)).toEqual([
+      ...["first_name", "last_name", "address.line_1", "address.city", "address.state", "address.postal_code"].map((f) => plainText(`POST /api/v1/send/counterparties/ request body.${f}`)),
       "  - POST /api/v1/earn/payment-sessions/ request body.amount: maximum (none) became maximum 1000000000000 [request-property-max-set]",
+      plainText("POST /api/v1/earn/payment-sessions/ request body.order_id"),
+      '  - POST /api/v1/earn/payment-sessions/ request body.source_url: pattern (none) became "^https://" [request-property-pattern-added]',
+      '  - POST /api/v1/earn/payment-sessions/ request body.redirect_url: pattern (none) became "^https://" [request-property-pattern-added]',
     ]);
   });
 });

@@ -1,12 +1,15 @@
 // POST /api/v1/earn/payment-sessions/: the record as sent, `created`, expiring one hour later
 // on the account's clock, with a payment link under the sandbox's own origin; session-created
-// goes to the outbox in the same transaction.
+// goes to the outbox in the same transaction. The amount keeps its currency's minor units (D2).
 import type { components } from "../../../generated/openapi.ts";
+import { currencyMinorUnits } from "../../../generated/sandbox-requests.js";
+import { amountError } from "../../lib/amount.ts";
 import { accountNow, isoTime } from "../clock.ts";
 import { sessionEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import type { Operation } from "../operation.ts";
 import { validationProblem } from "../problems.ts";
+import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
 
 type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
 
@@ -33,4 +36,6 @@ export const createPaymentSession: Operation = {
       return { status: 201, json };
     });
   },
+  waive: waiveLoopbackHttp("redirect_url", "source_url"),
+  check: (body) => [...[amountError(body, currencyMinorUnits)].filter((e) => e !== undefined), ...unreachableUrls(body, "redirect_url", "source_url")],
 };

@@ -14,7 +14,11 @@ function stripAnnotations(schema: Schema): Schema {
       .filter(([key]) => !ANNOTATIONS.has(key))
       .map(([key, value]) => [
         key,
-        key === "properties" ? Object.fromEntries(Object.entries<Schema>(value).map(([name, s]) => [name, stripAnnotations(s)])) : value,
+        key === "properties"
+          ? Object.fromEntries(Object.entries<Schema>(value).map(([name, s]) => [name, stripAnnotations(s)]))
+          : key === "allOf"
+            ? (value as Schema[]).map(stripAnnotations)
+            : value,
       ]),
   );
 }

@@ -15,7 +15,7 @@ export class Counterparties {
       "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, record, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     this.#byContact = db.prepare(
-      "SELECT id FROM counterparties WHERE account_id = ? AND email = ? AND phone_number = ? AND payment_rail = 'PAYIN'",
+      "SELECT id FROM counterparties WHERE account_id = ? AND email = ? COLLATE NOCASE AND phone_number = ? AND payment_rail = 'PAYIN'",
     );
   }
 

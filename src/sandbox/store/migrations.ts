@@ -113,4 +113,11 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (account_id, event_id, attempt)
   ) WITHOUT ROWID;
   `,
+  // Emails compare case-insensitively in the uniqueness rule (decision D19). The email format
+  // takes ASCII only, which is what NOCASE folds.
+  `
+  DROP INDEX counterparties_payin_contact;
+  CREATE UNIQUE INDEX counterparties_payin_contact ON counterparties (account_id, email COLLATE NOCASE, phone_number)
+    WHERE payment_rail = 'PAYIN';
+  `,
 ];

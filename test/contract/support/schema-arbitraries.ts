@@ -1,6 +1,6 @@
 // Valid request bodies generated from the contract's request schemas, and the ways to break
 // each one field at a time. Covers the JSON Schema the request bodies use: objects, enums,
-// patterns, formats (email, date, uri), lengths and exclusive minimums.
+// patterns, formats (email, date, uri), lengths, exclusive minimums and `allOf`.
 import fc from "fast-check";
 import type { Json } from "../../../src/lib/json.ts";
 
@@ -12,7 +12,15 @@ const FORMATS: Record<string, fc.Arbitrary<string>> = {
   uri: fc.tuple(fc.constantFrom("shop", "pay", "www"), fc.stringMatching(/^[a-z0-9-]{0,20}$/)).map(([h, p]) => `https://${h}.example.com/${p}`),
 };
 
-export function validValue(schema: Schema): fc.Arbitrary<unknown> {
+/** The schema with its `allOf` parts folded in (its own keywords win), as the documents combine them. */
+function merged(schema: Schema): Schema {
+  if (!schema.allOf) return schema;
+  const { allOf, ...own } = schema;
+  return Object.assign({}, ...(allOf as Schema[]).map(merged), own);
+}
+
+export function validValue(original: Schema): fc.Arbitrary<unknown> {
+  const schema = merged(original);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   if (schema.const !== undefined) return fc.constant(schema.const);
   switch (schema.type) {
@@ -50,12 +58,13 @@ const at = (body: Record<string, any>, path: string[]) => path.reduce((o, k) => 
 export function breakages(schema: Schema, path: string[] = []): Breakage[] {
   const out: Breakage[] = [];
   const field = (name: string) => [...path, name].join(".");
-  for (const [name, prop] of Object.entries<Schema>(schema.properties ?? {})) {
+  for (const [name, original] of Object.entries<Schema>(schema.properties ?? {})) {
+    const prop = merged(original);
     const set = (how: string, value: unknown) =>
       out.push({ field: field(name), how, apply: (body) => void (at(body, path)[name] = value) });
     set("wrong type", prop.type === "string" ? 12345 : "a string");
     if (prop.enum) set("value outside the enum", "NOT_ALLOWED");
-    if (prop.pattern) set("does not match its pattern", "!!");
+    if (prop.pattern) set("does not match its pattern", ["!!", "\u0000"].find((v) => !new RegExp(prop.pattern, "u").test(v)));
     if (prop.format === "email") set("not an email", "not-an-email");
     if (prop.format === "date") set("not a date", "21/11/2026");
     if (prop.format === "uri") set("not a URI", "not a uri");

@@ -25,6 +25,13 @@ export const onSandbox = target === "sandbox";
 /** One account per test file on the sandbox, so files running at once never share state. */
 export const token = process.env.PAYIN_TOKEN ?? (onSandbox ? newToken() : "contract-test-token");
 
+/**
+ * A webhook URL to register. On the mock and a sandbox it is on loopback, where nothing listens
+ * on port 1, so the sandbox's deliveries are refused at once and never leave the machine; a
+ * real server delivers from elsewhere and may refuse loopback URLs, so it gets a shop's.
+ */
+export const webhookUrl = (path: string) => (target === "server" ? `https://shop.example.com${path}` : `https://127.0.0.1:1${path}`);
+
 /** A token no one has used: a new, empty account on the sandbox. */
 export function newToken() {
   return `contract-${crypto.randomUUID()}`;

@@ -1,0 +1,41 @@
+// The sandbox's rules for the merchant's URLs (decisions D18 and D21): the contract's https://
+// waived for loopback http://, where a test's shop and receiver listen; URLs no client could
+// reach refused; and which hosts deliveries may go to.
+import type { ValidationError } from "../../generated/event-validators.js";
+import type { FieldError } from "./problems.ts";
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** A URL's hostname (as `URL` gives it) that names this machine's loopback interface. */
+export const isLoopbackHost = (hostname: string) => LOOPBACK_HOSTS.test(hostname);
+
+export function isLoopbackHttpUrl(value: unknown): boolean {
+  // Stryker disable next-line BooleanLiteral: a URL that is not a string breaks `type`, which is never waived; only a `pattern` error asks this
+  if (typeof value !== "string") return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" && isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Waives the contract's `^https://` for `fields` of a body that hold loopback http:// URLs. */
+export const waiveLoopbackHttp =
+  (...fields: string[]) =>
+  (error: ValidationError, body: any): boolean =>
+    error.keyword === "pattern" && fields.some((field) => error.instancePath === `/${field}` && isLoopbackHttpUrl(body?.[field]));
+
+/**
+ * An error for each of `fields` whose URL, valid for `format: uri`, no client could reach: a
+ * port past 65535 or 0, an IPv4 address out of range, a broken IPv6 one. WHATWG's parser,
+ * which every HTTP client here uses, decides.
+ */
+export function unreachableUrls(body: any, ...fields: string[]): FieldError[] {
+  return fields.flatMap((field) => {
+    const value = body?.[field];
+    if (typeof value !== "string") return [];
+    const url = URL.parse(value);
+    return url && url.port !== "0" ? [] : [{ field, message: "must be a URL with a host and port (1-65535) a client can reach" }];
+  });
+}
