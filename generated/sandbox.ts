@@ -413,7 +413,7 @@ export interface components {
              */
             response_status?: number;
             /**
-             * @description Why the attempt failed; absent when it succeeded.
+             * @description Why the attempt failed; absent when it succeeded. An attempt to a host outside loopback that the sandbox was not started to allow (`--allow-webhook-host`) is not sent, and says so here.
              * @example The receiver answered 500.
              */
             error?: string;

@@ -4,6 +4,7 @@
 // serves the stateful sandbox until interrupted. PORT in the environment sets the default port. Imports nothing that needs
 // node:sqlite before checking that this Node has it.
 import { parseArgs } from "node:util";
+import { linkBase } from "./urls.ts";
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +26,16 @@ function seconds(flag: string, value: string): number {
     process.exit(2);
   }
   return n;
+}
+
+/** The --public-url as the base of links, or exits with a line that names the flag. */
+function publicUrl(value: string): string {
+  try {
+    return linkBase(value, "--public-url");
+  } catch (error) {
+    console.error(`payin-sandbox: ${(error as Error).message}`);
+    process.exit(2);
+  }
 }
 
 const settlementDelay = values["settlement-delay"];
@@ -55,7 +66,7 @@ const sandbox = await startSandbox({
   port,
   host: values.host,
   ...(values.db ? { db: values.db } : {}),
-  ...(values["public-url"] === undefined ? {} : { publicUrl: values["public-url"] }),
+  ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
   ...(settlementDelay === undefined ? {} : { settlementDelaySeconds: seconds("settlement-delay", settlementDelay) }),
   // "" is no retry at all: one attempt per event.

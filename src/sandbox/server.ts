@@ -10,6 +10,7 @@ import { createRouter } from "./router.ts";
 import { Store } from "./store/index.ts";
 import { answerClientError, sendJson } from "./http.ts";
 import { listen } from "../lib/listen.ts";
+import { linkBase } from "./urls.ts";
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010. */
@@ -61,7 +62,7 @@ const TICK_MS = 1000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
-  const publicUrl = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
+  const publicUrl = options.publicUrl === undefined ? undefined : linkBase(options.publicUrl, "publicUrl");
   const store = new Store(options.db);
   const payments = new Payments(store, options.settlementDelaySeconds);
   const deliveries = new Dispatcher(store, {
@@ -123,12 +124,4 @@ function reachableHost(host: string): string {
   if (host === "0.0.0.0") return "127.0.0.1";
   if (host === "::" || host === "[::]") return "[::1]";
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-}
-
-/** `publicUrl` as the base of links, or a clear error when it cannot be one. */
-function publicOrigin(value: string): string {
-  const url = URL.parse(value);
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
-    throw new Error(`publicUrl must be an http:// or https:// URL without credentials, query or fragment, not ${JSON.stringify(value)}`);
-  return url.href.replace(/\/+$/, "");
 }

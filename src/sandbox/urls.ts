@@ -1,6 +1,6 @@
-// The sandbox's rules for the merchant's URLs (decisions D18 and D21): the contract's https://
-// waived for loopback http://, where a test's shop and receiver listen; URLs no client could
-// reach refused; and which hosts deliveries may go to.
+// The sandbox's rules for URLs (decisions D18 and D21): the contract's https:// waived for
+// loopback http://, where a test's shop and receiver listen; URLs no client could reach
+// refused; which hosts deliveries may go to; and the public URL its links start with.
 import type { ValidationError } from "../../generated/event-validators.js";
 import type { FieldError } from "./problems.ts";
 
@@ -38,4 +38,12 @@ export function unreachableUrls(body: any, ...fields: string[]): FieldError[] {
     const url = URL.parse(value);
     return url && url.port !== "0" ? [] : [{ field, message: "must be a URL with a host and port (1-65535) a client can reach" }];
   });
+}
+
+/** A public URL as the base of the links the sandbox makes, or an error that names `option`. */
+export function linkBase(value: string, option: string): string {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
+    throw new Error(`${option} must be an http:// or https:// URL without credentials, query or fragment, not ${JSON.stringify(value)}`);
+  return url.href.replace(/\/+$/, "");
 }

@@ -20,6 +20,23 @@ describe.each(withBody)("$label", ({ method, path, body }) => {
     expect(res.status).toBe(415);
   });
 
+  it("answers a body that is not UTF-8 with 400, rather than reading it as something else", async () => {
+    const invalid = Buffer.concat([Buffer.from(JSON.stringify(body).slice(0, -1)), Buffer.from(',"order_id":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const res = await send(method, path, { body: invalid });
+    expect(res.breaches).toEqual([]);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "malformed_request", detail: "The request body is not valid UTF-8." });
+  });
+
+  it("answers a JSON body in another charset with 415 naming the charset", async () => {
+    const res = await send(method, path, { body, headers: { "Content-Type": "application/json; charset=iso-8859-1" } });
+    expect(res.breaches).toEqual([]);
+    expect(res.status).toBe(415);
+    expect((res.body as any).detail).toContain("charset=iso-8859-1");
+    const utf8 = await send(method, path, { body: "{", headers: { "Content-Type": 'application/json; charset="UTF-8"' } });
+    expect(utf8.status, "UTF-8 named as such is JSON's own charset").toBe(400);
+  });
+
   it("answers a body over 64 KiB with 413", async () => {
     const res = await send(method, path, { body: { ...body, padding: "x".repeat(70 * 1024) } });
     expect(res.breaches).toEqual([]);

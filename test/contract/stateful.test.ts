@@ -48,6 +48,25 @@ describe.runIf(stateful)("a server that keeps state", () => {
     expect(otherPhone.data!.id).not.toBe(first.data!.id);
   });
 
+  it("compares emails without regard to case (D19): the same address in capitals is the same customer", async () => {
+    const body = newCounterparty();
+    const first = await client.POST(COUNTERPARTIES, { body });
+    expect(first.response.status).toBe(201);
+    const shouted = await client.POST(COUNTERPARTIES, { body: { ...body, email: body.email.toUpperCase() } });
+    expect(last().breaches).toEqual([]);
+    expect(shouted.response.status).toBe(409);
+    expect(shouted.error).toMatchObject({ code: "counterparty_exists", existing_id: first.data!.id });
+  });
+
+  it("answers a webhook URL no client could reach (port 99999, address 999.0.0.1, port 0) with 422 naming url", async () => {
+    for (const url of ["https://127.0.0.1:99999/x", "https://999.0.0.1/x", "https://shop.example.com:0/x"]) {
+      const res = await send("POST", "/webhooks", { body: { url } });
+      expect(res.breaches).toEqual([]);
+      expect(res.status, url).toBe(422);
+      expect((res.body as any).errors, url).toEqual([expect.objectContaining({ field: "url" })]);
+    }
+  });
+
   it("creates the session that was sent, created, expiring one hour later", async () => {
     const body = sessionBody((await createCounterparty()).id);
     const { data, response } = await client.POST(SESSIONS, { body });

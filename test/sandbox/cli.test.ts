@@ -22,6 +22,7 @@ describe("payin-sandbox", () => {
     [["--retry-schedule", "5,-1"], 'payin-sandbox: --retry-schedule takes seconds (a number, 0 or more), not "-1"'],
     [["--settlement-delay", ""], 'payin-sandbox: --settlement-delay takes seconds (a number, 0 or more), not ""'],
     [["--port", "70000"], 'payin-sandbox: --port must be a port number, not "70000"'],
+    [["--public-url", "ftp://sandbox.example"], 'payin-sandbox: --public-url must be an http:// or https:// URL without credentials, query or fragment, not "ftp://sandbox.example"'],
   ])("refuses %j with exit code 2 and one line", async (args, line) => {
     expect(await refusal(...args)).toEqual({ code: 2, stderr: line });
   });
@@ -39,6 +40,25 @@ describe("payin-sandbox", () => {
       const attempts = (await account.deliveries()).filter((d) => d.event_type === "session-created");
       expect(attempts).toHaveLength(1);
       expect(attempts[0].next_attempt_at).toBeUndefined();
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("takes --public-url for its links and --allow-webhook-host, once or more, for its deliveries", async () => {
+    // [::ffff:7f00:1] is loopback reached by an IPv4-mapped address, which the sandbox does not
+    // count as loopback: allowing it shows the flag at work without a packet leaving the machine.
+    const args = ["--port", "0", "--public-url", "https://sandbox.tunnel.example", "--allow-webhook-host", "a.example", "--allow-webhook-host", "[::ffff:7f00:1]"];
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const url = await new Promise<string>((resolve) => child.stdout!.on("data", (c: Buffer) => { const m = c.toString().match(/listening on (http:\/\/\S+)/); if (m) resolve(m[1]!); }));
+      const account = accountOn(url);
+      await account.register("https://[::ffff:7f00:1]:1/hooks");
+      const session = await account.session();
+      expect(session.payment_link).toBe(`https://sandbox.tunnel.example/pay/${session.id}`);
+      let attempts: any[] = [];
+      for (let i = 0; i < 300 && attempts.length === 0; i++) attempts = await account.deliveries();
+      expect(attempts[0].error).toBe("The request failed: ECONNREFUSED.");
     } finally {
       child.kill();
     }

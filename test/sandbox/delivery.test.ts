@@ -10,6 +10,7 @@ import { root } from "../../scripts/lib/paths.ts";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, jittered } from "../../src/sandbox/delivery.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
+import { outsideLoopback } from "../support/loopback-guard.ts";
 import { accountOn } from "./support/api.ts";
 import { startEndpoint, type Endpoint } from "./support/merchant-endpoint.ts";
 
@@ -226,6 +227,40 @@ describe("what counts as delivered", () => {
     await account.simulate(free.id, { outcome: "fail", failure_reason: "card_declined" });
     await wait(() => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === free.id).length === 3, "the other session's three events");
     expect(seen()).toEqual([]);
+  });
+});
+
+describe("deliveries outside loopback (decision D21)", () => {
+  it("are not sent, nor their host looked up, unless the host is allowed; the log says which flag allows it", async () => {
+    const account = accountOn(sandbox.url);
+    await account.register("https://hooks.shop.example.com/payin");
+    await account.session();
+    let listed: any[] = [];
+    for (let i = 0; i < 300 && listed.length === 0; i++) listed = await account.deliveries();
+    expect(listed[0]).toMatchObject({
+      status: "failed",
+      error: "Not sent: the sandbox delivers only to loopback hosts unless started with --allow-webhook-host hooks.shop.example.com.",
+    });
+    expect(listed[0]).not.toHaveProperty("response_status");
+    expect(outsideLoopback).toEqual([]);
+  });
+
+  it("are attempted for an allowed host, or for any with *", async () => {
+    for (const allowed of ["hooks.shop.example.com", "*"]) {
+      const open = await startSandbox({ port: 0, allowWebhookHosts: [allowed] });
+      try {
+        const account = accountOn(open.url);
+        await account.register("https://HOOKS.shop.example.com/payin");
+        await account.session();
+        // The loopback guard stands in for the network: it refuses the connection, and tells.
+        await wait(() => outsideLoopback.includes("hooks.shop.example.com"), "an attempt to the allowed host");
+        const [attempt] = await account.deliveries();
+        expect(attempt.error).toBe("The request failed: ECONNREFUSED.");
+      } finally {
+        outsideLoopback.length = 0;
+        await open.close();
+      }
+    }
   });
 });
 

@@ -11,7 +11,7 @@ declare module "vitest" {
 }
 
 /** The suite's answer to "what is PAYIN_BASE_URL?": what PAYIN_TARGET says, or a sandbox if its control API answers. */
-async function targetAt(baseUrl: string): Promise<"sandbox" | "server"> {
+export async function targetAt(baseUrl: string): Promise<"sandbox" | "server"> {
   const said = process.env.PAYIN_TARGET;
   if (said === "sandbox" || said === "server") return said;
   if (said) throw new Error(`PAYIN_TARGET must be "sandbox" or "server", not ${JSON.stringify(said)}`);
