@@ -1,30 +1,30 @@
 #!/usr/bin/env node
-// `payin-sandbox [--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…]
-//   [--public-url URL] [--allow-webhook-host HOST]…`:
-// serves the stateful sandbox until interrupted. PORT in the environment sets the default port. Imports nothing that needs
-// node:sqlite before checking that this Node has it.
-import { parseArgs } from "node:util";
+// `payin-sandbox [flags]`: serves the stateful sandbox until interrupted (`--help` lists the
+// flags). Imports nothing that needs node:sqlite before checking that this Node has it.
+import { parseFlags, refuse, type Command } from "../lib/cli.ts";
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
 import { linkBase } from "./urls.ts";
 
-const { values } = parseArgs({
-  options: {
-    port: { type: "string", default: process.env.PORT ?? "4010" },
-    host: { type: "string", default: "127.0.0.1" },
-    db: { type: "string" },
-    "settlement-delay": { type: "string" },
-    "retry-schedule": { type: "string" },
-    "public-url": { type: "string" },
-    "allow-webhook-host": { type: "string", multiple: true },
+const command = {
+  name: "payin-sandbox",
+  synopsis: "[--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…] [--public-url URL] [--allow-webhook-host HOST]…",
+  flags: {
+    port: { type: "string", value: "N", default: process.env.PORT ?? "4010", description: "port to listen on, 0 for a free one; PORT in the environment sets the default" },
+    host: { type: "string", value: "H", default: "127.0.0.1", description: "interface to listen on" },
+    db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
+    "settlement-delay": { type: "string", value: "S", shownDefault: String(DEFAULT_SETTLEMENT_DELAY_SECONDS), description: "seconds of sandbox time from a completed transaction to its settlement" },
+    "retry-schedule": { type: "string", value: "S,S,…", shownDefault: DEFAULT_RETRY_SCHEDULE_SECONDS.join(","), description: 'seconds of sandbox time before each retry of a failed delivery, "" for none' },
+    "public-url": { type: "string", value: "URL", description: "where the sandbox is reached, when not its own address: the origin of every payment_link" },
+    "allow-webhook-host": { type: "string", value: "HOST", multiple: true, shownDefault: "none", description: "a host outside loopback that webhooks may be delivered to, * for any" },
   },
-});
+} as const satisfies Command<any>;
+
+const { values } = parseFlags(command);
 
 /** A count of seconds, or exits with a line that names the flag. */
 function seconds(flag: string, value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
-    console.error(`payin-sandbox: --${flag} takes seconds (a number, 0 or more), not ${JSON.stringify(value)}`);
-    process.exit(2);
-  }
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) refuse(command, `--${flag} takes seconds (a number, 0 or more), not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -33,8 +33,7 @@ function publicUrl(value: string): string {
   try {
     return linkBase(value, "--public-url");
   } catch (error) {
-    console.error(`payin-sandbox: ${(error as Error).message}`);
-    process.exit(2);
+    refuse(command, (error as Error).message);
   }
 }
 
@@ -42,10 +41,7 @@ const settlementDelay = values["settlement-delay"];
 const retrySchedule = values["retry-schedule"];
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`payin-sandbox: --port must be a port number, not ${JSON.stringify(values.port)}`);
-  process.exit(2);
-}
+if (!Number.isInteger(port) || port < 0 || port > 65535) refuse(command, `--port must be a port number, not ${JSON.stringify(values.port)}`);
 
 /** Whether this Node has node:sqlite without a flag (getBuiltinModule, from Node 20.16, answers undefined when not). */
 function hasSqlite(): boolean {
@@ -66,11 +62,11 @@ const sandbox = await startSandbox({
   port,
   host: values.host,
   ...(values.db ? { db: values.db } : {}),
-  ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
-  ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
   ...(settlementDelay === undefined ? {} : { settlementDelaySeconds: seconds("settlement-delay", settlementDelay) }),
   // "" is no retry at all: one attempt per event.
   ...(retrySchedule === undefined ? {} : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),
+  ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
+  ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
 }).catch((error: Error) => {
   console.error(`payin-sandbox: ${error.message}`);
   process.exit(1);

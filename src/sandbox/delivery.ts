@@ -6,17 +6,14 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { signWebhook } from "../webhooks/sign.ts";
 import { accountNow } from "./clock.ts";
+import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_SCHEDULE_SECONDS } from "./defaults.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Attempt, DueEvent, DueKey } from "./store/events.ts";
 import type { Store } from "./store/index.ts";
 import { isLoopbackHost } from "./urls.ts";
 
-/** Svix's schedule: the delays before the 2nd to 8th attempts. */
-export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** Each delay is drawn up to this share above or below its nominal value. */
 const JITTER = 0.2;
-/** A receiver that has not answered by then has failed the attempt (D14). */
-export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
 /** Due events read at once; more wait for the next round. */
 const BATCH = 256;
 

@@ -5,6 +5,7 @@
 // that announces it are written in one SQLite transaction: the outbox.
 import type { components } from "../../generated/openapi.ts";
 import { accountNow, isoTime } from "./clock.ts";
+import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
 import { sessionEvent, transactionEvent } from "./events.ts";
 import { newId } from "./ids.ts";
 import type { Account } from "./store/accounts.ts";
@@ -21,8 +22,6 @@ export type PaymentResult =
   | { refused: "not_found" }
   | { refused: "completed" | "expired"; session: PaymentSession };
 
-/** Settlement comes this long after completion on the account's clock, unless told otherwise. */
-export const DEFAULT_SETTLEMENT_DELAY_SECONDS = 60;
 
 export class Payments {
   readonly #store: Store;

@@ -1,38 +1,33 @@
 #!/usr/bin/env node
 // `payin-trigger <event|flow> --url URL --secret whsec_… [--attempts N] [--backoff-ms MS]`:
-// sends signed events to a merchant endpoint, like `stripe trigger`.
+// sends signed events to a merchant endpoint, like `stripe trigger` (`--help` lists the flags).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { EVENT_TYPES } from "../../generated/events.ts";
+import { parseFlags, refuse, type Command } from "../lib/cli.ts";
 import { packageRoot } from "../package-root.ts";
 import { deliver } from "./deliver.ts";
 import { buildFlow, eventTypesOf, examplesFrom, FLOWS } from "./flows.ts";
 
-const usage = `usage: payin-trigger <event|flow> --url <merchant endpoint> --secret <whsec_…> [--attempts N] [--backoff-ms MS]
-flows:  ${Object.entries(FLOWS).map(([name, types]) => `${name} (${types.join(" → ")})`).join("\n        ")}
-events: ${EVENT_TYPES.join(", ")}`;
+const command = {
+  name: "payin-trigger",
+  synopsis: "<event|flow> --url URL --secret whsec_… [--attempts N] [--backoff-ms MS]",
+  positionals: true,
+  flags: {
+    url: { type: "string", value: "URL", description: "the merchant's webhook endpoint" },
+    secret: { type: "string", value: "whsec_…", description: "the endpoint's signing secret" },
+    attempts: { type: "string", value: "N", default: "4", description: "attempts per event until a 2xx, 1 to 10" },
+    "backoff-ms": { type: "string", value: "MS", default: "1000", description: "milliseconds before the first retry, doubling after each" },
+  },
+  more: `flows:  ${Object.entries(FLOWS).map(([name, types]) => `${name} (${types.join(" → ")})`).join("\n        ")}
+events: ${EVENT_TYPES.join(", ")}`,
+} as const satisfies Command<any>;
 
 function fail(message: string): never {
-  console.error(`payin-trigger: ${message}\n${usage}`);
-  process.exit(2);
+  return refuse(command, message);
 }
 
-let parsed;
-try {
-  parsed = parseArgs({
-    allowPositionals: true,
-    options: {
-      url: { type: "string" },
-      secret: { type: "string" },
-      attempts: { type: "string", default: "4" },
-      "backoff-ms": { type: "string", default: "1000" },
-    },
-  });
-} catch (error) {
-  fail((error as Error).message);
-}
-const { positionals, values } = parsed;
+const { positionals, values } = parseFlags(command);
 if (positionals.length !== 1) fail("name exactly one event or flow");
 const types = eventTypesOf(positionals[0]!) ?? fail(`${JSON.stringify(positionals[0])} is neither an event nor a flow`);
 if (!values.url || !URL.canParse(values.url)) fail("--url must be the absolute URL of the merchant endpoint");

@@ -1,5 +1,5 @@
 // `payin-sandbox`'s flags: a bad value is refused with one line that names the flag, and the
-// schedule and settlement flags reach the sandbox.
+// schedule, settlement, public URL and delivery host flags reach the sandbox.
 import { execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -23,8 +23,10 @@ describe("payin-sandbox", () => {
     [["--settlement-delay", ""], 'payin-sandbox: --settlement-delay takes seconds (a number, 0 or more), not ""'],
     [["--port", "70000"], 'payin-sandbox: --port must be a port number, not "70000"'],
     [["--public-url", "ftp://sandbox.example"], 'payin-sandbox: --public-url must be an http:// or https:// URL without credentials, query or fragment, not "ftp://sandbox.example"'],
-  ])("refuses %j with exit code 2 and one line", async (args, line) => {
-    expect(await refusal(...args)).toEqual({ code: 2, stderr: line });
+  ])("refuses %j with exit code 2, one line naming the flag, then the usage", async (args, line) => {
+    const { code, stderr } = await refusal(...args);
+    expect(code).toBe(2);
+    expect(stderr.split("\n").slice(0, 2)).toEqual([line, expect.stringMatching(/^usage: payin-sandbox /)]);
   });
 
   it("takes --settlement-delay and an empty --retry-schedule (one attempt per event)", async () => {

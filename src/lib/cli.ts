@@ -1,0 +1,73 @@
+// The bins' flags, as a user expects of a command: `--help` (or `-h`) prints the usage with each
+// flag, what it does and its default, and exits 0; an unknown or malformed flag prints one line
+// that names it, then the usage, and exits 2. node:util's parseArgs does the parsing.
+import { parseArgs } from "node:util";
+
+export interface Flag {
+  type: "string" | "boolean";
+  /** A string flag given once per value (`--allow-webhook-host a --allow-webhook-host b`). */
+  multiple?: boolean;
+  default?: string | boolean;
+  /** The default as the usage says it, where the flag's absence means something other than a value (`in memory`). */
+  shownDefault?: string;
+  /** What the value is, in the usage: `--port N`. */
+  value?: string;
+  description: string;
+}
+
+export interface Command<F extends Record<string, Flag>> {
+  /** The bin's name, which starts every line it prints about its flags. */
+  name: string;
+  /** What follows the name in the usage line: `<event|flow> --url URL …`. */
+  synopsis: string;
+  flags: F;
+  /** Whether the command takes positional arguments (`payin-trigger checkout-paid`). */
+  positionals?: boolean;
+  /** Lines printed after the flags (the events and flows a command knows). */
+  more?: string;
+}
+
+type ValueOf<F extends Flag> = F["type"] extends "boolean" ? boolean : F["multiple"] extends true ? string[] : string;
+export type Values<F extends Record<string, Flag>> = { [K in keyof F]: F[K] extends { default: string | boolean } ? ValueOf<F[K]> : ValueOf<F[K]> | undefined };
+
+export function usageOf<F extends Record<string, Flag>>({ name, synopsis, flags, more }: Command<F>): string {
+  const rows = [
+    ...Object.entries(flags).map(([flag, f]) => {
+      const shown = `--${flag}${f.value ? ` ${f.value}` : ""}`;
+      const fallback = f.shownDefault ?? (f.default === undefined || f.default === false ? undefined : String(f.default));
+      return [shown, `${f.description}${f.multiple ? ", once per value" : ""}${fallback === undefined ? "" : ` (default: ${fallback})`}`] as const;
+    }),
+    ["-h, --help", "print this help and exit"] as const,
+  ];
+  const width = Math.max(...rows.map(([shown]) => shown.length));
+  return [`usage: ${name} ${synopsis}`, "", "flags:", ...rows.map(([shown, what]) => `  ${shown.padEnd(width)}  ${what}`), ...(more ? ["", more] : [])].join("\n");
+}
+
+/** Prints one line naming what is wrong, then the usage, and exits 2. */
+export function refuse<F extends Record<string, Flag>>(command: Command<F>, message: string): never {
+  console.error(`${command.name}: ${message}\n${usageOf(command)}`);
+  process.exit(2);
+}
+
+/** The flags and positionals of `args`; prints the usage and exits on --help or a flag it does not take. */
+export function parseFlags<const F extends Record<string, Flag>>(command: Command<F>, args = process.argv.slice(2)): { values: Values<F>; positionals: string[] } {
+  const options = Object.fromEntries(
+    Object.entries(command.flags).map(([flag, { type, multiple, default: fallback }]) => [flag, { type, ...(multiple ? { multiple } : {}), ...(fallback === undefined ? {} : { default: fallback }) }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: command.positionals ?? false, strict: true });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const named = /'([^']+)'/.exec(message)?.[1];
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") refuse(command, `unknown flag ${named}`);
+    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") refuse(command, `unexpected argument ${JSON.stringify(named)}`);
+    refuse(command, message.split(". ")[0]!);
+  }
+  if (parsed.values.help) {
+    console.log(usageOf(command));
+    process.exit(0);
+  }
+  const { help: _, ...values } = parsed.values;
+  return { values: values as Values<F>, positionals: parsed.positionals };
+}

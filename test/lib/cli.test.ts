@@ -1,0 +1,70 @@
+// The three bins' flags as a user meets them: --help lists every flag with its default and
+// exits 0; an unknown or malformed flag gets one line naming it, then the usage, and exit 2.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/paths.ts";
+import { usageOf } from "../../src/lib/cli.ts";
+
+const run = promisify(execFile);
+const bins = {
+  "payin-sandbox": path.join(root, "src", "sandbox", "cli.ts"),
+  "payin-mock": path.join(root, "src", "mock", "cli.ts"),
+  "payin-trigger": path.join(root, "src", "trigger", "cli.ts"),
+};
+
+const exec = (bin: keyof typeof bins, ...args: string[]) =>
+  run(process.execPath, [bins[bin], ...args], { env: { ...process.env, PORT: "" } }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+
+describe.each(Object.keys(bins) as (keyof typeof bins)[])("%s", (bin) => {
+  it("prints its usage, every flag and its default, on --help and -h, and exits 0", async () => {
+    for (const flag of ["--help", "-h"]) {
+      const { code, stdout, stderr } = await exec(bin, flag);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      expect(stdout).toMatch(new RegExp(`^usage: ${bin} `));
+      expect(stdout).toContain("  -h, --help");
+    }
+  });
+
+  it("names an unknown flag in one line, then prints the usage, and exits 2", async () => {
+    const { code, stdout, stderr } = await exec(bin, "--no-such-flag");
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    const [first, usage] = stderr.split("\n");
+    expect(first).toBe(`${bin}: unknown flag --no-such-flag`);
+    expect(usage).toMatch(new RegExp(`^usage: ${bin} `));
+    expect(stderr).not.toContain("ERR_PARSE_ARGS");
+  });
+});
+
+describe("the flags' answers", () => {
+  it("shows each default the sandbox would use", async () => {
+    const { stdout } = await exec("payin-sandbox", "--help");
+    expect(stdout).toContain("--retry-schedule S,S,…");
+    expect(stdout).toContain("(default: 5,300,1800,7200,18000,36000,36000)");
+    expect(stdout).toContain("(default: 60)");
+    expect(stdout).toContain("(default: in memory)");
+    expect(stdout).toContain("--allow-webhook-host HOST  a host outside loopback that webhooks may be delivered to, * for any, once per value (default: none)");
+  });
+
+  it("names a flag given without its value, and an argument a command does not take", async () => {
+    expect((await exec("payin-trigger", "success", "--url")).stderr.split("\n")[0]).toBe("payin-trigger: Option '--url <value>' argument missing");
+    expect((await exec("payin-mock", "extra")).stderr.split("\n")[0]).toBe('payin-mock: unexpected argument "extra"');
+  });
+
+  it("lines the flags up, a default after what each does, and what follows after them", () => {
+    const usage = usageOf({
+      name: "demo",
+      synopsis: "[--long-flag X]",
+      flags: { a: { type: "boolean", default: false, description: "a switch" }, "long-flag": { type: "string", value: "X", default: "7", description: "a value" } },
+      more: "and then some",
+    });
+    expect(usage).toBe(
+      ["usage: demo [--long-flag X]", "", "flags:", "  --a            a switch", "  --long-flag X  a value (default: 7)", "  -h, --help     print this help and exit", "", "and then some"].join("\n"),
+    );
+  });
+});
