@@ -12,7 +12,22 @@ export interface paths {
         put?: never;
         /**
          * Advance the account's clock
-         * @description Moves the caller's account clock forward by `seconds` (never back), then, before it answers, does everything that came due on that clock: sessions past their `expires_at` become `expired` (session-expired), completed transactions past their settlement delay become `settled` (transaction-settled), and every webhook attempt due by then is made, retries included, and its outcome recorded. Other accounts' clocks do not move.
+         * @description Moves the caller's account clock forward by `seconds` (never back), then, before it
+         *     answers, does everything that came due on that clock by its new time, the target:
+         *     sessions past their `expires_at` become `expired` (session-expired), completed
+         *     transactions past their settlement delay become `settled` (transaction-settled), and
+         *     every webhook attempt due by the target is made and its outcome recorded. Other
+         *     accounts' clocks do not move.
+         *
+         *     The target is fixed when the advance begins. An attempt that comes due after it (the
+         *     retry of an attempt the advance made, an event another request makes meanwhile) waits
+         *     for the next advance or for real time, so an advance makes each event's attempt at most
+         *     once. A session's events go one at a time, in the order they were made, each only once
+         *     the earlier ones are acknowledged or have failed for good; different sessions' go side by
+         *     side. So for each session an advance makes at most one attempt per event due, one after
+         *     the other, and stops at the first that fails: with a receiver that never answers, it
+         *     waits about one delivery timeout (15 s) in all. The answer says how many attempts were
+         *     made and how many events the order rule left due.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -145,16 +160,26 @@ export interface components {
         Timestamp: string;
         /**
          * AccountClock
-         * @description The account's clock after an advance.
+         * @description The account's clock after an advance, and the webhook attempts the advance made.
          */
         AccountClock: {
-            /** @description The account's time now, the time its records are stamped with. */
+            /** @description The account's time that the advance moved it to, the time its records are stamped with; everything due by then is done, but for `attempts_still_due`. */
             now: components["schemas"]["Timestamp"];
             /**
              * @description How far the account's clock is ahead of real time, in seconds.
              * @example 3600
              */
             offset_seconds: number;
+            /**
+             * @description Webhook attempts the advance made, or found under way and waited for, before it answered.
+             * @example 4
+             */
+            attempts_made: number;
+            /**
+             * @description The account's events due by `now` that the advance did not send: each waits behind an earlier event of its session whose next retry falls after `now` (the order rule). They go once that event is acknowledged or has failed for good.
+             * @example 2
+             */
+            attempts_still_due: number;
         };
         /**
          * ProblemFieldError
@@ -507,7 +532,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The clock moved; everything due by its new time is done. */
+            /** @description The clock moved; everything due by its new time is done, but what the order rule holds. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -2,7 +2,8 @@
 // D14): signed with the account's secret by the package's own signWebhook, a 2xx within the
 // timeout acknowledges, anything else is retried with the same webhook-id and a fresh signature
 // on a schedule measured on the account's clock. The events of one session go one at a time,
-// in the order they were made, so a healthy receiver sees each flow in order.
+// in the order they were made, each once the earlier ones are acknowledged or have failed for
+// good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order.
 import type { OutgoingHttpHeaders } from "node:http";
 import { signWebhook } from "../webhooks/sign.ts";
 import { accountNow } from "./clock.ts";
@@ -71,7 +72,8 @@ export class Dispatcher {
   readonly #timeoutMs: number;
   readonly #allowedHosts: ReadonlySet<string>;
   readonly #inFlight = new Map<number, InFlight>();
-  readonly #busySessions = new Set<string>();
+  /** The attempt under way of each session that has one: a session's events go one at a time. */
+  readonly #busySessions = new Map<string, Promise<void>>();
   readonly #closing = new AbortController();
   #kicked = false;
   /** Attempts made since the last write, recorded together in one transaction. */
@@ -99,18 +101,36 @@ export class Dispatcher {
   }
 
   /**
-   * Delivers everything due on the account's clock, retries that come due meanwhile included,
-   * and resolves once nothing of the account is due or under way (`clock/advance` waits for it).
+   * Makes every attempt of the account due by `targetMs` on its clock, and resolves once none
+   * is left to make or under way: what `clock/advance` waits for. The target is fixed before the
+   * first pass, so a retry or a new event that comes due after it waits for the next advance or
+   * for real time. A session's events go one at a time and its first failure
+   * holds the rest (the order rule), while sessions go side by side: with a receiver that
+   * never answers, an advance waits about one delivery timeout.
    */
-  async deliverDue(account: Account) {
-    for (;;) {
+  async deliverDue(account: Account, targetMs: number): Promise<{ made: number; stillDue: number }> {
+    let made = 0;
+    while (!this.#closing.signal.aborted) {
       // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
-      this.#start(this.#store.events.dueFor(account.id, accountNow(account), BATCH + this.#inFlight.size));
+      this.#start(this.#store.events.dueFor(account.id, targetMs, BATCH + this.#inFlight.size));
       // Stryker disable next-line MethodExpression,ConditionalExpression: waiting for other accounts' attempts as well only makes the advance answer later
       const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
-      if (running.length === 0) return;
+      if (running.length === 0) break;
+      made += running.length;
       await Promise.all(running);
     }
+    return { made, stillDue: this.#store.events.countDueFor(account.id, targetMs) };
+  }
+
+  /**
+   * Sends one event now, whatever its session's order (a redelivery asked for by name), after
+   * any attempt of its session under way, and resolves once the attempt is recorded.
+   */
+  async redeliver(key: DueKey) {
+    const session = `${key.accountId}/${key.sessionId}`;
+    for (let busy = this.#busySessions.get(session); busy; busy = this.#busySessions.get(session)) await busy;
+    this.#start([key]);
+    await this.#inFlight.get(key.seq)?.done;
   }
 
   /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */
@@ -125,12 +145,12 @@ export class Dispatcher {
       if (this.#inFlight.has(key.seq) || this.#busySessions.has(session)) continue;
       const event = this.#store.events.load(key.seq);
       if (!event) continue;
-      this.#busySessions.add(session);
       const done = this.#attempt(event).finally(() => {
         this.#inFlight.delete(event.seq);
         this.#busySessions.delete(session);
         this.kick();
       });
+      this.#busySessions.set(session, done);
       this.#inFlight.set(event.seq, { accountId: event.accountId, done });
     }
   }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../generated/events.ts";
+import { readRegister } from "../../scripts/docs/decisions.ts";
 import { buildDocs } from "../../scripts/lib/build-steps.ts";
 import { root } from "../../scripts/lib/paths.ts";
 import { operationsOf } from "../../src/lib/openapi.ts";
@@ -32,7 +33,7 @@ const operations = [
 ];
 const events = EVENT_TYPES;
 const sandboxOperations = operationsOf(JSON.parse(readFileSync(path.join(root, "generated", "sandbox.json"), "utf8"))).map(({ method, path: route }) => `${method.toUpperCase()} ${route}`);
-const decisionIds = Array.from({ length: 17 }, (_, i) => `D${i + 1}`);
+const decisionIds = readRegister(readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8")).decisions.map((d) => d.id);
 
 /** What a page did while the test looked at it. */
 interface Visit {
@@ -172,7 +173,8 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     for (const event of events) expect(text, event).toContain(event);
   });
 
-  it("the decision register shows all 17 decisions, each with its anchor", async () => {
+  it("the decision register shows every decision of DECISIONS.md, each with its anchor", async () => {
+    expect(decisionIds.length).toBeGreaterThanOrEqual(17);
     const { page } = await open("decisions.html");
     const text = await settled(page);
     await screenshot(page, "decisions");

@@ -231,6 +231,72 @@ describe("what counts as delivered", () => {
   });
 });
 
+describe("the order rule: a session's later events wait until the earlier one is acknowledged or has failed for good", () => {
+  it("sends transaction-completed only after transaction-created, whose first attempt was refused, went through", async () => {
+    const account = accountOn(sandbox.url);
+    await account.register(endpoint.url);
+    const session = await account.session();
+    let refused = false;
+    endpoint.answer = ({ type }) => (type === "transaction-created" && !refused ? ((refused = true), 500) : 204);
+    await account.simulate(session.id, { outcome: "pay" });
+    const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id).map((a) => `${a.type} ${a.status}`);
+    await wait(() => mine().includes("transaction-created 500"), "the refused transaction-created");
+
+    // Its retry is due 5 s later (±20 %): one second on, nothing of the session goes, and the two events behind it are still due.
+    const early = await account.advance(1);
+    expect(early.body).toMatchObject({ attempts_made: 0, attempts_still_due: 2 });
+    expect(mine()).toEqual(["session-created 204", "transaction-created 500"]);
+
+    // Past the retry, the advance makes it, then the two that waited, in order.
+    const later = await account.advance(6);
+    expect(later.body).toMatchObject({ attempts_made: 3, attempts_still_due: 0 });
+    expect(mine()).toEqual(["session-created 204", "transaction-created 500", "transaction-created 204", "transaction-completed 204", "session-completed 204"]);
+  });
+
+  it("lets a later event go once the earlier one has failed for good", async () => {
+    const once = await startSandbox({ port: 0, retryScheduleSeconds: [] });
+    try {
+      const account = accountOn(once.url);
+      await account.register(endpoint.url);
+      endpoint.answer = ({ type }) => (type === "transaction-created" ? 500 : 204);
+      const session = await account.session();
+      await account.simulate(session.id, { outcome: "pay" });
+      const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id).map((a) => `${a.type} ${a.status}`);
+      await wait(() => mine().length === 4, "four attempts");
+      expect(mine()).toEqual(["session-created 204", "transaction-created 500", "transaction-completed 204", "session-completed 204"]);
+    } finally {
+      await once.close();
+    }
+  });
+});
+
+describe("an advance against a receiver that never answers", () => {
+  it("answers after about one delivery timeout, having made each due attempt once and held the rest", async () => {
+    // The rule: an advance makes the attempts due by its target once each; a session's first
+    // failure holds its later events, and a retry due after the target waits. So one advance of
+    // one second waits for one attempt of one timeout, whatever the retry schedule.
+    const timeoutMs = 1000;
+    const hanging = await startSandbox({ port: 0, retryScheduleSeconds: [1, 1, 1], deliveryTimeoutMs: timeoutMs });
+    try {
+      const account = accountOn(hanging.url);
+      endpoint.answer = () => "hang";
+      const session = await account.session();
+      await account.simulate(session.id, { outcome: "pay" });
+      await account.register(endpoint.url);
+      const started = performance.now();
+      const advanced = await account.advance(1);
+      const took = performance.now() - started;
+      expect(advanced.body).toMatchObject({ attempts_made: 1, attempts_still_due: 3 });
+      expect(took).toBeLessThan(2 * timeoutMs);
+      const attempts = await account.deliveries();
+      expect(attempts.map((a) => [a.event_type, a.attempt, a.error])).toEqual([["session-created", 1, "No answer within 1 s."]]);
+    } finally {
+      endpoint.answer = () => 204;
+      await hanging.close();
+    }
+  });
+});
+
 describe("deliveries outside loopback (decision D21)", () => {
   it("are not sent, nor their host looked up, unless the host is allowed; the log says which flag allows it", async () => {
     const account = accountOn(sandbox.url);

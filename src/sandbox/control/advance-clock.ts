@@ -1,5 +1,6 @@
 // POST /_sandbox/v1/clock/advance: moves the account's clock forward, does what came due
-// (expiries, settlements), and delivers the webhook attempts that came due before it answers.
+// (expiries, settlements), and makes the webhook attempts due by then before it answers, with
+// how many it made and how many its order rule left due.
 import { accountNow, isoTime } from "../clock.ts";
 import type { Operation } from "../operation.ts";
 
@@ -9,7 +10,8 @@ export const advanceClock: Operation = {
       store.accounts.setClockOffset(account, account.clockOffsetMs + body.seconds * 1000);
       store.dueJobs.runFor(account);
     });
-    await deliveries.deliverDue(account);
-    return { status: 200, body: { now: isoTime(accountNow(account)), offset_seconds: account.clockOffsetMs / 1000 } };
+    const now = accountNow(account);
+    const { made, stillDue } = await deliveries.deliverDue(account, now);
+    return { status: 200, body: { now: isoTime(now), offset_seconds: account.clockOffsetMs / 1000, attempts_made: made, attempts_still_due: stillDue } };
   },
 };

@@ -13,7 +13,7 @@ export const redeliverEvent: Operation = {
     if (!store.webhooks.get(account.id))
       return { status: 404, body: problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.") };
     store.transaction(() => store.events.redeliver(account.id, id, accountNow(account)));
-    await deliveries.deliverDue(account);
+    await deliveries.redeliver(event);
     const attempts = store.events.attempts(account.id).filter((a) => a.event_id === id);
     return { status: 200, body: delivery(attempts.at(-1)!) };
   },

@@ -58,6 +58,7 @@ export class Events {
   readonly #release;
   readonly #dueForAll;
   readonly #dueForAccount;
+  readonly #countDueFor;
   readonly #load;
   readonly #insertAttempt;
   readonly #afterAttempt;
@@ -74,16 +75,22 @@ export class Events {
        RETURNING state`,
     );
     this.#release = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
+    // The order rule: an event goes out only once every earlier event of its session has been
+    // acknowledged or has failed for good, so a receiver sees each session's events in order.
+    const firstOfSession = `NOT EXISTS (SELECT 1 FROM events AS earlier
+      WHERE earlier.account_id = events.account_id AND earlier.session_id = events.session_id AND earlier.state = 'pending' AND earlier.seq < events.seq)`;
     this.#dueForAll = db.prepare(
       `SELECT seq, account_id AS accountId, session_id AS sessionId FROM events
        WHERE state = 'pending' AND next_attempt_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
          AND next_attempt_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)
+         AND ${firstOfSession}
        ORDER BY seq LIMIT ?2`,
     );
     this.#dueForAccount = db.prepare(
       `SELECT seq, account_id AS accountId, session_id AS sessionId FROM events
-       WHERE state = 'pending' AND next_attempt_at_ms <= ?2 AND account_id = ?1 ORDER BY seq LIMIT ?3`,
+       WHERE state = 'pending' AND next_attempt_at_ms <= ?2 AND account_id = ?1 AND ${firstOfSession} ORDER BY seq LIMIT ?3`,
     );
+    this.#countDueFor = db.prepare("SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND next_attempt_at_ms <= ?");
     // Only events of an account with a URL are pending; the join gives it and the secret.
     this.#load = db.prepare(
       `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.payload, e.attempts, w.url, w.signing_secret AS secret
@@ -94,7 +101,7 @@ export class Events {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#afterAttempt = db.prepare("UPDATE events SET state = ?, attempts = ?, next_attempt_at_ms = ? WHERE account_id = ? AND id = ?");
-    this.#get = db.prepare("SELECT id, type, state, attempts FROM events WHERE account_id = ? AND id = ?");
+    this.#get = db.prepare("SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?");
     this.#again = db.prepare("UPDATE events SET state = 'pending', next_attempt_at_ms = ? WHERE account_id = ? AND id = ?");
     this.#attempts = db.prepare(
       `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms
@@ -124,6 +131,11 @@ export class Events {
     return this.#dueForAccount.all(accountId, nowMs, limit) as unknown as DueKey[];
   }
 
+  /** How many of an account's events are due by its clock's time `nowMs`, those held behind an earlier one of their session included. */
+  countDueFor(accountId: number, nowMs: number): number {
+    return (this.#countDueFor.get(accountId, nowMs) as { due: number }).due;
+  }
+
   /** A due event, ready to send; undefined when it is no longer pending. */
   load(seq: number): DueEvent | undefined {
     return this.#load.get(seq) as unknown as DueEvent | undefined;
@@ -137,7 +149,7 @@ export class Events {
   }
 
   get(accountId: number, id: string) {
-    return this.#get.get(accountId, id) as { id: string; type: PayinEvent["type"]; state: string; attempts: number } | undefined;
+    return this.#get.get(accountId, id) as (DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number }) | undefined;
   }
 
   /** Makes an event due again now, whatever became of it. */

@@ -120,4 +120,9 @@ export const migrations: readonly string[] = [
   CREATE UNIQUE INDEX counterparties_payin_contact ON counterparties (account_id, email COLLATE NOCASE, phone_number)
     WHERE payment_rail = 'PAYIN';
   `,
+  // A session's events go out in order, each once the earlier ones are acknowledged or failed
+  // for good: this finds whether an earlier one is still pending, and counts an account's due ones.
+  `
+  CREATE INDEX events_pending_by_session ON events (account_id, session_id, seq, next_attempt_at_ms) WHERE state = 'pending';
+  `,
 ];
