@@ -6,7 +6,7 @@
 // good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order.
 import type { OutgoingHttpHeaders } from "node:http";
 import { signWebhook } from "../webhooks/sign.ts";
-import { accountNow } from "./clock.ts";
+import { accountNow, realTime } from "./clock.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_SCHEDULE_SECONDS } from "./defaults.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Attempt, DueEvent, DueKey } from "./store/events.ts";
@@ -101,8 +101,8 @@ export class Dispatcher {
   }
 
   /**
-   * Makes every attempt of the account due by `targetMs` on its clock, and resolves once none
-   * is left to make or under way: what `clock/advance` waits for. The target is fixed before the
+   * Makes every attempt of the account due by real time `targetMs` (its clock's time then, less
+   * its offset), and resolves once none is left to make or under way: what `clock/advance` waits for. The target is fixed before the
    * first pass, so a retry or a new event that comes due after it waits for the next advance or
    * for real time. A session's events go one at a time and its first failure
    * holds the rest (the order rule), while sessions go side by side: with a receiver that
@@ -179,8 +179,10 @@ export class Dispatcher {
     const succeeded = error === null;
     const delay = this.#schedule[attempt - 1];
     const nextAttemptAtMs = succeeded || delay === undefined ? null : accountNow(account) + jittered(delay * 1000);
+    const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
     const durationMs = Math.round(performance.now() - started);
-    await this.#record({ accountId: event.accountId, eventId: event.id, attempt, url: event.url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs });
+    const { accountId, id: eventId, sessionId, url } = event;
+    await this.#record({ accountId, eventId, sessionId, attempt, url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs, nextDueMs });
   }
 
   /** Why the sandbox makes no connection to `url`, or null when it may (decision D21). */

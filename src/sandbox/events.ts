@@ -1,41 +1,34 @@
-// The events the sandbox sends, made from its own records: the envelope of decision D13 with
-// thin data (identifiers, the state announced, amount and currency), as the contract's schemas say.
-import type { components } from "../../generated/openapi.ts";
-import type { PayinEvent, PayinEventOf } from "../../generated/events.ts";
-import { newId } from "./ids.ts";
+// The payloads of the events the sandbox sends, made from its own records: the envelope of
+// decision D13 with thin data (identifiers, the state announced, amount and currency), as the
+// contract's schemas say. The state announced is the one the type names (`transaction-settled`
+// announces `settled`), and only transaction-failed carries the failure reason.
+import type { PayinEvent } from "../../generated/events.ts";
 
-type PaymentSession = components["schemas"]["PaymentSession"];
-type Transaction = components["schemas"]["Transaction"];
-
-type SessionEventType = "session-created" | "session-completed" | "session-expired";
-type TransactionEventType = Exclude<PayinEvent["type"], SessionEventType>;
-
-const orderOf = (record: { order_id?: string }) => (record.order_id === undefined ? {} : { order_id: record.order_id });
-
-/** A session event; `session.status` is the state it announces, `timestamp` when it happened (RFC 3339). */
-export function sessionEvent<T extends SessionEventType>(type: T, session: PaymentSession, timestamp: string): PayinEventOf<T> {
-  const data = {
-    session_id: session.id,
-    counterparty_id: session.counterparty_id,
-    ...orderOf(session),
-    status: session.status,
-    amount: session.amount,
-    currency: session.currency,
-  };
-  return { id: newId("msg"), type, timestamp, data } as PayinEventOf<T>;
+/** What an event's payload is made of: the event, its session's facts, and its transaction's. */
+export interface EventFacts {
+  id: string;
+  type: PayinEvent["type"];
+  /** When it happened on the account's clock, RFC 3339. */
+  timestamp: string;
+  sessionId: string;
+  counterpartyId: string;
+  /** The session's request fields: what is charged, and for which order. */
+  request: { order_id?: string; amount: number; currency: string };
+  transactionId: string | null;
+  failureReason: string | null;
 }
 
-/** A transaction event; `transaction.status` is the state it announces. */
-export function transactionEvent<T extends TransactionEventType>(type: T, transaction: Transaction, timestamp: string): PayinEventOf<T> {
+/** The envelope as JSON text, the same for the same facts. */
+export function eventPayload({ id, type, timestamp, sessionId, counterpartyId, request, transactionId, failureReason }: EventFacts): string {
   const data = {
-    transaction_id: transaction.id,
-    session_id: transaction.session_id,
-    counterparty_id: transaction.counterparty_id,
-    ...orderOf(transaction),
-    status: transaction.status,
-    amount: transaction.amount,
-    currency: transaction.currency,
-    ...(transaction.failure_reason === undefined ? {} : { failure_reason: transaction.failure_reason }),
+    ...(transactionId === null ? {} : { transaction_id: transactionId }),
+    session_id: sessionId,
+    counterparty_id: counterpartyId,
+    ...(request.order_id === undefined ? {} : { order_id: request.order_id }),
+    status: type.slice(type.indexOf("-") + 1),
+    amount: request.amount,
+    currency: request.currency,
+    ...(type === "transaction-failed" && failureReason !== null ? { failure_reason: failureReason } : {}),
   };
-  return { id: newId("msg"), type, timestamp, data } as PayinEventOf<T>;
+  return JSON.stringify({ id, type, timestamp, data });
 }

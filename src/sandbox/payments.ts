@@ -3,24 +3,24 @@
 // Failing creates and fails a transaction and leaves the session open for another try. A
 // session with no completed payment expires at `expires_at`. Each state change and the event
 // that announces it are written in one SQLite transaction: the outbox.
+import type { PayinEvent } from "../../generated/events.ts";
 import type { components } from "../../generated/openapi.ts";
-import { accountNow, isoTime } from "./clock.ts";
+import { accountNow, isoTime, realTime } from "./clock.ts";
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
-import { sessionEvent, transactionEvent } from "./events.ts";
 import { newId } from "./ids.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Store } from "./store/index.ts";
+import type { SessionRecord } from "./store/sessions.ts";
 
-type PaymentSession = components["schemas"]["PaymentSession"];
 type Transaction = components["schemas"]["Transaction"];
 
 /** What the customer does on the payment page (or a test through `simulate`). */
 export type Outcome = { outcome: "pay" } | { outcome: "fail"; failure_reason: string };
 
 export type PaymentResult =
-  | { done: { session: PaymentSession; transaction: Transaction } }
+  | { done: { session: SessionRecord; transaction: Transaction } }
   | { refused: "not_found" }
-  | { refused: "completed" | "expired"; session: PaymentSession };
+  | { refused: "completed" | "expired"; session: SessionRecord };
 
 
 export class Payments {
@@ -30,8 +30,8 @@ export class Payments {
   constructor(store: Store, settlementDelaySeconds = DEFAULT_SETTLEMENT_DELAY_SECONDS) {
     this.#store = store;
     this.#settlementDelayMs = settlementDelaySeconds * 1000;
-    store.dueJobs.add((account, now) => this.#expire(account, now));
-    store.dueJobs.add((account, now) => this.#settle(account, now));
+    store.dueJobs.add((accountId, now) => this.#expire(accountId, now));
+    store.dueJobs.add((accountId, now) => this.#settle(accountId, now));
   }
 
   /** The customer pays, or fails to pay, the session; refused when it is unknown or no longer open. */
@@ -56,39 +56,38 @@ export class Payments {
         created_at: at,
         updated_at: at,
       };
+      const announce = (type: PayinEvent["type"]) =>
+        store.events.add(account.id, { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) }, now);
       store.transactions.create(account.id, created, now);
-      store.events.add(account.id, transactionEvent("transaction-created", created, at), now);
+      announce("transaction-created");
 
       if (outcome.outcome === "fail") {
         const failed: Transaction = { ...created, status: "failed", failure_reason: outcome.failure_reason };
         store.transactions.update(account.id, failed, now);
-        store.events.add(account.id, transactionEvent("transaction-failed", failed, at), now);
+        announce("transaction-failed");
         return { done: { session, transaction: failed } };
       }
 
       const completed: Transaction = { ...created, status: "completed" };
-      store.transactions.update(account.id, completed, now, now + this.#settlementDelayMs);
-      store.events.add(account.id, transactionEvent("transaction-completed", completed, at), now);
-      store.sessions.complete(account.id, session.id, now);
-      const paid: PaymentSession = { ...session, status: "completed" };
-      store.events.add(account.id, sessionEvent("session-completed", paid, at), now);
-      return { done: { session: paid, transaction: completed } };
+      store.transactions.update(account.id, completed, now, realTime(account, now + this.#settlementDelayMs));
+      announce("transaction-completed");
+      store.sessions.complete(account.id, session.id);
+      announce("session-completed");
+      return { done: { session: { ...session, status: "completed" }, transaction: completed } };
     });
   }
 
-  /** Sessions with no completed payment at `expires_at` expire, and say so. */
-  #expire(account: Account | null, now: number) {
-    for (const { accountId, session } of this.#store.sessions.expireDue(account?.id ?? null, now)) {
-      this.#store.events.add(accountId, sessionEvent("session-expired", session, session.expires_at), Date.parse(session.expires_at));
+  /** Sessions with no completed payment at `expires_at` expire, and say so at that time. */
+  #expire(accountId: number | null, now: number) {
+    for (const { accountId: owner, session } of this.#store.sessions.expireDue(accountId, now)) {
+      this.#store.events.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
     }
   }
 
-  /** Completed transactions settle once their delay has passed. */
-  #settle(account: Account | null, now: number) {
-    for (const { accountId, transaction, settlesAtMs } of this.#store.transactions.dueToSettle(account?.id ?? null, now)) {
-      const settled: Transaction = { ...transaction, status: "settled", updated_at: isoTime(settlesAtMs) };
-      this.#store.transactions.update(accountId, settled, settlesAtMs);
-      this.#store.events.add(accountId, transactionEvent("transaction-settled", settled, settled.updated_at), settlesAtMs);
+  /** Completed transactions settle once their delay has passed, and say so at that time. */
+  #settle(accountId: number | null, now: number) {
+    for (const { accountId: owner, transaction } of this.#store.transactions.settleDue(accountId, now)) {
+      this.#store.events.add(owner, { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id }, Date.parse(transaction.updated_at));
     }
   }
 }

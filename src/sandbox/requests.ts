@@ -100,7 +100,7 @@ function idempotent(sandbox: Sandbox, op: OperationRequest, call: Call, key: str
   const { store } = sandbox;
   const account: Account = call.account;
   return store.transaction(() => {
-    const claim = store.idempotencyKeys.claim(account.id, op.operationId, key, requestHash(rawBody), accountNow(account));
+    const claim = store.idempotencyKeys.claim(account.id, op.operationId, key, requestHash(rawBody), accountNow(account), account.clockOffsetMs);
     if (!claim.fresh) {
       if (claim.sameBody) return { status: claim.answer.status, body: claim.answer.body };
       const reused = problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body.");

@@ -44,7 +44,7 @@ describe("the sandbox", () => {
       id: "txn_test_1", status: "completed" as const, session_id: session.id, counterparty_id: counterparty.id,
       amount: 5, currency: "EUR", created_at: session.created_at, updated_at: session.created_at,
     };
-    new Transactions(direct).create(accountId, transaction, Date.now());
+    new Transactions(direct).create(accountId, transaction, Date.parse(session.created_at));
     direct.close();
 
     const found = await call("GET", "/api/v1/earn/transactions/txn_test_1/", token);
@@ -102,9 +102,9 @@ describe("the sandbox", () => {
     const token = `expiry-${crypto.randomUUID()}`;
     const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, person(3))).json();
     const session = await (await call("POST", "/api/v1/earn/payment-sessions/", token, { amount: 5, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" })).json();
-    // Move the clock by writing the offset directly, as if an hour of real time had passed.
+    // Bring its expiry an hour nearer in real time, directly, as if an hour had passed.
     const direct = new DatabaseSync(db);
-    direct.prepare("UPDATE accounts SET clock_offset_ms = 3600000 WHERE token = ?").run(token);
+    direct.prepare("UPDATE payment_sessions SET due_ms = due_ms - 3600000 WHERE id = ?").run(session.id);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const { status } = direct.prepare("SELECT status FROM payment_sessions WHERE id = ?").get(session.id) as { status: string };
     direct.close();

@@ -90,16 +90,16 @@ describe("the sandbox's store", () => {
     const account = store.accounts.forToken("keys");
     const keys = store.idempotencyKeys;
     const t0 = 1_000_000;
-    expect(keys.claim(account.id, "op", "k", "hash-a", t0)).toEqual({ fresh: true });
+    expect(keys.claim(account.id, "op", "k", "hash-a", t0, 0)).toEqual({ fresh: true });
     keys.record(account.id, "op", "k", { status: 201, body: "{}" });
-    expect(keys.claim(account.id, "op", "k", "hash-a", t0 + IDEMPOTENCY_KEY_LIFETIME_MS - 1)).toEqual({ fresh: false, sameBody: true, answer: { status: 201, body: "{}" } });
-    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + 1)).toMatchObject({ fresh: false, sameBody: false });
+    expect(keys.claim(account.id, "op", "k", "hash-a", t0 + IDEMPOTENCY_KEY_LIFETIME_MS - 1, 0)).toEqual({ fresh: false, sameBody: true, answer: { status: 201, body: "{}" } });
+    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + 1, 0)).toMatchObject({ fresh: false, sameBody: false });
     // Not yet swept, but past its lifetime: a new first use, with the new body.
-    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + IDEMPOTENCY_KEY_LIFETIME_MS)).toEqual({ fresh: true });
-    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + IDEMPOTENCY_KEY_LIFETIME_MS + 1)).toMatchObject({ fresh: false, sameBody: true });
+    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + IDEMPOTENCY_KEY_LIFETIME_MS, 0)).toEqual({ fresh: true });
+    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + IDEMPOTENCY_KEY_LIFETIME_MS + 1, 0)).toMatchObject({ fresh: false, sameBody: true });
 
     // The sweep removes the keys past their lifetime, of one account or of all.
-    keys.claim(account.id, "op", "old", "h", t0);
+    keys.claim(account.id, "op", "old", "h", t0, 0);
     keys.forgetExpired(account.id, t0 + IDEMPOTENCY_KEY_LIFETIME_MS - 1);
     expect(count(store, "idempotency_keys")).toBe(2);
     keys.forgetExpired(account.id, t0 + IDEMPOTENCY_KEY_LIFETIME_MS);
@@ -115,7 +115,7 @@ describe("the sandbox's store", () => {
     const store = new Store();
     const account = store.accounts.forToken("keys");
     store.db.exec("CREATE TRIGGER no_keys BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'refused'); END");
-    expect(() => store.idempotencyKeys.claim(account.id, "op", "k", "h", 1)).toThrow("refused");
+    expect(() => store.idempotencyKeys.claim(account.id, "op", "k", "h", 1, 0)).toThrow("refused");
     store.close();
   });
 

@@ -1,17 +1,17 @@
 // POST /_sandbox/v1/clock/advance: moves the account's clock forward, does what came due
 // (expiries, settlements), and makes the webhook attempts due by then before it answers, with
 // how many it made and how many its order rule left due.
-import { accountNow, isoTime } from "../clock.ts";
+import { accountNow, isoTime, realTime } from "../clock.ts";
 import type { Operation } from "../operation.ts";
 
 export const advanceClock: Operation = {
   async handle({ account, body }, { store, deliveries }) {
     store.transaction(() => {
-      store.accounts.setClockOffset(account, account.clockOffsetMs + body.seconds * 1000);
+      store.advanceClock(account, body.seconds * 1000);
       store.dueJobs.runFor(account);
     });
     const now = accountNow(account);
-    const { made, stillDue } = await deliveries.deliverDue(account, now);
+    const { made, stillDue } = await deliveries.deliverDue(account, realTime(account, now));
     return { status: 200, body: { now: isoTime(now), offset_seconds: account.clockOffsetMs / 1000, attempts_made: made, attempts_still_due: stillDue } };
   },
 };

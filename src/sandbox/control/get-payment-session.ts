@@ -1,13 +1,14 @@
 // GET /_sandbox/v1/payment-sessions/{session_id}: the session as it is now on the account's clock.
 import type { Operation } from "../operation.ts";
+import { paymentLink } from "../page/routes.ts";
 import { sessionNotFound } from "../problems.ts";
 
 export const getSandboxPaymentSession: Operation = {
-  handle({ account, parameters }, { store }) {
+  handle({ account, parameters, origin }, { store }) {
     store.runDue(account);
     const id = parameters.session_id!;
     const session = store.sessions.get(account.id, id);
-    if (session) return { status: 200, body: session };
+    if (session) return { status: 200, body: { ...session, payment_link: paymentLink(origin, id) } };
     return { status: 404, body: sessionNotFound(id) };
   },
 };

@@ -1,6 +1,5 @@
 // POST /_sandbox/v1/deliveries/{event_id}/redeliver: sends an event again now, delivered or not,
 // and answers with that attempt.
-import { accountNow } from "../clock.ts";
 import type { Operation } from "../operation.ts";
 import { problem } from "../problems.ts";
 import { delivery } from "./list-deliveries.ts";
@@ -12,7 +11,7 @@ export const redeliverEvent: Operation = {
     if (!event) return { status: 404, body: problem(404, "not_found", `No event with id ${id} exists for this account.`) };
     if (!store.webhooks.get(account.id))
       return { status: 404, body: problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.") };
-    store.transaction(() => store.events.redeliver(account.id, id, accountNow(account)));
+    store.transaction(() => store.events.redeliver(account.id, id, Date.now()));
     await deliveries.redeliver(event);
     const attempts = store.events.attempts(account.id).filter((a) => a.event_id === id);
     return { status: 200, body: delivery(attempts.at(-1)!) };

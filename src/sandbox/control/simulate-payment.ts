@@ -1,17 +1,18 @@
 // POST /_sandbox/v1/payment-sessions/{session_id}/simulate: what the customer's Pay or Fail on
 // the payment page does, for a test without a browser.
 import type { Operation } from "../operation.ts";
+import { paymentLink } from "../page/routes.ts";
 import { notPayable, sessionNotFound } from "../problems.ts";
 
 /** The reason a failure gets when the test names none. */
 export const DEFAULT_FAILURE_REASON = "card_declined";
 
 export const simulatePayment: Operation = {
-  handle({ account, body, parameters }, { payments }) {
+  handle({ account, body, parameters, origin }, { payments }) {
     const id = parameters.session_id!;
     const outcome = body.outcome === "pay" ? { outcome: "pay" as const } : { outcome: "fail" as const, failure_reason: body.failure_reason ?? DEFAULT_FAILURE_REASON };
     const result = payments.attempt(account, id, outcome);
-    if ("done" in result) return { status: 200, body: result.done };
+    if ("done" in result) return { status: 200, body: { session: { ...result.done.session, payment_link: paymentLink(origin, id) }, transaction: result.done.transaction } };
     if (result.refused === "not_found") return { status: 404, body: sessionNotFound(id) };
     return { status: 409, body: notPayable(result.session) };
   },

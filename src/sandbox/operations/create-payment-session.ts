@@ -4,17 +4,15 @@
 import type { components } from "../../../generated/openapi.ts";
 import { currencyMinorUnits } from "../../../generated/sandbox-requests.js";
 import { amountError } from "../../lib/amount.ts";
-import { accountNow, isoTime } from "../clock.ts";
-import { sessionEvent } from "../events.ts";
+import { accountNow, isoTime, realTime } from "../clock.ts";
 import { newId } from "../ids.ts";
 import type { Operation } from "../operation.ts";
+import { paymentLink } from "../page/routes.ts";
 import { validationProblem } from "../problems.ts";
+import { SESSION_LIFETIME_MS } from "../store/sessions.ts";
 import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
 
 type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
-
-/** A session and its link are valid for one hour (the seed's rule). */
-export const SESSION_LIFETIME_MS = 60 * 60 * 1000;
 
 export const createPaymentSession: Operation = {
   handle({ account, body, origin }, { store }) {
@@ -23,17 +21,16 @@ export const createPaymentSession: Operation = {
     const session = {
       id,
       status: "created" as const,
-      payment_link: `${origin}/pay/${id}`,
+      payment_link: paymentLink(origin, id),
       ...(body as PaymentSessionCreate),
       created_at: isoTime(now),
       expires_at: isoTime(now + SESSION_LIFETIME_MS),
     };
-    const json = JSON.stringify(session);
     return store.transaction(() => {
-      if (!store.sessions.create(account.id, session, json, now, now + SESSION_LIFETIME_MS))
+      if (!store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS)))
         return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
-      store.events.add(account.id, sessionEvent("session-created", session, session.created_at), now);
-      return { status: 201, json };
+      store.events.add(account.id, { type: "session-created", sessionId: id }, now);
+      return { status: 201, body: session };
     });
   },
   waive: waiveLoopbackHttp("redirect_url", "source_url"),

@@ -11,6 +11,9 @@ import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
 
 export const PAGE_PREFIX = "/pay/";
 
+/** A session's payment_link: its page under the sandbox's origin. */
+export const paymentLink = (origin: string, sessionId: string) => `${origin}${PAGE_PREFIX}${sessionId}`;
+
 // No script, no asset from anywhere: the page must not need one, and the browser is told so.
 const HTML_HEADERS = {
   "Content-Type": "text/html; charset=utf-8",

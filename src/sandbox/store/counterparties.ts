@@ -12,7 +12,7 @@ export class Counterparties {
 
   constructor(db: DatabaseSync) {
     this.#insert = db.prepare(
-      "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, record, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, details, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     this.#byContact = db.prepare(
       "SELECT id FROM counterparties WHERE account_id = ? AND email = ? COLLATE NOCASE AND phone_number = ? AND payment_rail = 'PAYIN'",
@@ -25,7 +25,8 @@ export class Counterparties {
    */
   create(accountId: number, counterparty: Counterparty, createdAtMs: number): CreateResult {
     try {
-      this.#insert.run(accountId, counterparty.id, counterparty.payment_rail, counterparty.email, counterparty.phone_number, JSON.stringify(counterparty), createdAtMs);
+      const { id, payment_rail, email, phone_number, created_at: _, ...details } = counterparty;
+      this.#insert.run(accountId, id, payment_rail, email, phone_number, JSON.stringify(details), createdAtMs);
       return { created: counterparty };
     } catch (error) {
       if (!isConstraint(error, SQLITE_CONSTRAINT_UNIQUE)) throw error;

@@ -1,8 +1,12 @@
 // The outbox: every event the sandbox makes, written in the transaction of the state change it
 // announces, and each delivery attempt made of it. The dispatcher (../delivery.ts) reads what is
-// due from here and writes back what each attempt gave.
+// due from here and writes back what each attempt gave. An event row holds what it announces
+// and about which session and transaction; its payload is made from those when it is sent.
 import type { DatabaseSync } from "node:sqlite";
 import type { PayinEvent } from "../../../generated/events.ts";
+import { isoTime } from "../clock.ts";
+import { eventPayload } from "../events.ts";
+import { newId } from "../ids.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
 export interface DueKey {
@@ -18,15 +22,24 @@ export interface DueEvent {
   id: string;
   type: PayinEvent["type"];
   sessionId: string;
+  /** The envelope as JSON, the same on every attempt. */
   payload: string;
   attempts: number;
   url: string;
   secret: string;
 }
 
+/** What an event announces, by type; the rest of its payload comes from its session and transaction. */
+export interface NewEvent {
+  type: PayinEvent["type"];
+  sessionId: string;
+  transactionId?: string;
+}
+
 export interface Attempt {
   accountId: number;
   eventId: string;
+  sessionId: string;
   attempt: number;
   url: string;
   responseStatus: number | null;
@@ -36,6 +49,8 @@ export interface Attempt {
   durationMs: number;
   /** When the next attempt is due on the account's clock; null when none will be made. */
   nextAttemptAtMs: number | null;
+  /** The same in real time. */
+  nextDueMs: number | null;
 }
 
 export interface AttemptRow {
@@ -51,58 +66,85 @@ export interface AttemptRow {
   next_attempt_at_ms: number | null;
 }
 
+interface LoadedRow {
+  seq: number;
+  accountId: number;
+  id: string;
+  type: PayinEvent["type"];
+  sessionId: string;
+  transactionId: string | null;
+  createdAtMs: number;
+  attempts: number;
+  url: string;
+  secret: string;
+  counterpartyId: string;
+  request: string;
+  failureReason: string | null;
+}
+
 export class Events {
-  /** Told after an event that can be delivered is added, so that delivery starts without waiting for a tick. */
+  /** Told after an event that is due at once is added, so that delivery starts without waiting for a tick. */
   onAdded: () => void = () => {};
   readonly #insert;
-  readonly #release;
+  readonly #waitingToPending;
+  readonly #firstOfEachSession;
   readonly #dueForAll;
   readonly #dueForAccount;
   readonly #countDueFor;
   readonly #load;
   readonly #insertAttempt;
   readonly #afterAttempt;
+  readonly #next;
   readonly #get;
   readonly #again;
+  readonly #shift;
   readonly #attempts;
 
   constructor(db: DatabaseSync) {
-    // An event of an account with no webhook URL waits (`waiting`) until one is registered,
-    // outside the index range the dispatcher reads, however many pile up.
+    // An event waits (`waiting`) while its account has no webhook URL. Otherwise it is pending,
+    // and due (`due_ms`) from the time it was made, unless an earlier event of its session is
+    // still pending: the order rule lets a session's next event go only once the one before is
+    // done with, and it is then due from the time it was made, as it would have been.
+    const dueFromItsTime = "created_at_ms - (SELECT clock_offset_ms FROM accounts WHERE id = events.account_id)";
     this.#insert = db.prepare(
-      `INSERT INTO events (account_id, id, type, session_id, payload, created_at_ms, state, next_attempt_at_ms)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) THEN 'pending' ELSE 'waiting' END, ?6)
-       RETURNING state`,
+      `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
+         CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ?1 AND session_id = ?4 AND state = 'pending')
+           THEN ?6 - (SELECT clock_offset_ms FROM accounts WHERE id = ?1) END
+       FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) AS hooked)
+       RETURNING due_ms`,
     );
-    this.#release = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
-    // The order rule: an event goes out only once every earlier event of its session has been
-    // acknowledged or has failed for good, so a receiver sees each session's events in order.
-    const firstOfSession = `NOT EXISTS (SELECT 1 FROM events AS earlier
-      WHERE earlier.account_id = events.account_id AND earlier.session_id = events.session_id AND earlier.state = 'pending' AND earlier.seq < events.seq)`;
-    this.#dueForAll = db.prepare(
-      `SELECT seq, account_id AS accountId, session_id AS sessionId FROM events
-       WHERE state = 'pending' AND next_attempt_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
-         AND next_attempt_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)
-         AND ${firstOfSession}
-       ORDER BY seq LIMIT ?2`,
+    this.#waitingToPending = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
+    this.#firstOfEachSession = db.prepare(
+      `UPDATE events SET due_ms = ${dueFromItsTime}
+       WHERE seq IN (SELECT MIN(seq) FROM events WHERE account_id = ? AND state = 'pending' GROUP BY session_id) AND due_ms IS NULL`,
     );
+    this.#dueForAll = db.prepare("SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE due_ms <= ? ORDER BY due_ms LIMIT ?");
     this.#dueForAccount = db.prepare(
-      `SELECT seq, account_id AS accountId, session_id AS sessionId FROM events
-       WHERE state = 'pending' AND next_attempt_at_ms <= ?2 AND account_id = ?1 AND ${firstOfSession} ORDER BY seq LIMIT ?3`,
+      "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE account_id = ? AND due_ms <= ? ORDER BY due_ms LIMIT ?",
     );
-    this.#countDueFor = db.prepare("SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND next_attempt_at_ms <= ?");
-    // Only events of an account with a URL are pending; the join gives it and the secret.
+    this.#countDueFor = db.prepare("SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?)");
+    // Only events of an account with a URL are pending; the joins give it, the secret, and what the payload tells.
     this.#load = db.prepare(
-      `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.payload, e.attempts, w.url, w.signing_secret AS secret
-       FROM events e JOIN webhooks w ON w.account_id = e.account_id WHERE e.seq = ? AND e.state = 'pending'`,
+      `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.transaction_id AS transactionId, e.created_at_ms AS createdAtMs,
+         e.attempts, w.url, w.signing_secret AS secret, s.counterparty_id AS counterpartyId, s.request, t.failure_reason AS failureReason
+       FROM events e JOIN webhooks w ON w.account_id = e.account_id
+         JOIN payment_sessions s ON s.account_id = e.account_id AND s.id = e.session_id
+         LEFT JOIN transactions t ON t.account_id = e.account_id AND t.id = e.transaction_id
+       WHERE e.seq = ? AND e.state = 'pending'`,
     );
     this.#insertAttempt = db.prepare(
       `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.#afterAttempt = db.prepare("UPDATE events SET state = ?, attempts = ?, next_attempt_at_ms = ? WHERE account_id = ? AND id = ?");
+    this.#afterAttempt = db.prepare("UPDATE events SET state = ?, attempts = ?, due_ms = ? WHERE account_id = ? AND id = ?");
+    this.#next = db.prepare(
+      `UPDATE events SET due_ms = ${dueFromItsTime}
+       WHERE seq = (SELECT MIN(seq) FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending') AND due_ms IS NULL`,
+    );
     this.#get = db.prepare("SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?");
-    this.#again = db.prepare("UPDATE events SET state = 'pending', next_attempt_at_ms = ? WHERE account_id = ? AND id = ?");
+    this.#again = db.prepare("UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?");
+    this.#shift = db.prepare("UPDATE events SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
     this.#attempts = db.prepare(
       `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms
        FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
@@ -110,51 +152,73 @@ export class Events {
     );
   }
 
-  /** Puts an event in the outbox, due at once. Call inside the state change's transaction. */
-  add(accountId: number, event: PayinEvent, atMs: number) {
-    const { state } = this.#insert.get(accountId, event.id, event.type, event.data.session_id, JSON.stringify(event), atMs) as { state: string };
-    if (state === "pending") this.onAdded();
+  /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
+  add(accountId: number, event: NewEvent, atMs: number) {
+    const { due_ms } = this.#insert.get(accountId, newId("msg"), event.type, event.sessionId, event.transactionId ?? null, atMs) as { due_ms: number | null };
+    if (due_ms !== null) this.onAdded();
   }
 
-  /** The account has a webhook URL now: the events that waited for one are due. */
+  /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */
   release(accountId: number) {
-    this.#release.run(accountId);
+    this.#waitingToPending.run(accountId);
+    this.#firstOfEachSession.run(accountId);
   }
 
-  /** Events due by each account's own clock, real time being `nowMs`, oldest first. */
+  /** Events due by real time `nowMs`, whichever account they are of, soonest first. */
   due(nowMs: number, limit: number): DueKey[] {
     return this.#dueForAll.all(nowMs, limit) as unknown as DueKey[];
   }
 
-  /** One account's events due by its clock's time `nowMs`, oldest first. */
+  /** One account's events due by real time `nowMs`, soonest first. */
   dueFor(accountId: number, nowMs: number, limit: number): DueKey[] {
     return this.#dueForAccount.all(accountId, nowMs, limit) as unknown as DueKey[];
   }
 
-  /** How many of an account's events are due by its clock's time `nowMs`, those held behind an earlier one of their session included. */
+  /** How many of an account's events are due by real time `nowMs`, those held behind an earlier one of their session included. */
   countDueFor(accountId: number, nowMs: number): number {
     return (this.#countDueFor.get(accountId, nowMs) as { due: number }).due;
   }
 
   /** A due event, ready to send; undefined when it is no longer pending. */
   load(seq: number): DueEvent | undefined {
-    return this.#load.get(seq) as unknown as DueEvent | undefined;
+    const row = this.#load.get(seq) as unknown as LoadedRow | undefined;
+    if (!row) return undefined;
+    const payload = eventPayload({
+      id: row.id,
+      type: row.type,
+      timestamp: isoTime(row.createdAtMs),
+      sessionId: row.sessionId,
+      counterpartyId: row.counterpartyId,
+      request: JSON.parse(row.request),
+      transactionId: row.transactionId,
+      failureReason: row.failureReason,
+    });
+    return { seq: row.seq, accountId: row.accountId, id: row.id, type: row.type, sessionId: row.sessionId, payload, attempts: row.attempts, url: row.url, secret: row.secret };
   }
 
-  /** Records an attempt and what follows it: delivered, another attempt at `nextAttemptAtMs`, or failed. */
+  /**
+   * Records an attempt and what follows it: delivered, another attempt at `nextDueMs`, or
+   * failed; once the event is done with, the next of its session is due.
+   */
   recordAttempt(a: Attempt) {
     this.#insertAttempt.run(a.accountId, a.eventId, a.attempt, a.url, a.responseStatus, a.error, a.succeeded ? 1 : 0, a.attemptedAtMs, a.durationMs, a.nextAttemptAtMs);
-    const state = a.succeeded ? "delivered" : a.nextAttemptAtMs === null ? "failed" : "pending";
-    this.#afterAttempt.run(state, a.attempt, a.nextAttemptAtMs ?? a.attemptedAtMs, a.accountId, a.eventId);
+    const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
+    this.#afterAttempt.run(state, a.attempt, state === "pending" ? a.nextDueMs : null, a.accountId, a.eventId);
+    if (state !== "pending") this.#next.run(a.accountId, a.sessionId);
   }
 
   get(accountId: number, id: string) {
     return this.#get.get(accountId, id) as (DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number }) | undefined;
   }
 
-  /** Makes an event due again now, whatever became of it. */
+  /** Makes an event due again at real time `nowMs`, whatever became of it. */
   redeliver(accountId: number, id: string, nowMs: number) {
     this.#again.run(nowMs, accountId, id);
+  }
+
+  /** The account's clock moved `ms` ahead: its pending events' next attempts come that much sooner in real time. */
+  shiftDue(accountId: number, ms: number) {
+    this.#shift.run(ms, accountId);
   }
 
   /** Every attempt of the account, in the order they were made. */

@@ -36,7 +36,7 @@ export class Store {
     this.idempotencyKeys = new IdempotencyKeys(this.db);
     this.events = new Events(this.db);
     this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
-    this.dueJobs.add((account, now) => this.idempotencyKeys.forgetExpired(account?.id ?? null, now));
+    this.dueJobs.add((accountId, now) => this.idempotencyKeys.forgetExpired(accountId, now));
   }
 
   transaction<T>(work: () => T): T {
@@ -46,6 +46,14 @@ export class Store {
   /** Does, in one transaction, what is due for the account by its clock, or for every account. */
   runDue(account: Account | null) {
     this.transaction(() => (account ? this.dueJobs.runFor(account) : this.dueJobs.runForAll()));
+  }
+
+  /** Moves the account's clock `ms` ahead; what it has due comes that much sooner in real time. */
+  advanceClock(account: Account, ms: number) {
+    this.transaction(() => {
+      this.accounts.setClockOffset(account, account.clockOffsetMs + ms);
+      for (const table of [this.sessions, this.transactions, this.events, this.idempotencyKeys]) table.shiftDue(account.id, ms);
+    });
   }
 
   /** Empties the account: its records, its webhook, its keys, and its clock's offset. */

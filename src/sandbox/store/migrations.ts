@@ -113,16 +113,133 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (account_id, event_id, attempt)
   ) WITHOUT ROWID;
   `,
-  // Emails compare case-insensitively in the uniqueness rule (decision D19). The email format
-  // takes ASCII only, which is what NOCASE folds.
+  // Cost that does not grow with what is stored (issue 18), and emails compared without case
+  // (decision D19). Each row with work due keeps `due_ms`: the real time it falls due, its
+  // account-clock time less the account's offset, or NULL when nothing is due. One index range
+  // then holds only what is due, for every account at once, whatever the accounts' clocks say;
+  // moving one account's clock re-keys that account's open rows only. (The other way, a
+  // next-due time per account, would make every write that schedules work touch the account
+  // too.) Records keep only what no column holds: the rest is rebuilt when read, and an
+  // event's payload from its session and transaction.
   `
-  DROP INDEX counterparties_payin_contact;
+  ALTER TABLE counterparties RENAME TO counterparties_old;
+  ALTER TABLE payment_sessions RENAME TO payment_sessions_old;
+  ALTER TABLE transactions RENAME TO transactions_old;
+  ALTER TABLE events RENAME TO events_old;
+  ALTER TABLE idempotency_keys RENAME TO idempotency_keys_old;
+
+  CREATE TABLE counterparties (
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    id TEXT NOT NULL,
+    payment_rail TEXT NOT NULL,
+    email TEXT NOT NULL,
+    phone_number TEXT NOT NULL,
+    -- The other fields as sent: type, names, date of birth, address.
+    details TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE payment_sessions (
+    account_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    counterparty_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    -- The request's other fields as sent: amount, currency, order, purpose, URLs.
+    request TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    -- While created: when it expires, in real time.
+    due_ms INTEGER,
+    PRIMARY KEY (account_id, id),
+    FOREIGN KEY (account_id, counterparty_id) REFERENCES counterparties (account_id, id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE transactions (
+    account_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    failure_reason TEXT,
+    created_at_ms INTEGER NOT NULL,
+    updated_at_ms INTEGER NOT NULL,
+    -- While completed: when it settles, in real time.
+    due_ms INTEGER,
+    PRIMARY KEY (account_id, id),
+    FOREIGN KEY (account_id, session_id) REFERENCES payment_sessions (account_id, id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    transaction_id TEXT,
+    created_at_ms INTEGER NOT NULL,
+    -- waiting (for a webhook URL), pending (to deliver), delivered, or failed (no attempt left).
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    -- While pending and the first undelivered event of its session: its next attempt, in real time.
+    due_ms INTEGER,
+    UNIQUE (account_id, id)
+  );
+
+  CREATE TABLE idempotency_keys (
+    account_id INTEGER NOT NULL,
+    operation TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    -- When it may be forgotten, in real time.
+    due_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_id, operation, key)
+  ) WITHOUT ROWID;
+
+  INSERT INTO counterparties
+    SELECT account_id, id, payment_rail, email, phone_number,
+      json_remove(record, '$.id', '$.payment_rail', '$.email', '$.phone_number', '$.created_at'), created_at_ms
+    FROM counterparties_old;
+  INSERT INTO payment_sessions
+    SELECT s.account_id, s.id, s.counterparty_id, s.status,
+      json_remove(s.record, '$.id', '$.status', '$.payment_link', '$.counterparty_id', '$.created_at', '$.expires_at'), s.created_at_ms,
+      CASE WHEN s.status = 'created' THEN s.expires_at_ms - a.clock_offset_ms END
+    FROM payment_sessions_old s JOIN accounts a ON a.id = s.account_id;
+  INSERT INTO transactions
+    SELECT t.account_id, t.id, t.session_id, t.status, json_extract(t.record, '$.failure_reason'), t.created_at_ms, t.updated_at_ms,
+      CASE WHEN t.status = 'completed' THEN t.settles_at_ms - a.clock_offset_ms END
+    FROM transactions_old t JOIN accounts a ON a.id = t.account_id;
+  INSERT INTO events
+    SELECT e.seq, e.account_id, e.id, e.type, e.session_id, json_extract(e.payload, '$.data.transaction_id'), e.created_at_ms, e.state, e.attempts,
+      CASE WHEN e.state = 'pending' AND NOT EXISTS (SELECT 1 FROM events_old earlier
+        WHERE earlier.account_id = e.account_id AND earlier.session_id = e.session_id AND earlier.state = 'pending' AND earlier.seq < e.seq)
+      THEN e.next_attempt_at_ms - a.clock_offset_ms END
+    FROM events_old e JOIN accounts a ON a.id = e.account_id;
+  INSERT INTO idempotency_keys
+    SELECT k.account_id, k.operation, k.key, k.request_hash, k.status, k.response, k.created_at_ms, k.created_at_ms + 86400000 - a.clock_offset_ms
+    FROM idempotency_keys_old k JOIN accounts a ON a.id = k.account_id;
+
+  DROP TABLE events_old;
+  DROP TABLE transactions_old;
+  DROP TABLE payment_sessions_old;
+  DROP TABLE counterparties_old;
+  DROP TABLE idempotency_keys_old;
+
+  -- The seed's rule: the email and phone_number combination is unique per PAYIN counterparty.
   CREATE UNIQUE INDEX counterparties_payin_contact ON counterparties (account_id, email COLLATE NOCASE, phone_number)
     WHERE payment_rail = 'PAYIN';
-  `,
-  // A session's events go out in order, each once the earlier ones are acknowledged or failed
-  // for good: this finds whether an earlier one is still pending, and counts an account's due ones.
-  `
-  CREATE INDEX events_pending_by_session ON events (account_id, session_id, seq, next_attempt_at_ms) WHERE state = 'pending';
+  -- The payment page finds a session by its id alone.
+  CREATE INDEX payment_sessions_by_id ON payment_sessions (id);
+  -- What is due, for every account and for one (which also finds an account's rows to re-key).
+  CREATE INDEX payment_sessions_due ON payment_sessions (due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX payment_sessions_due_by_account ON payment_sessions (account_id, due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX transactions_due ON transactions (due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX transactions_due_by_account ON transactions (account_id, due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX events_due ON events (due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX events_due_by_account ON events (account_id, due_ms) WHERE due_ms IS NOT NULL;
+  -- A session's undelivered events, in order: the next one is due once the one before is done.
+  CREATE INDEX events_pending_by_session ON events (account_id, session_id, seq) WHERE state = 'pending';
+  CREATE INDEX idempotency_keys_due ON idempotency_keys (due_ms);
   `,
 ];

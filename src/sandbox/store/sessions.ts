@@ -1,22 +1,44 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
+import { isoTime } from "../clock.ts";
 import { isConstraint, SQLITE_CONSTRAINT_FOREIGNKEY } from "./database.ts";
 
 type PaymentSession = components["schemas"]["PaymentSession"];
+/** A session as the store keeps it: all of its record but the link, which is the sandbox's origin and its id. */
+export type SessionRecord = Omit<PaymentSession, "payment_link">;
 
 /** A session as stored: its record with the status it has now, and the account it belongs to. */
 export interface StoredSession {
   accountId: number;
-  session: PaymentSession;
+  session: SessionRecord;
 }
+
+/** A session and its link are valid for one hour (the seed's rule). */
+export const SESSION_LIFETIME_MS = 60 * 60 * 1000;
 
 interface Row {
   account_id: number;
-  record: string;
+  id: string;
+  counterparty_id: string;
   status: PaymentSession["status"];
+  request: string;
+  created_at_ms: number;
 }
 
-const stored = (row: Row): StoredSession => ({ accountId: row.account_id, session: { ...(JSON.parse(row.record) as PaymentSession), status: row.status } });
+const COLUMNS = "account_id, id, counterparty_id, status, request, created_at_ms";
+
+/** The record as sent, from the columns and the request's other fields. */
+function stored(row: Row): StoredSession {
+  const session = {
+    id: row.id,
+    status: row.status,
+    counterparty_id: row.counterparty_id,
+    ...(JSON.parse(row.request) as Omit<SessionRecord, "id" | "status" | "counterparty_id" | "created_at" | "expires_at">),
+    created_at: isoTime(row.created_at_ms),
+    expires_at: isoTime(row.created_at_ms + SESSION_LIFETIME_MS),
+  };
+  return { accountId: row.account_id, session };
+}
 
 export class Sessions {
   readonly #insert;
@@ -25,36 +47,26 @@ export class Sessions {
   readonly #complete;
   readonly #expireForAccount;
   readonly #expireForAll;
+  readonly #shift;
 
   constructor(db: DatabaseSync) {
-    this.#insert = db.prepare(
-      `INSERT INTO payment_sessions (account_id, id, counterparty_id, status, record, created_at_ms, expires_at_ms, updated_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#get = db.prepare("SELECT account_id, record, status FROM payment_sessions WHERE account_id = ? AND id = ?");
-    this.#find = db.prepare("SELECT account_id, record, status FROM payment_sessions WHERE id = ?");
-    this.#complete = db.prepare("UPDATE payment_sessions SET status = 'completed', updated_at_ms = ? WHERE account_id = ? AND id = ? AND status = 'created'");
-    this.#expireForAccount = db.prepare(
-      `UPDATE payment_sessions SET status = 'expired', updated_at_ms = expires_at_ms WHERE account_id = ? AND status = 'created' AND expires_at_ms <= ?
-       RETURNING account_id, record, status`,
-    );
-    // The first bound (by the clock furthest ahead) lets the index skip every session that
-    // cannot be due; the second is each account's own clock.
-    this.#expireForAll = db.prepare(
-      `UPDATE payment_sessions SET status = 'expired', updated_at_ms = expires_at_ms
-       WHERE status = 'created' AND expires_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
-         AND expires_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)
-       RETURNING account_id, record, status`,
-    );
+    this.#insert = db.prepare(`INSERT INTO payment_sessions (${COLUMNS}, due_ms) VALUES (?, ?, ?, 'created', ?, ?, ?)`);
+    this.#get = db.prepare(`SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? AND id = ?`);
+    this.#find = db.prepare(`SELECT ${COLUMNS} FROM payment_sessions WHERE id = ?`);
+    this.#complete = db.prepare("UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'");
+    this.#expireForAccount = db.prepare(`UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`);
+    this.#expireForAll = db.prepare(`UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE due_ms <= ? RETURNING ${COLUMNS}`);
+    this.#shift = db.prepare("UPDATE payment_sessions SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
   }
 
   /**
-   * Stores the session, given with its JSON text; false when its counterparty is not one of
-   * the account's (the foreign key says so).
+   * Stores a new session from its request body; `dueMs` is the real time it expires. False when
+   * its counterparty is not one of the account's (the foreign key says so).
    */
-  create(accountId: number, session: PaymentSession, json: string, createdAtMs: number, expiresAtMs: number): boolean {
+  create(accountId: number, id: string, body: { counterparty_id: string }, createdAtMs: number, dueMs: number): boolean {
+    const { counterparty_id, ...request } = body;
     try {
-      this.#insert.run(accountId, session.id, session.counterparty_id, session.status, json, createdAtMs, expiresAtMs, createdAtMs);
+      this.#insert.run(accountId, id, counterparty_id, JSON.stringify(request), createdAtMs, dueMs);
       return true;
     } catch (error) {
       if (isConstraint(error, SQLITE_CONSTRAINT_FOREIGNKEY)) return false;
@@ -62,7 +74,7 @@ export class Sessions {
     }
   }
 
-  get(accountId: number, id: string): PaymentSession | undefined {
+  get(accountId: number, id: string): SessionRecord | undefined {
     const row = this.#get.get(accountId, id) as Row | undefined;
     return row && stored(row).session;
   }
@@ -74,13 +86,18 @@ export class Sessions {
   }
 
   /** An open session becomes `completed`; false when it was not open. */
-  complete(accountId: number, id: string, atMs: number): boolean {
-    return this.#complete.run(atMs, accountId, id).changes === 1;
+  complete(accountId: number, id: string): boolean {
+    return this.#complete.run(accountId, id).changes === 1;
   }
 
-  /** Sessions past `expires_at` on their account's clock become `expired`; returns them. */
+  /** Open sessions whose expiry has come by real time `nowMs` become `expired`, of one account or all; returns them. */
   expireDue(accountId: number | null, nowMs: number): StoredSession[] {
     const rows = (accountId === null ? this.#expireForAll.all(nowMs) : this.#expireForAccount.all(accountId, nowMs)) as unknown as Row[];
     return rows.map(stored);
+  }
+
+  /** The account's clock moved `ms` ahead: its open sessions expire that much sooner in real time. */
+  shiftDue(accountId: number, ms: number) {
+    this.#shift.run(ms, accountId);
   }
 }

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
+import { isoTime } from "../clock.ts";
 
 type Transaction = components["schemas"]["Transaction"];
 
@@ -8,47 +9,84 @@ export interface StoredTransaction {
   transaction: Transaction;
 }
 
+interface Row {
+  account_id: number;
+  id: string;
+  session_id: string;
+  status: Transaction["status"];
+  failure_reason: string | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+  counterparty_id: string;
+  request: string;
+}
+
+// A transaction keeps its own state; whom and what it charges are its session's.
+const SELECT = `SELECT t.account_id, t.id, t.session_id, t.status, t.failure_reason, t.created_at_ms, t.updated_at_ms, s.counterparty_id, s.request
+  FROM transactions t JOIN payment_sessions s ON s.account_id = t.account_id AND s.id = t.session_id`;
+
+function stored(row: Row): StoredTransaction {
+  const { order_id, amount, currency } = JSON.parse(row.request) as { order_id?: string; amount: number; currency: string };
+  const transaction: Transaction = {
+    id: row.id,
+    status: row.status,
+    session_id: row.session_id,
+    counterparty_id: row.counterparty_id,
+    ...(order_id === undefined ? {} : { order_id }),
+    amount,
+    currency,
+    created_at: isoTime(row.created_at_ms),
+    updated_at: isoTime(row.updated_at_ms),
+    ...(row.failure_reason === null ? {} : { failure_reason: row.failure_reason }),
+  };
+  return { accountId: row.account_id, transaction };
+}
+
 export class Transactions {
   readonly #insert;
   readonly #update;
   readonly #get;
-  readonly #dueForAccount;
-  readonly #dueForAll;
+  readonly #settleForAccount;
+  readonly #settleForAll;
+  readonly #shift;
 
   constructor(db: DatabaseSync) {
-    this.#insert = db.prepare(
-      "INSERT INTO transactions (account_id, id, session_id, status, record, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#update = db.prepare("UPDATE transactions SET status = ?, record = ?, updated_at_ms = ?, settles_at_ms = ? WHERE account_id = ? AND id = ?");
-    this.#get = db.prepare("SELECT record FROM transactions WHERE account_id = ? AND id = ?");
-    this.#dueForAccount = db.prepare(
-      "SELECT account_id, record, settles_at_ms FROM transactions WHERE status = 'completed' AND settles_at_ms <= ?2 AND account_id = ?1",
-    );
-    // As with sessions: the clock furthest ahead bounds the index scan, each account's own decides.
-    this.#dueForAll = db.prepare(
-      `SELECT account_id, record, settles_at_ms FROM transactions
-       WHERE status = 'completed' AND settles_at_ms <= ?1 + (SELECT MAX(clock_offset_ms) FROM accounts)
-         AND settles_at_ms <= ?1 + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id)`,
-    );
+    this.#insert = db.prepare("INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)");
+    this.#update = db.prepare("UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?");
+    this.#get = db.prepare(`${SELECT} WHERE t.account_id = ? AND t.id = ?`);
+    // A settlement is stamped with the time it was due, on its account's clock.
+    const settle = (where: string) =>
+      db.prepare(
+        `UPDATE transactions SET status = 'settled', updated_at_ms = due_ms + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id), due_ms = NULL
+         WHERE ${where} RETURNING account_id, id`,
+      );
+    this.#settleForAccount = settle("account_id = ?1 AND due_ms <= ?2");
+    this.#settleForAll = settle("due_ms <= ?2");
+    this.#shift = db.prepare("UPDATE transactions SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
   }
 
   create(accountId: number, transaction: Transaction, atMs: number) {
-    this.#insert.run(accountId, transaction.id, transaction.session_id, transaction.status, JSON.stringify(transaction), atMs, atMs);
+    this.#insert.run(accountId, transaction.id, transaction.session_id, transaction.status, atMs, atMs);
   }
 
-  /** Stores the transaction's new state; `settlesAtMs` when it is completed and will settle. */
-  update(accountId: number, transaction: Transaction, atMs: number, settlesAtMs: number | null = null) {
-    this.#update.run(transaction.status, JSON.stringify(transaction), atMs, settlesAtMs, accountId, transaction.id);
+  /** Stores the transaction's new state; `dueMs` is the real time it settles, when it is completed. */
+  update(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
+    this.#update.run(transaction.status, transaction.failure_reason ?? null, atMs, dueMs, accountId, transaction.id);
   }
 
   get(accountId: number, id: string): Transaction | undefined {
-    const row = this.#get.get(accountId, id) as { record: string } | undefined;
-    return row && (JSON.parse(row.record) as Transaction);
+    const row = this.#get.get(accountId, id) as Row | undefined;
+    return row && stored(row).transaction;
   }
 
-  /** Completed transactions whose settlement time has come on their account's clock. */
-  dueToSettle(accountId: number | null, nowMs: number): Array<StoredTransaction & { settlesAtMs: number }> {
-    const rows = (accountId === null ? this.#dueForAll.all(nowMs) : this.#dueForAccount.all(accountId, nowMs)) as Array<{ account_id: number; record: string; settles_at_ms: number }>;
-    return rows.map((row) => ({ accountId: row.account_id, transaction: JSON.parse(row.record) as Transaction, settlesAtMs: row.settles_at_ms }));
+  /** Completed transactions whose settlement has come by real time `nowMs` become `settled`, of one account or all; returns them. */
+  settleDue(accountId: number | null, nowMs: number): StoredTransaction[] {
+    const settled = (accountId === null ? this.#settleForAll.all(null, nowMs) : this.#settleForAccount.all(accountId, nowMs)) as Array<{ account_id: number; id: string }>;
+    return settled.map(({ account_id, id }) => ({ accountId: account_id, transaction: this.get(account_id, id)! }));
+  }
+
+  /** The account's clock moved `ms` ahead: its completed transactions settle that much sooner in real time. */
+  shiftDue(accountId: number, ms: number) {
+    this.#shift.run(ms, accountId);
   }
 }
