@@ -11,6 +11,8 @@ export default defineConfig({
     exclude: ["test/sandbox/page.browser.test.ts"],
     // The contract suite runs against a sandbox that each file starts in its own worker.
     env: { PAYIN_SANDBOX_IN_WORKER: "1" },
+    // As in every run: nothing a test starts may leave loopback.
+    setupFiles: ["test/support/loopback-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 90_000,
   },
