@@ -144,7 +144,7 @@ export class Events {
     );
     this.#get = db.prepare("SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?");
     this.#again = db.prepare("UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?");
-    this.#shift = db.prepare("UPDATE events SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
+    this.#shift = db.prepare("UPDATE events INDEXED BY events_due_by_account SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
     this.#attempts = db.prepare(
       `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms
        FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id

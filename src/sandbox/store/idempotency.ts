@@ -33,7 +33,7 @@ export class IdempotencyKeys {
     this.#existing = db.prepare("SELECT request_hash, status, response, created_at_ms FROM idempotency_keys WHERE account_id = ? AND operation = ? AND key = ?");
     this.#renew = db.prepare("UPDATE idempotency_keys SET request_hash = ?, status = 0, response = '', created_at_ms = ?, due_ms = ? WHERE account_id = ? AND operation = ? AND key = ?");
     this.#answer = db.prepare("UPDATE idempotency_keys SET status = ?, response = ? WHERE account_id = ? AND operation = ? AND key = ?");
-    this.#forgetDue = db.prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND due_ms <= ?");
+    this.#forgetDue = db.prepare("DELETE FROM idempotency_keys INDEXED BY idempotency_keys_due WHERE account_id = ? AND due_ms <= ?");
     this.#forgetDueForAll = db.prepare("DELETE FROM idempotency_keys WHERE due_ms <= ?");
     this.#shift = db.prepare("UPDATE idempotency_keys SET due_ms = due_ms - ? WHERE account_id = ?");
   }

@@ -56,7 +56,7 @@ export class Sessions {
     this.#complete = db.prepare("UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'");
     this.#expireForAccount = db.prepare(`UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`);
     this.#expireForAll = db.prepare(`UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE due_ms <= ? RETURNING ${COLUMNS}`);
-    this.#shift = db.prepare("UPDATE payment_sessions SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
+    this.#shift = db.prepare("UPDATE payment_sessions INDEXED BY payment_sessions_due_by_account SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
   }
 
   /**

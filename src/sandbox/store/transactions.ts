@@ -62,7 +62,7 @@ export class Transactions {
       );
     this.#settleForAccount = settle("account_id = ?1 AND due_ms <= ?2");
     this.#settleForAll = settle("due_ms <= ?2");
-    this.#shift = db.prepare("UPDATE transactions SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
+    this.#shift = db.prepare("UPDATE transactions INDEXED BY transactions_due_by_account SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
   }
 
   create(accountId: number, transaction: Transaction, atMs: number) {
