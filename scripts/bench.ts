@@ -1,47 +1,79 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
-// reference in one run. `--seconds N` sets each section's measuring time (default 10).
+// reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
+// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,flows,scale`
+// runs those sections alone.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { benchMock } from "./bench/mock.ts";
 import { benchFlows } from "./bench/flows.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
+import { benchScale } from "./bench/scale.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
+import { root } from "./lib/paths.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, scale: { type: "string", default: "200000" }, only: { type: "string" } } });
 const seconds = Number(values.seconds);
+const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "flows", "scale"]);
 
-const [ours, reference] = await benchWebhooks(seconds * 1000);
-printFigures([ours!, reference!]);
-console.log(`  ratio: ${(ours!.value / reference!.value).toFixed(2)}x the reference (goal: at least 3x)`);
-await benchWebhookSteps((seconds * 1000) / 2);
-console.log();
+if (sections.has("webhooks")) {
+  const [ours, reference] = await benchWebhooks(seconds * 1000);
+  printFigures([ours!, reference!]);
+  console.log(`  ratio: ${(ours!.value / reference!.value).toFixed(2)}x the reference (goal: at least 3x)`);
+  await benchWebhookSteps((seconds * 1000) / 2);
+  console.log();
+}
 
-console.log(`mock, create payment session on loopback (autocannon, 10 connections, ${seconds} s each; start-up: median of 3 cold starts to the first answer):`);
-const mocks = await benchMock(seconds);
-console.log(`  ${"".padEnd(30)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`);
-for (const m of mocks)
+if (sections.has("mock")) {
+  console.log(`mock, create payment session on loopback (autocannon, 10 connections, ${seconds} s each; start-up: median of 3 cold starts to the first answer):`);
+  const mocks = await benchMock(seconds);
+  console.log(`  ${"".padEnd(30)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`);
+  for (const m of mocks)
+    console.log(
+      `  ${m.name.padEnd(30)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ${Math.round(m.requestsPerSecond).toString().padStart(10)} ${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
+    );
+  const [mock, prism] = mocks;
   console.log(
-    `  ${m.name.padEnd(30)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ${Math.round(m.requestsPerSecond).toString().padStart(10)} ${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
+    `  ratio: ${(mock!.requestsPerSecond / prism!.requestsPerSecond).toFixed(2)}x the Prism CLI's request rate (goal: at least 1.0x), ${(mock!.startupMs / prism!.startupMs).toFixed(2)}x its start-up time (goal: at most 1.0x)`,
   );
-const [mock, prism] = mocks;
-console.log(
-  `  ratio: ${(mock!.requestsPerSecond / prism!.requestsPerSecond).toFixed(2)}x the Prism CLI's request rate (goal: at least 1.0x), ${(mock!.startupMs / prism!.startupMs).toFixed(2)}x its start-up time (goal: at most 1.0x)`,
-);
+}
 
-console.log(`\nsandbox, create payment session on loopback (autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians; start-up: median of 3 cold starts):`);
-const servers = await benchSandbox(seconds);
-console.log(`  ${"".padEnd(36)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`);
-for (const m of servers)
-  console.log(
-    `  ${m.name.padEnd(36)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ${Math.round(m.requestsPerSecond).toString().padStart(10)} ${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
-  );
-const [bare, sandbox, sandboxSource, prismCli] = servers;
-console.log(`  rate: ${(sandbox!.requestsPerSecond / prismCli!.requestsPerSecond).toFixed(1)}x Prism's (goal: at least 10x), ${((100 * sandbox!.requestsPerSecond) / bare!.requestsPerSecond).toFixed(0)} % of the bare node:http server's`);
-console.log(`  start-up: ${Math.round(sandbox!.startupMs)} ms compiled, ${Math.round(sandboxSource!.startupMs)} ms from source (goal: under 300 ms), Prism's ${Math.round(prismCli!.startupMs)} ms, the bare server's ${Math.round(bare!.startupMs)} ms`);
-console.log(`  p99: ${sandbox!.latencyP99Ms} ms (goal: below Prism's ${prismCli!.latencyP99Ms} ms)`);
+if (sections.has("sandbox")) {
+  console.log(`\nsandbox, create payment session on loopback (autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians; start-up: median of 3 cold starts):`);
+  const servers = await benchSandbox(seconds);
+  console.log(`  ${"".padEnd(36)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`);
+  for (const m of servers)
+    console.log(
+      `  ${m.name.padEnd(36)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ${Math.round(m.requestsPerSecond).toString().padStart(10)} ${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
+    );
+  const [bare, sandbox, sandboxSource, prismCli] = servers;
+  console.log(`  rate: ${(sandbox!.requestsPerSecond / prismCli!.requestsPerSecond).toFixed(1)}x Prism's (goal: at least 10x), ${((100 * sandbox!.requestsPerSecond) / bare!.requestsPerSecond).toFixed(0)} % of the bare node:http server's`);
+  console.log(`  start-up: ${Math.round(sandbox!.startupMs)} ms compiled, ${Math.round(sandboxSource!.startupMs)} ms from source (goal: under 300 ms), Prism's ${Math.round(prismCli!.startupMs)} ms, the bare server's ${Math.round(bare!.startupMs)} ms`);
+  console.log(`  p99: ${sandbox!.latencyP99Ms} ms (goal: below Prism's ${prismCli!.latencyP99Ms} ms)`);
+}
 
+if (sections.has("flows")) {
+  console.log(`\nsandbox payment flow, simulate (pay) to the endpoint's receipt of transaction-completed (compiled bin, loopback, endpoint answering 204):`);
+  const flows = await benchFlows();
+  console.log(`  ${flows.flows} flows, ${flows.inFlight} in flight: p50 ${flows.p50Ms.toFixed(1)} ms, p99 ${flows.p99Ms.toFixed(1)} ms (goal: p99 under 50 ms), max ${flows.maxMs.toFixed(1)} ms`);
+  console.log(`  delivery throughput: ${Math.round(flows.eventsPerSecond)} events/s (${Math.round(flows.flowsPerSecond)} flows/s, three events each)`);
+}
 
-console.log(`\nsandbox payment flow, simulate (pay) to the endpoint's receipt of transaction-completed (compiled bin, loopback, endpoint answering 204):`);
-const flows = await benchFlows();
-console.log(`  ${flows.flows} flows, ${flows.inFlight} in flight: p50 ${flows.p50Ms.toFixed(1)} ms, p99 ${flows.p99Ms.toFixed(1)} ms (goal: p99 under 50 ms), max ${flows.maxMs.toFixed(1)} ms`);
-console.log(`  delivery throughput: ${Math.round(flows.eventsPerSecond)} events/s (${Math.round(flows.flowsPerSecond)} flows/s, three events each)`);
+if (sections.has("scale")) {
+    const sessions = Number(values.scale);
+    const accounts = Math.max(4, Math.round(sessions / 1000));
+    // The bins are measured as shipped: compile dist/ from today's sources first.
+    execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+    console.log(`\nsandbox at scale: ${sessions.toLocaleString("en-US")} sessions over ${accounts} accounts in a --db file, against an empty one (compiled bin, loopback, create load in alternating ${2} s rounds, ${seconds} s each):`);
+    const s = await benchScale(sessions, accounts, seconds);
+    const b = s.bytes;
+    console.log(`  filled in ${s.fillSeconds.toFixed(1)} s through the create handlers`);
+    console.log(`  bytes: ${Math.round(b.perSession)} per session, ${Math.round(b.perCounterparty)} per counterparty, ${Math.round(b.perEvent)} per event (tables and indexes); file ${Math.round(b.filePerSession)} per session, all in`);
+    console.log(`  create session: ${Math.round(s.create.full.rate)} req/s, p99 ${s.create.full.p99} ms at this size; ${Math.round(s.create.empty.rate)} req/s, p99 ${s.create.empty.p99} ms empty`);
+    console.log(`    rate ${((100 * s.create.full.rate) / s.create.empty.rate).toFixed(0)} % of the empty sandbox's (goal: at least 90 %), p99 ${(s.create.full.p99 / s.create.empty.p99).toFixed(2)}x (goal: at most 1.5x)`);
+    console.log(`  idle CPU over 5 s, one account a day ahead: ${s.idleCpuPercent.toFixed(2)} % of a core (goal: under 1 %)`);
+    console.log(`  advance of an hour expiring 1,000 sessions: ${s.advanceExpiring1000Ms.toFixed(1)} ms; of a minute settling 1,000 transactions: ${s.advanceSettling1000Ms.toFixed(1)} ms (goal: under 100 ms each)`);
+    console.log(`  restart to first answer: ${Math.round(s.firstAnswerMs.full)} ms (empty file: ${Math.round(s.firstAnswerMs.empty)} ms; goal: under 300 ms); stop on SIGTERM: ${Math.round(s.stopMs)} ms (goal: under 1 s)`);
+    console.log(`  RSS after the load: ${Math.round(s.rssMiB)} MiB`);
+}
