@@ -102,11 +102,11 @@ export class Dispatcher {
 
   /**
    * Makes every attempt of the account due by real time `targetMs` (its clock's time then, less
-   * its offset), and resolves once none is left to make or under way: what `clock/advance` waits for. The target is fixed before the
-   * first pass, so a retry or a new event that comes due after it waits for the next advance or
-   * for real time. A session's events go one at a time and its first failure
-   * holds the rest (the order rule), while sessions go side by side: with a receiver that
-   * never answers, an advance waits about one delivery timeout.
+   * its offset), and resolves once none is left to make or under way: what `clock/advance`
+   * waits for. The target is fixed before the first pass, so a retry or a new event that comes
+   * due after it waits for the next advance or for real time. A session's events go one at a
+   * time and its first failure holds the rest (the order rule), while sessions go side by
+   * side: with a receiver that never answers, an advance waits about one delivery timeout.
    */
   async deliverDue(account: Account, targetMs: number): Promise<{ made: number; stillDue: number }> {
     let made = 0;

@@ -1,10 +1,10 @@
 // One request through the sandbox: route, bearer token, body, validation from the contract,
 // idempotency, then the operation's handler. Every rejection is the contract's problem document.
 // A body left unread is node:http's to drain: it does so once the answer is sent.
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationRequest } from "../../generated/sandbox-requests.js";
 import { accountNow } from "./clock.ts";
-import { isUtf8 } from "node:buffer";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import type { Answer, Call, Operations, Services } from "./operation.ts";
