@@ -37,6 +37,9 @@ export interface Page {
 
 const navigation = [
   { file: "index.html", label: "Overview" },
+  { file: "quickstart.html", label: "Quickstart" },
+  { file: "sandbox-guide.html", label: "The sandbox" },
+  { file: "testing.html", label: "Testing" },
   { file: "openapi.html", label: "API reference" },
   { file: "asyncapi.html", label: "Events reference" },
   { file: "decisions.html", label: "Decisions" },

@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../generated/events.ts";
 import { readRegister } from "../../scripts/docs/decisions.ts";
+import { guides } from "../../scripts/docs/guides.ts";
 import { buildDocs } from "../../scripts/lib/build-steps.ts";
 import { root } from "../../scripts/lib/paths.ts";
 import { operationsOf } from "../../src/lib/openapi.ts";
@@ -62,7 +63,7 @@ async function open(file: string): Promise<Visit> {
   return visit;
 }
 
-const PAGES = ["index.html", "openapi.html", "asyncapi.html", "decisions.html", "sandbox.html"];
+const PAGES = ["index.html", ...guides.map((g) => g.file), "openapi.html", "asyncapi.html", "decisions.html", "sandbox.html"];
 
 /**
  * The visits of every page of the site, opening (and letting render) any that no earlier test
@@ -171,6 +172,23 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     const text = await settled(page);
     await screenshot(page, "asyncapi");
     for (const event of events) expect(text, event).toContain(event);
+  });
+
+  it.each(guides.map((g) => [g.file, g.source] as const))("%s renders its guide (%s) in the site's layout, every link resolving", async (file, source) => {
+    const markdown = readFileSync(path.join(root, "scripts", "docs", "guides", source), "utf8");
+    const { page } = await open(file);
+    const text = await settled(page);
+    await screenshot(page, file.replace(/\.html$/, ""));
+    // Every heading of the Markdown is a heading of the page, in order; code is shown as code.
+    const headings = [...markdown.matchAll(/^#{1,3} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, ""));
+    expect(await page.$$eval("article.guide :is(h1, h2, h3)", (hs) => hs.map((h) => h.textContent))).toEqual(headings);
+    expect(await page.locator("article.guide pre code").count()).toBe((markdown.match(/^```/gm) ?? []).length / 2);
+    expect(await page.locator(`nav a[href="${file}"][aria-current="page"]`).count(), "the navigation marks the page").toBe(1);
+    expect(text).not.toContain("](");
+    for (const href of new Set(await hrefs(page, "article.guide a[href]"))) {
+      expect(href, "links are relative").not.toMatch(/^(\/|[a-z][\w+.-]*:)/i);
+      expect((await context.request.get(new URL(href, page.url()).href)).status(), href).toBe(200);
+    }
   });
 
   it("the decision register shows every decision of DECISIONS.md, each with its anchor", async () => {

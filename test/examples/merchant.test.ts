@@ -1,4 +1,4 @@
-// The example merchant (examples/merchant/, the README's "integrate in 10 minutes" guide) run
+// The example merchant (examples/merchant/, its README's "integrate in 10 minutes" guide) run
 // end to end against the sandbox in process: checkout, the customer pays, fails or walks away,
 // the sandbox delivers the events for real, and each order ends as its events say. Its import of
 // `payin-acceptance-contract` is this source tree (the aliases in vitest.config.ts).
