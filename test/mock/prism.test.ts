@@ -82,7 +82,7 @@ describe("what Prism's own server did, done in process", () => {
   });
 
   it("routes against the server Prism's __server parameter names, as prism mock does", async () => {
-    // The contract's servers include `{base_url}`, which matches any: this copy has one fixed server.
+    // The contract's servers are templates: this copy has one fixed server.
     const dir = mkdtempSync(path.join(tmpdir(), "payin-prism-"));
     const document = path.join(dir, "openapi.json");
     writeFileSync(document, JSON.stringify({ ...openapi, servers: [{ url: "https://api.example.com" }] }));
