@@ -30,15 +30,13 @@ export class Payments {
   constructor(store: Store, settlementDelaySeconds = DEFAULT_SETTLEMENT_DELAY_SECONDS) {
     this.#store = store;
     this.#settlementDelayMs = settlementDelaySeconds * 1000;
-    store.dueJobs.add((accountId, now) => this.#expire(accountId, now));
-    store.dueJobs.add((accountId, now) => this.#settle(accountId, now));
   }
 
   /** The customer pays, or fails to pay, the session; refused when it is unknown or no longer open. */
   attempt(account: Account, sessionId: string, outcome: Outcome): PaymentResult {
     const store = this.#store;
     return store.transaction(() => {
-      store.dueJobs.runFor(account); // a session past its expiry is expired before anyone may pay it
+      this.expireDue(account.id, Date.now()); // a session past its expiry is expired before anyone may pay it
       const session = store.sessions.get(account.id, sessionId);
       if (!session) return { refused: "not_found" };
       if (session.status !== "created") return { refused: session.status, session };
@@ -77,15 +75,15 @@ export class Payments {
     });
   }
 
-  /** Sessions with no completed payment at `expires_at` expire, and say so at that time. */
-  #expire(accountId: number | null, now: number) {
+  /** Sessions with no completed payment at `expires_at` expire, and say so at that time: of one account, or all when `accountId` is null. */
+  expireDue(accountId: number | null, now: number) {
     for (const { accountId: owner, session } of this.#store.sessions.expireDue(accountId, now)) {
       this.#store.events.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
     }
   }
 
-  /** Completed transactions settle once their delay has passed, and say so at that time. */
-  #settle(accountId: number | null, now: number) {
+  /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
+  settleDue(accountId: number | null, now: number) {
     for (const { accountId: owner, transaction } of this.#store.transactions.settleDue(accountId, now)) {
       this.#store.events.add(owner, { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id }, Date.parse(transaction.updated_at));
     }

@@ -88,6 +88,8 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const call: Call = { account, body, parameters, origin: sandbox.origin };
   const key = parameters[IDEMPOTENCY_KEY];
   const answer = key !== undefined && rawBody ? idempotent(sandbox, op, call, key, rawBody) : serialized(await handler.handle(call, sandbox));
+  // Whatever the handler committed to the outbox goes out now, not at the next tick.
+  sandbox.deliveries.kick();
   sendJson(res, answer.status, answer.body);
 }
 

@@ -1,6 +1,7 @@
 // The sandbox: the contract's six operations with real state, the control API, the payment
 // page behind every payment_link, and webhook deliveries, on node:http and node:sqlite in one process.
 import { Dispatcher } from "./delivery.ts";
+import { runDueWork } from "./due-work.ts";
 import { handlers } from "./operations/index.ts";
 import { handlePage, PAGE_PREFIX } from "./page/routes.ts";
 import { Payments } from "./payments.ts";
@@ -70,7 +71,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     timeoutMs: options.deliveryTimeoutMs,
     allowedHosts: options.allowWebhookHosts,
   });
-  store.events.onAdded = () => deliveries.kick();
   // The origin is known once the server listens, before any request can arrive.
   const sandbox: Sandbox = { store, payments, deliveries, route: createRouter(), handlers, origin: "" };
 
@@ -94,7 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Expiries, settlements and retries come due as real time passes too; events a previous run
   // left undelivered (with --db) go out now.
   const ticker = setInterval(() => {
-    store.runDue(null);
+    runDueWork(sandbox, null);
     deliveries.kick();
   }, TICK_MS);
   // Stryker disable next-line CallExpression: close() clears the ticker, and the open server keeps the process alive until then anyway

@@ -7,6 +7,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { accountNow } from "../../src/sandbox/clock.ts";
+import { runDueWork } from "../../src/sandbox/due-work.ts";
 import { Payments } from "../../src/sandbox/payments.ts";
 import { Events } from "../../src/sandbox/store/events.ts";
 import { migrations } from "../../src/sandbox/store/migrations.ts";
@@ -47,7 +48,7 @@ describe("what is due", () => {
 
   it("is, with one account a day ahead, only that account's due rows: the other accounts' open sessions stay out of the range", () => {
     const store = new Store();
-    new Payments(store); // registers the expiry job
+    const payments = new Payments(store);
     const accounts = Array.from({ length: 20 }, (_, a) => store.accounts.forToken(`scale-${a}`));
     for (const [a, account] of accounts.entries())
       store.transaction(() => {
@@ -63,7 +64,7 @@ describe("what is due", () => {
     store.advanceClock(ahead!, 24 * 60 * 60 * 1000);
     expect(due.all(Date.now())).toEqual([{ account_id: ahead!.id, n: 50 }]);
 
-    store.runDue(null);
+    runDueWork({ store, payments }, null);
     const byStatus = store.db.prepare("SELECT account_id = ? AS ahead, status, COUNT(*) AS n FROM payment_sessions GROUP BY 1, 2 ORDER BY 1, 2").all(ahead!.id);
     expect(byStatus).toEqual([
       { ahead: 0, status: "created", n: 19 * 50 },

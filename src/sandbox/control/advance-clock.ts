@@ -2,13 +2,15 @@
 // (expiries, settlements), and makes the webhook attempts due by then before it answers, with
 // how many it made and how many its order rule left due.
 import { accountNow, isoTime, realTime } from "../clock.ts";
+import { runDueWork } from "../due-work.ts";
 import type { Operation } from "../operation.ts";
 
 export const advanceClock: Operation = {
-  async handle({ account, body }, { store, deliveries }) {
+  async handle({ account, body }, services) {
+    const { store, deliveries } = services;
     store.transaction(() => {
       store.advanceClock(account, body.seconds * 1000);
-      store.dueJobs.runFor(account);
+      runDueWork(services, account.id);
     });
     const now = accountNow(account);
     const { made, stillDue } = await deliveries.deliverDue(account, realTime(account, now));

@@ -1,11 +1,13 @@
 // GET /_sandbox/v1/payment-sessions/{session_id}: the session as it is now on the account's clock.
+import { runDueWork } from "../due-work.ts";
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../page/routes.ts";
 import { sessionNotFound } from "../problems.ts";
 
 export const getSandboxPaymentSession: Operation = {
-  handle({ account, parameters, origin }, { store }) {
-    store.runDue(account);
+  handle({ account, parameters, origin }, services) {
+    runDueWork(services, account.id);
+    const { store } = services;
     const id = parameters.session_id!;
     const session = store.sessions.get(account.id, id);
     if (session) return { status: 200, body: { ...session, payment_link: paymentLink(origin, id) } };

@@ -1,11 +1,13 @@
 // GET /api/v1/earn/transactions/{transaction_id}/: the account's stored transaction as it is
 // now on the account's clock (a settlement that came due is done first), or 404.
+import { runDueWork } from "../due-work.ts";
 import type { Operation } from "../operation.ts";
 import { problem } from "../problems.ts";
 
 export const getTransaction: Operation = {
-  handle({ account, parameters }, { store }) {
-    store.runDue(account);
+  handle({ account, parameters }, services) {
+    runDueWork(services, account.id);
+    const { store } = services;
     const id = parameters.transaction_id!;
     const transaction = store.transactions.get(account.id, id);
     if (transaction) return { status: 200, body: transaction };

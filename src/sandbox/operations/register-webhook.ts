@@ -8,12 +8,11 @@ import { webhookTimes } from "../store/webhooks.ts";
 import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
 
 export const registerWebhook: Operation = {
-  handle({ account, body }, { store, deliveries }) {
+  handle({ account, body }, { store }) {
     const row = store.transaction(() => {
       store.events.release(account.id);
       return store.webhooks.register(account.id, body.url, accountNow(account));
     });
-    deliveries.kick();
     return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };
   },
   waive: waiveLoopbackHttp("url"),

@@ -5,6 +5,7 @@
 // unread is node:http's to drain once the answer is sent.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../../lib/request-body.ts";
+import { runDueWork } from "../due-work.ts";
 import type { Services } from "../operation.ts";
 import type { Outcome } from "../payments.ts";
 import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
@@ -51,7 +52,8 @@ function safeDecode(segment: string): string {
   }
 }
 
-export async function handlePage({ store, payments }: Services, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
+export async function handlePage(services: Services, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
+  const { store, payments, deliveries } = services;
   const id = safeDecode(pathname.slice(PAGE_PREFIX.length));
   const found = id.includes("/") ? undefined : store.sessions.find(id);
   if (!found) {
@@ -60,7 +62,8 @@ export async function handlePage({ store, payments }: Services, req: IncomingMes
   const account = store.accounts.byId(found.accountId);
 
   if (req.method === "GET" || req.method === "HEAD") {
-    store.runDue(account); // shows a session that has just expired as expired
+    runDueWork(services, account.id); // shows a session that has just expired as expired
+    deliveries.kick();
     const session = store.sessions.get(account.id, id)!;
     const failed = query.get("failed");
     return sendHtml(res, 200, paymentPage(session, isFailureReason(failed) ? { failed } : undefined));
@@ -74,6 +77,7 @@ export async function handlePage({ store, payments }: Services, req: IncomingMes
   const outcome = body === "too large" ? undefined : outcomeOf(new URLSearchParams(body.toString("utf8")));
   if (!outcome) return sendHtml(res, 400, paymentPage(found.session));
   const result = payments.attempt(account, id, outcome);
+  deliveries.kick(); // the attempt's events are committed: send them
   if (!("done" in result)) return sendHtml(res, 409, paymentPage(result.refused === "not_found" ? found.session : result.session));
   if (outcome.outcome === "pay") return redirect(res, result.done.session.redirect_url);
   return redirect(res, `${PAGE_PREFIX}${encodeURIComponent(id)}?failed=${outcome.failure_reason}`);

@@ -83,8 +83,6 @@ interface LoadedRow {
 }
 
 export class Events {
-  /** Told after an event that is due at once is added, so that delivery starts without waiting for a tick. */
-  onAdded: () => void = () => {};
   readonly #insert;
   readonly #waitingToPending;
   readonly #firstOfEachSession;
@@ -111,8 +109,7 @@ export class Events {
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
          CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ?1 AND session_id = ?4 AND state = 'pending')
            THEN ?6 - (SELECT clock_offset_ms FROM accounts WHERE id = ?1) END
-       FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) AS hooked)
-       RETURNING due_ms`,
+       FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) AS hooked)`,
     );
     this.#waitingToPending = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
     this.#firstOfEachSession = db.prepare(
@@ -154,8 +151,7 @@ export class Events {
 
   /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
   add(accountId: number, event: NewEvent, atMs: number) {
-    const { due_ms } = this.#insert.get(accountId, newId("msg"), event.type, event.sessionId, event.transactionId ?? null, atMs) as { due_ms: number | null };
-    if (due_ms !== null) this.onAdded();
+    this.#insert.run(accountId, newId("msg"), event.type, event.sessionId, event.transactionId ?? null, atMs);
   }
 
   /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */

@@ -1,7 +1,5 @@
-// The sandbox's state: one SQLite database, its prepared statements grouped by resource, and
-// the jobs that come due on accounts' clocks (the payment flow adds its own: ../payments.ts).
+// The sandbox's state: one SQLite database and its prepared statements, grouped by resource.
 import type { DatabaseSync } from "node:sqlite";
-import { DueJobs } from "../clock.ts";
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import { inTransaction, openDatabase } from "./database.ts";
@@ -23,7 +21,6 @@ export class Store {
   readonly webhooks: Webhooks;
   readonly idempotencyKeys: IdempotencyKeys;
   readonly events: Events;
-  readonly dueJobs = new DueJobs();
   readonly #resets;
 
   constructor(file?: string) {
@@ -36,16 +33,10 @@ export class Store {
     this.idempotencyKeys = new IdempotencyKeys(this.db);
     this.events = new Events(this.db);
     this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
-    this.dueJobs.add((accountId, now) => this.idempotencyKeys.forgetExpired(accountId, now));
   }
 
   transaction<T>(work: () => T): T {
     return inTransaction(this.db, work);
-  }
-
-  /** Does, in one transaction, what is due for the account by its clock, or for every account. */
-  runDue(account: Account | null) {
-    this.transaction(() => (account ? this.dueJobs.runFor(account) : this.dueJobs.runForAll()));
   }
 
   /** Moves the account's clock `ms` ahead; what it has due comes that much sooner in real time. */
