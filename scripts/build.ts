@@ -48,7 +48,7 @@ const openapiJson = readFileSync(output("openapi.json"), "utf8");
 const events = eventEntries(JSON.parse(openapiJson));
 writeFileSync(output("event-validators.js"), await eventValidatorsModule(openapiJson, events));
 writeFileSync(output("event-validators.d.ts"), eventValidatorsDeclarations(events));
-writeFileSync(output("events.ts"), eventTypesModule(events));
+writeFileSync(output("event-types.ts"), eventTypesModule(events));
 
 // The sandbox's control API: bundle and types, then the sandbox's routes and request
 // validators from both documents.

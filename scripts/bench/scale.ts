@@ -1,4 +1,4 @@
-// The sandbox at the size a team reaches in weeks (issue 18): N payment sessions over A accounts
+// The sandbox at the size a team reaches in weeks: N payment sessions over A accounts
 // in a --db file, filled in process through the operations' own handlers, then served by the
 // bin started on that file, side by side with one started on an empty file. Measures what must
 // not grow with what is stored: create rate and p99, idle CPU with one account a day ahead, an
@@ -11,7 +11,7 @@ import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
 import { root } from "../lib/paths.ts";
 import { handlers } from "../../src/sandbox/operations/index.ts";
-import type { Call, Services } from "../../src/sandbox/operation.ts";
+import type { Call, Sandbox } from "../../src/sandbox/operation.ts";
 import { Payments } from "../../src/sandbox/payments.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { median } from "./measure.ts";
@@ -37,24 +37,25 @@ const PAYING_ACCOUNT = 3;
 /** Fills `file` with `sessions` sessions over `accounts` accounts, through the create handlers. */
 function fill(file: string, sessions: number, accounts: number) {
   const store = new Store(file);
-  const services: Services = { store, payments: new Payments(store), deliveries: undefined as never };
+  // Only the creates run: nothing routes, delivers or makes links here.
+  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, origin: "http://127.0.0.1:4010", route: undefined as never, handlers };
   const perAccount = Math.ceil(sessions / accounts);
   let made = 0;
   for (let a = 0; a < accounts && made < sessions; a++) {
     const account = store.accounts.forToken(`scale-${a}`);
-    const call = (body: unknown): Call => ({ account, body, parameters: {}, origin: "http://127.0.0.1:4010" });
+    const call = (body: unknown): Call => ({ account, body, parameters: {} });
     store.transaction(() => {
       let counterpartyId = "";
       for (let s = 0; s < perAccount && made < sessions; s++, made++) {
         if (s % SESSIONS_PER_COUNTERPARTY === 0) {
           const n = `${a}`.padStart(4, "0") + `${s}`.padStart(6, "0");
           const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "García", email: `ana.${n}@example.com`, phone_number: `+34${n}` };
-          counterpartyId = (handlers.createCounterparty.handle(call(person), services) as { body: { id: string } }).body.id;
+          counterpartyId = (handlers.createCounterparty.handle(call(person), sandbox) as { body: { id: string } }).body.id;
         }
         const session = { amount: 49.99, currency: "EUR", counterparty_id: counterpartyId, order_id: `ORD-${a}-${s}`, redirect_url: "https://shop.example.com/thanks", source_url: "https://shop.example.com/cart" };
-        const created = handlers.createPaymentSession.handle(call(session), services) as { body: { id: string } };
+        const created = handlers.createPaymentSession.handle(call(session), sandbox) as { body: { id: string } };
         // One account's customers have all paid: their transactions settle a minute later.
-        if (a === PAYING_ACCOUNT) services.payments.attempt(account, created.body.id, { outcome: "pay" });
+        if (a === PAYING_ACCOUNT) sandbox.payments.attempt(account, created.body.id, { outcome: "pay" });
       }
     });
   }

@@ -1,7 +1,7 @@
 // verifyWebhook (signature, timestamp, JSON parse and schema validation) against the
 // Standard Webhooks reference library's verify, on the same 1 KB event, alternating rounds.
 import { Webhook } from "standardwebhooks";
-import { EVENT_VALIDATORS } from "../../generated/events.ts";
+import { EVENT_VALIDATORS } from "../../generated/event-types.ts";
 import { signWebhook, verifyWebhook } from "../../src/webhooks/index.ts";
 import { defaultHmac } from "../../src/webhooks/hmac.ts";
 import { secretKey } from "../../src/webhooks/secret.ts";

@@ -1,7 +1,7 @@
 // Prism, run in this process and called as a function: the instance `prism mock` builds
 // (`createInstance` of `@stoplight/prism-http`, serving the operations of the bundled document),
 // asked directly by the mock's front instead of through a second HTTP server on loopback. The
-// hop cost the mock about half its rate (issue 11). What Prism's HTTP server adds around the
+// hop cost the mock about half its rate. What Prism's HTTP server adds around the
 // instance is kept, from `@stoplight/prism-http-server` itself where it exports it: `Prefer`,
 // the `sl-violations` header, CORS and the serialized body. The three packages are optional
 // peers of this package: only the mock needs them, and they come with `@stoplight/prism-cli`.

@@ -1,10 +1,10 @@
 // What comes due as time passes on accounts' clocks, done in one place: sessions expire,
 // transactions settle, idempotency keys are forgotten. For one account when its clock is
 // advanced or a read must show it as it is now, for every account on the server's tick.
-import type { Services } from "./operation.ts";
+import type { Sandbox } from "./operation.ts";
 
 /** Does, in one transaction, what is due by now for the account with id `accountId`, or for every account when it is null. */
-export function runDueWork({ store, payments }: Pick<Services, "store" | "payments">, accountId: number | null) {
+export function runDueWork({ store, payments }: Pick<Sandbox, "store" | "payments">, accountId: number | null) {
   const now = Date.now();
   store.transaction(() => {
     payments.expireDue(accountId, now);

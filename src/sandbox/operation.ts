@@ -3,17 +3,22 @@
 // control operations that wait for webhook deliveries answer later.
 import type { ValidationError } from "../../generated/event-validators.js";
 import type { OperationId } from "../../generated/sandbox-requests.js";
-import type { Dispatcher } from "./delivery.ts";
+import type { Dispatcher } from "./dispatcher.ts";
 import type { Payments } from "./payments.ts";
 import type { FieldError } from "./problems.ts";
+import type { RouteMatch } from "./router.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Store } from "./store/index.ts";
 
-/** What a handler works with: the state, the payment flow, and the webhook deliveries. */
-export interface Services {
+/** The sandbox as its handlers, routes and jobs see it: its state, payment flow, dispatcher and address. */
+export interface Sandbox {
   store: Store;
   payments: Payments;
-  deliveries: Dispatcher;
+  dispatcher: Dispatcher;
+  /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */
+  origin: string;
+  route: (method: string, pathname: string) => RouteMatch;
+  handlers: Operations;
 }
 
 export interface Call {
@@ -22,8 +27,6 @@ export interface Call {
   body: any;
   /** Path, query and header parameters by name, valid against their schemas. */
   parameters: Record<string, string>;
-  /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never the request's Host. */
-  origin: string;
 }
 
 export interface Answer {
@@ -35,7 +38,7 @@ export interface Answer {
 }
 
 export interface Operation {
-  handle(call: Call, services: Services): Answer | Promise<Answer>;
+  handle(call: Call, sandbox: Sandbox): Answer | Promise<Answer>;
   /** A validation error this operation accepts on purpose (the sandbox's documented differences). */
   waive?(error: ValidationError, body: any): boolean;
   /** The body's field errors under rules the contract states but its schemas cannot express. */

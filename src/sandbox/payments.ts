@@ -1,9 +1,9 @@
-// The payment flow on the account's clock (sandbox guide, point 8). Paying a session creates a
+// The payment flow on the account's clock. Paying a session creates a
 // transaction, completes it and completes the session; the transaction settles a delay later.
 // Failing creates and fails a transaction and leaves the session open for another try. A
 // session with no completed payment expires at `expires_at`. Each state change and the event
 // that announces it are written in one SQLite transaction: the outbox.
-import type { PayinEvent } from "../../generated/events.ts";
+import type { PayinEvent } from "../../generated/event-types.ts";
 import type { components } from "../../generated/openapi.ts";
 import { accountNow, isoTime, realTime } from "./clock.ts";
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
@@ -55,7 +55,7 @@ export class Payments {
         updated_at: at,
       };
       const announce = (type: PayinEvent["type"]) =>
-        store.events.add(account.id, { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) }, now);
+        store.outbox.add(account.id, { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) }, now);
       store.transactions.create(account.id, created, now);
       announce("transaction-created");
 
@@ -78,14 +78,14 @@ export class Payments {
   /** Sessions with no completed payment at `expires_at` expire, and say so at that time: of one account, or all when `accountId` is null. */
   expireDue(accountId: number | null, now: number) {
     for (const { accountId: owner, session } of this.#store.sessions.expireDue(accountId, now)) {
-      this.#store.events.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
+      this.#store.outbox.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
     }
   }
 
   /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
   settleDue(accountId: number | null, now: number) {
     for (const { accountId: owner, transaction } of this.#store.transactions.settleDue(accountId, now)) {
-      this.#store.events.add(owner, { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id }, Date.parse(transaction.updated_at));
+      this.#store.outbox.add(owner, { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id }, Date.parse(transaction.updated_at));
     }
   }
 }

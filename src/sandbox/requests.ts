@@ -7,21 +7,14 @@ import type { OperationRequest } from "../../generated/sandbox-requests.js";
 import { accountNow } from "./clock.ts";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 import { bearerToken, sendJson } from "./http.ts";
-import type { Answer, Call, Operations, Services } from "./operation.ts";
+import type { Answer, Call, Sandbox } from "./operation.ts";
 import { problem, validationProblem, type Problem } from "./problems.ts";
-import type { RouteMatch } from "./router.ts";
 import type { Account } from "./store/accounts.ts";
 import { requestHash } from "./store/idempotency.ts";
 import { fieldErrors } from "./validation.ts";
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
 
-export interface Sandbox extends Services {
-  route: (method: string, pathname: string) => RouteMatch;
-  handlers: Operations;
-  /** The origin of the links the sandbox makes: its own address or its `publicUrl`, never a request's Host header. */
-  origin: string;
-}
 
 const reject = (res: ServerResponse, body: Problem, headers?: Record<string, string>) => sendJson(res, body.status, JSON.stringify(body), headers);
 
@@ -85,11 +78,11 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   if (errors.length > 0) return reject(res, validationProblem(errors));
 
   const account = sandbox.store.accounts.forToken(token);
-  const call: Call = { account, body, parameters, origin: sandbox.origin };
+  const call: Call = { account, body, parameters };
   const key = parameters[IDEMPOTENCY_KEY];
   const answer = key !== undefined && rawBody ? idempotent(sandbox, op, call, key, rawBody) : serialized(await handler.handle(call, sandbox));
   // Whatever the handler committed to the outbox goes out now, not at the next tick.
-  sandbox.deliveries.kick();
+  sandbox.dispatcher.kick();
   sendJson(res, answer.status, answer.body);
 }
 

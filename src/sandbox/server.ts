@@ -1,12 +1,13 @@
 // The sandbox: the contract's six operations with real state, the control API, the payment
 // page behind every payment_link, and webhook deliveries, on node:http and node:sqlite in one process.
-import { Dispatcher } from "./delivery.ts";
+import { Dispatcher } from "./dispatcher.ts";
 import { runDueWork } from "./due-work.ts";
 import { handlers } from "./operations/index.ts";
 import { handlePage, PAGE_PREFIX } from "./page/routes.ts";
 import { Payments } from "./payments.ts";
 import { problem } from "./problems.ts";
-import { handleRequest, type Sandbox } from "./requests.ts";
+import type { Sandbox } from "./operation.ts";
+import { handleRequest } from "./requests.ts";
 import { createRouter } from "./router.ts";
 import { Store } from "./store/index.ts";
 import { answerClientError, sendJson } from "./http.ts";
@@ -66,13 +67,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const publicUrl = options.publicUrl === undefined ? undefined : linkBase(options.publicUrl, "publicUrl");
   const store = new Store(options.db);
   const payments = new Payments(store, options.settlementDelaySeconds);
-  const deliveries = new Dispatcher(store, {
+  const dispatcher = new Dispatcher(store, {
     retryScheduleSeconds: options.retryScheduleSeconds,
     timeoutMs: options.deliveryTimeoutMs,
     allowedHosts: options.allowWebhookHosts,
   });
   // The origin is known once the server listens, before any request can arrive.
-  const sandbox: Sandbox = { store, payments, deliveries, route: createRouter(), handlers, origin: "" };
+  const sandbox: Sandbox = { store, payments, dispatcher, route: createRouter(), handlers, origin: "" };
 
   const server = createServer((req, res) => {
     const handled = req.url?.startsWith(PAGE_PREFIX) ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox")) : handleRequest(sandbox, req, res);
@@ -95,11 +96,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // left undelivered (with --db) go out now.
   const ticker = setInterval(() => {
     runDueWork(sandbox, null);
-    deliveries.kick();
+    dispatcher.kick();
   }, TICK_MS);
   // Stryker disable next-line CallExpression: close() clears the ticker, and the open server keeps the process alive until then anyway
   ticker.unref();
-  deliveries.kick();
+  dispatcher.kick();
 
   const url = `http://${reachableHost(host)}:${port}`;
   sandbox.origin = publicUrl ?? url;
@@ -114,7 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.close(() => resolve());
         server.closeAllConnections();
       })
-        .then(() => deliveries.close())
+        .then(() => dispatcher.close())
         .then(() => store.close())),
   };
 }

@@ -3,7 +3,7 @@
 // sends signed events to a merchant endpoint, like `stripe trigger` (`--help` lists the flags).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { EVENT_TYPES } from "../../generated/events.ts";
+import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { parseFlags, refuse, type Command } from "../lib/cli.ts";
 import { packageRoot } from "../package-root.ts";
 import { deliver } from "./deliver.ts";

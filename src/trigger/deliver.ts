@@ -1,6 +1,6 @@
 // Delivers events the way the contract says the service does (D14): signed, a 2xx within
 // 15 seconds acknowledges, anything else is retried with exponential backoff and jitter.
-import type { PayinEvent } from "../../generated/events.ts";
+import type { PayinEvent } from "../../generated/event-types.ts";
 import { signWebhook } from "../webhooks/sign.ts";
 
 export interface DeliveryOptions {

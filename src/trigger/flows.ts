@@ -1,7 +1,7 @@
 // Realistic event sequences built from the contract's example events, with identifiers that
 // are fresh for each run and consistent across the flow.
-import type { PayinEvent, PayinEventType } from "../../generated/events.ts";
-import { EVENT_TYPES } from "../../generated/events.ts";
+import type { PayinEvent, PayinEventType } from "../../generated/event-types.ts";
+import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { resolveRef, type Json } from "../lib/json.ts";
 
 export const FLOWS = {

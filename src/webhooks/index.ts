@@ -2,7 +2,7 @@ export { verifyWebhook, type VerifyWebhookOptions } from "./verify.ts";
 export { signWebhook, type SignWebhookInput, type SignedWebhookHeaders } from "./sign.ts";
 export { WebhookVerificationError, type WebhookVerificationErrorCode } from "./errors.ts";
 export type { WebhookHeaders } from "./headers.ts";
-export { EVENT_TYPES } from "../../generated/events.ts";
+export { EVENT_TYPES } from "../../generated/event-types.ts";
 export type {
   PayinEvent,
   PayinEventType,
@@ -14,4 +14,4 @@ export type {
   SessionExpiredEvent,
   TransactionFailedEvent,
   SessionCompletedEvent,
-} from "../../generated/events.ts";
+} from "../../generated/event-types.ts";

@@ -1,4 +1,4 @@
-import { EVENT_VALIDATORS, type PayinEvent, type PayinEventType } from "../../generated/events.ts";
+import { EVENT_VALIDATORS, type PayinEvent, type PayinEventType } from "../../generated/event-types.ts";
 import { WebhookVerificationError } from "./errors.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });

@@ -1,4 +1,4 @@
-import type { PayinEvent } from "../../generated/events.ts";
+import type { PayinEvent } from "../../generated/event-types.ts";
 import { constantTimeEqual } from "./constant-time.ts";
 import { WebhookVerificationError } from "./errors.ts";
 import { headerValue, type WebhookHeaders } from "./headers.ts";

@@ -67,7 +67,7 @@ describe("POST /api/v1/earn/payment-sessions/", () => {
     expect((res.body as any).errors).toContainEqual(expect.objectContaining({ field: "redirect_url" }));
   });
 
-  // The amounts third-party tools found accepted (issue 17); D2's rule from the contract's x-minor-units.
+  // The amounts third-party tools found accepted; D2's rule from the contract's x-minor-units.
   it.each([
     [49.999, "EUR"],
     [10.5, "JPY"],

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENT_TYPES } from "../../generated/events.ts";
+import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { readRegister } from "../../scripts/docs/decisions.ts";
 import { guides } from "../../scripts/docs/guides.ts";
 import { buildDocs } from "../../scripts/lib/build-steps.ts";

@@ -4,7 +4,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { EVENT_TYPES } from "../../generated/events.ts";
+import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { FLOWS } from "../../src/trigger/flows.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { accountOn } from "./support/api.ts";

@@ -1,4 +1,4 @@
-// What third-party tools sent the sandbox (issue 17): a forged Host header, HTTP/1.0 without
+// What third-party tools sent the sandbox: a forged Host header, HTTP/1.0 without
 // one, requests node:http cannot parse, and HEAD. Raw sockets, so that nothing on the way
 // tidies the request up.
 import { connect } from "node:net";

@@ -1,4 +1,4 @@
-// The store's cost does not grow with what it holds (issue 18): what is due is found in an index
+// The store's cost does not grow with what it holds: what is due is found in an index
 // range of due rows only, whatever other accounts' clocks say; and a database of the schema that
 // shipped is brought over to the compact one intact.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { accountNow } from "../../src/sandbox/clock.ts";
 import { runDueWork } from "../../src/sandbox/due-work.ts";
 import { Payments } from "../../src/sandbox/payments.ts";
-import { Events } from "../../src/sandbox/store/events.ts";
+import { Outbox } from "../../src/sandbox/store/outbox.ts";
 import { migrations } from "../../src/sandbox/store/migrations.ts";
 import { IdempotencyKeys } from "../../src/sandbox/store/idempotency.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
@@ -20,7 +20,7 @@ import { Transactions } from "../../src/sandbox/store/transactions.ts";
 function statementsOf(db: DatabaseSync): string[] {
   const seen: string[] = [];
   const spied = new Proxy(db, { get: (target, name) => (name === "prepare" ? (sql: string) => (seen.push(sql), target.prepare(sql)) : Reflect.get(target, name).bind(target)) });
-  for (const Table of [Sessions, Transactions, Events, IdempotencyKeys]) new Table(spied);
+  for (const Table of [Sessions, Transactions, Outbox, IdempotencyKeys]) new Table(spied);
   return seen;
 }
 
@@ -130,7 +130,7 @@ describe("a database of the schema 2.0.0 shipped with", () => {
         { what: "key", due_ms: t + 24 * 60 * 60 * 1000 - offset },
       ]);
       // The pending event's payload, made again from the records, is the one it had.
-      expect(JSON.parse(store.events.load(2)!.payload)).toEqual(payloads["msg_2"]);
+      expect(JSON.parse(store.outbox.load(2)!.payload)).toEqual(payloads["msg_2"]);
       // The contact rule now ignores the email's case.
       expect(store.counterparties.create(1, { ...counterparty, id: "cp_2", email: "ana@example.com" } as never, t)).toEqual({ existingId: "cp_1" });
       store.close();

@@ -1,6 +1,6 @@
 // The flows the trigger sends, in this process: names, identifiers and timestamps.
 import { describe, expect, it } from "vitest";
-import { EVENT_TYPES, type PayinEvent } from "../../generated/events.ts";
+import { EVENT_TYPES, type PayinEvent } from "../../generated/event-types.ts";
 import { buildFlow, eventTypesOf, examplesFrom, FLOWS } from "../../src/trigger/flows.ts";
 import { openapi } from "../support/documents.ts";
 import { exampleEvents } from "../support/events.ts";

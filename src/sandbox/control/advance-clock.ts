@@ -6,14 +6,14 @@ import { runDueWork } from "../due-work.ts";
 import type { Operation } from "../operation.ts";
 
 export const advanceClock: Operation = {
-  async handle({ account, body }, services) {
-    const { store, deliveries } = services;
+  async handle({ account, body }, sandbox) {
+    const { store, dispatcher } = sandbox;
     store.transaction(() => {
       store.advanceClock(account, body.seconds * 1000);
-      runDueWork(services, account.id);
+      runDueWork(sandbox, account.id);
     });
     const now = accountNow(account);
-    const { made, stillDue } = await deliveries.deliverDue(account, realTime(account, now));
+    const { made, stillDue } = await dispatcher.deliverDue(account, realTime(account, now));
     return { status: 200, body: { now: isoTime(now), offset_seconds: account.clockOffsetMs / 1000, attempts_made: made, attempts_still_due: stillDue } };
   },
 };

@@ -5,9 +5,9 @@ import { paymentLink } from "../page/routes.ts";
 import { sessionNotFound } from "../problems.ts";
 
 export const getSandboxPaymentSession: Operation = {
-  handle({ account, parameters, origin }, services) {
-    runDueWork(services, account.id);
-    const { store } = services;
+  handle({ account, parameters }, sandbox) {
+    runDueWork(sandbox, account.id);
+    const { store, origin } = sandbox;
     const id = parameters.session_id!;
     const session = store.sessions.get(account.id, id);
     if (session) return { status: 200, body: { ...session, payment_link: paymentLink(origin, id) } };

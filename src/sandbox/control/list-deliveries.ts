@@ -1,7 +1,7 @@
 // GET /_sandbox/v1/deliveries: every webhook attempt of the account, oldest first.
 import { isoTime } from "../clock.ts";
 import type { Operation } from "../operation.ts";
-import type { AttemptRow } from "../store/events.ts";
+import type { AttemptRow } from "../store/outbox.ts";
 
 export function delivery(row: AttemptRow) {
   return {
@@ -20,6 +20,6 @@ export function delivery(row: AttemptRow) {
 
 export const listDeliveries: Operation = {
   handle({ account }, { store }) {
-    return { status: 200, body: { data: store.events.attempts(account.id).map(delivery) } };
+    return { status: 200, body: { data: store.outbox.attempts(account.id).map(delivery) } };
   },
 };

@@ -5,15 +5,15 @@ import { problem } from "../problems.ts";
 import { delivery } from "./list-deliveries.ts";
 
 export const redeliverEvent: Operation = {
-  async handle({ account, parameters }, { store, deliveries }) {
+  async handle({ account, parameters }, { store, dispatcher }) {
     const id = parameters.event_id!;
-    const event = store.events.get(account.id, id);
+    const event = store.outbox.get(account.id, id);
     if (!event) return { status: 404, body: problem(404, "not_found", `No event with id ${id} exists for this account.`) };
     if (!store.webhooks.get(account.id))
       return { status: 404, body: problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.") };
-    store.transaction(() => store.events.redeliver(account.id, id, Date.now()));
-    await deliveries.redeliver(event);
-    const attempts = store.events.attempts(account.id).filter((a) => a.event_id === id);
+    store.transaction(() => store.outbox.redeliver(account.id, id, Date.now()));
+    await dispatcher.redeliver(event);
+    const attempts = store.outbox.attempts(account.id).filter((a) => a.event_id === id);
     return { status: 200, body: delivery(attempts.at(-1)!) };
   },
 };

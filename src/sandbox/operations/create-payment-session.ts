@@ -15,7 +15,7 @@ import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
 type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
 
 export const createPaymentSession: Operation = {
-  handle({ account, body, origin }, { store }) {
+  handle({ account, body }, { store, origin }) {
     const now = accountNow(account);
     const id = newId("ps");
     const session = {
@@ -29,7 +29,7 @@ export const createPaymentSession: Operation = {
     return store.transaction(() => {
       if (!store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS)))
         return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
-      store.events.add(account.id, { type: "session-created", sessionId: id }, now);
+      store.outbox.add(account.id, { type: "session-created", sessionId: id }, now);
       return { status: 201, body: session };
     });
   },

@@ -5,9 +5,9 @@ import type { Operation } from "../operation.ts";
 import { problem } from "../problems.ts";
 
 export const getTransaction: Operation = {
-  handle({ account, parameters }, services) {
-    runDueWork(services, account.id);
-    const { store } = services;
+  handle({ account, parameters }, sandbox) {
+    runDueWork(sandbox, account.id);
+    const { store } = sandbox;
     const id = parameters.transaction_id!;
     const transaction = store.transactions.get(account.id, id);
     if (transaction) return { status: 200, body: transaction };

@@ -10,7 +10,7 @@ import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
 export const registerWebhook: Operation = {
   handle({ account, body }, { store }) {
     const row = store.transaction(() => {
-      store.events.release(account.id);
+      store.outbox.release(account.id);
       return store.webhooks.register(account.id, body.url, accountNow(account));
     });
     return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };

@@ -1,4 +1,4 @@
-// The payment page behind every `payment_link` (sandbox guide, point 7). It takes no token (the
+// The payment page behind every `payment_link`. It takes no token (the
 // customer's browser has none): the session's id finds its account. GET shows the session;
 // POST is the customer's Pay or Fail, answered with a 303 to the session's `redirect_url`
 // after paying, or back to the page, which says the attempt failed, after failing. A body left
@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../../lib/request-body.ts";
 import { runDueWork } from "../due-work.ts";
-import type { Services } from "../operation.ts";
+import type { Sandbox } from "../operation.ts";
 import type { Outcome } from "../payments.ts";
 import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
 
@@ -52,8 +52,8 @@ function safeDecode(segment: string): string {
   }
 }
 
-export async function handlePage(services: Services, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
-  const { store, payments, deliveries } = services;
+export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
+  const { store, payments, dispatcher } = sandbox;
   const id = safeDecode(pathname.slice(PAGE_PREFIX.length));
   const found = id.includes("/") ? undefined : store.sessions.find(id);
   if (!found) {
@@ -62,8 +62,8 @@ export async function handlePage(services: Services, req: IncomingMessage, res: 
   const account = store.accounts.byId(found.accountId);
 
   if (req.method === "GET" || req.method === "HEAD") {
-    runDueWork(services, account.id); // shows a session that has just expired as expired
-    deliveries.kick();
+    runDueWork(sandbox, account.id); // shows a session that has just expired as expired
+    dispatcher.kick();
     const session = store.sessions.get(account.id, id)!;
     const failed = query.get("failed");
     return sendHtml(res, 200, paymentPage(session, isFailureReason(failed) ? { failed } : undefined));
@@ -77,7 +77,7 @@ export async function handlePage(services: Services, req: IncomingMessage, res: 
   const outcome = body === "too large" ? undefined : outcomeOf(new URLSearchParams(body.toString("utf8")));
   if (!outcome) return sendHtml(res, 400, paymentPage(found.session));
   const result = payments.attempt(account, id, outcome);
-  deliveries.kick(); // the attempt's events are committed: send them
+  dispatcher.kick(); // the attempt's events are committed: send them
   if (!("done" in result)) return sendHtml(res, 409, paymentPage(result.refused === "not_found" ? found.session : result.session));
   if (outcome.outcome === "pay") return redirect(res, result.done.session.redirect_url);
   return redirect(res, `${PAGE_PREFIX}${encodeURIComponent(id)}?failed=${outcome.failure_reason}`);

@@ -3,7 +3,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import { inTransaction, openDatabase } from "./database.ts";
-import { Events } from "./events.ts";
+import { Outbox } from "./outbox.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Sessions } from "./sessions.ts";
 import { Transactions } from "./transactions.ts";
@@ -20,7 +20,7 @@ export class Store {
   readonly transactions: Transactions;
   readonly webhooks: Webhooks;
   readonly idempotencyKeys: IdempotencyKeys;
-  readonly events: Events;
+  readonly outbox: Outbox;
   readonly #resets;
 
   constructor(file?: string) {
@@ -31,7 +31,7 @@ export class Store {
     this.transactions = new Transactions(this.db);
     this.webhooks = new Webhooks(this.db);
     this.idempotencyKeys = new IdempotencyKeys(this.db);
-    this.events = new Events(this.db);
+    this.outbox = new Outbox(this.db);
     this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
   }
 
@@ -43,7 +43,7 @@ export class Store {
   advanceClock(account: Account, ms: number) {
     this.transaction(() => {
       this.accounts.setClockOffset(account, account.clockOffsetMs + ms);
-      for (const table of [this.sessions, this.transactions, this.events, this.idempotencyKeys]) table.shiftDue(account.id, ms);
+      for (const table of [this.sessions, this.transactions, this.outbox, this.idempotencyKeys]) table.shiftDue(account.id, ms);
     });
   }
 

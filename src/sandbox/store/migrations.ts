@@ -113,7 +113,7 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (account_id, event_id, attempt)
   ) WITHOUT ROWID;
   `,
-  // Cost that does not grow with what is stored (issue 18), and emails compared without case
+  // Cost that does not grow with what is stored, and emails compared without case
   // (decision D19). Each row with work due keeps `due_ms`: the real time it falls due, its
   // account-clock time less the account's offset, or NULL when nothing is due. One index range
   // then holds only what is due, for every account at once, whatever the accounts' clocks say;

@@ -8,7 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from "../../src/sandbox/defaults.ts";
-import { jittered } from "../../src/sandbox/delivery.ts";
+import { jittered } from "../../src/sandbox/dispatcher.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { outsideLoopback } from "../support/loopback-guard.ts";

@@ -1,4 +1,4 @@
-// Delivers the outbox's events to each account's webhook URL (sandbox guide, point 9; decision
+// Delivers the outbox's events to each account's webhook URL (decision
 // D14): signed with the account's secret by the package's own signWebhook, a 2xx within the
 // timeout acknowledges, anything else is retried with the same webhook-id and a fresh signature
 // on a schedule measured on the account's clock. The events of one session go one at a time,
@@ -9,7 +9,7 @@ import { signWebhook } from "../webhooks/sign.ts";
 import { accountNow, realTime } from "./clock.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_SCHEDULE_SECONDS } from "./defaults.ts";
 import type { Account } from "./store/accounts.ts";
-import type { Attempt, DueEvent, DueKey } from "./store/events.ts";
+import type { Attempt, DueEvent, DueKey } from "./store/outbox.ts";
 import type { Store } from "./store/index.ts";
 import { isLoopbackHost } from "./urls.ts";
 
@@ -96,7 +96,7 @@ export class Dispatcher {
     setImmediate(() => {
       this.#kicked = false;
       // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next kick
-      if (!this.#closing.signal.aborted) this.#start(this.#store.events.due(Date.now(), BATCH + this.#inFlight.size));
+      if (!this.#closing.signal.aborted) this.#start(this.#store.outbox.due(Date.now(), BATCH + this.#inFlight.size));
     });
   }
 
@@ -112,14 +112,14 @@ export class Dispatcher {
     let made = 0;
     while (!this.#closing.signal.aborted) {
       // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
-      this.#start(this.#store.events.dueFor(account.id, targetMs, BATCH + this.#inFlight.size));
+      this.#start(this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size));
       // Stryker disable next-line MethodExpression,ConditionalExpression: waiting for other accounts' attempts as well only makes the advance answer later
       const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
       if (running.length === 0) break;
       made += running.length;
       await Promise.all(running);
     }
-    return { made, stillDue: this.#store.events.countDueFor(account.id, targetMs) };
+    return { made, stillDue: this.#store.outbox.countDueFor(account.id, targetMs) };
   }
 
   /**
@@ -143,7 +143,7 @@ export class Dispatcher {
     for (const key of due) {
       const session = `${key.accountId}/${key.sessionId}`;
       if (this.#inFlight.has(key.seq) || this.#busySessions.has(session)) continue;
-      const event = this.#store.events.load(key.seq);
+      const event = this.#store.outbox.load(key.seq);
       if (!event) continue;
       const done = this.#attempt(event).finally(() => {
         this.#inFlight.delete(event.seq);
@@ -204,7 +204,7 @@ export class Dispatcher {
         this.#finished = [];
         this.#flushed = undefined;
         this.#store.transaction(() => {
-          for (const a of batch) this.#store.events.recordAttempt(a);
+          for (const a of batch) this.#store.outbox.recordAttempt(a);
         });
         resolve();
       }),

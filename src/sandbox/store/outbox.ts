@@ -1,11 +1,11 @@
 // The outbox: every event the sandbox makes, written in the transaction of the state change it
-// announces, and each delivery attempt made of it. The dispatcher (../delivery.ts) reads what is
+// announces, and each delivery attempt made of it. The dispatcher (../dispatcher.ts) reads what is
 // due from here and writes back what each attempt gave. An event row holds what it announces
 // and about which session and transaction; its payload is made from those when it is sent.
 import type { DatabaseSync } from "node:sqlite";
-import type { PayinEvent } from "../../../generated/events.ts";
+import type { PayinEvent } from "../../../generated/event-types.ts";
 import { isoTime } from "../clock.ts";
-import { eventPayload } from "../events.ts";
+import { eventPayload } from "../event-payloads.ts";
 import { newId } from "../ids.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
@@ -82,7 +82,7 @@ interface LoadedRow {
   failureReason: string | null;
 }
 
-export class Events {
+export class Outbox {
   readonly #insert;
   readonly #waitingToPending;
   readonly #firstOfEachSession;

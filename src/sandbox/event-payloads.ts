@@ -2,7 +2,7 @@
 // decision D13 with thin data (identifiers, the state announced, amount and currency), as the
 // contract's schemas say. The state announced is the one the type names (`transaction-settled`
 // announces `settled`), and only transaction-failed carries the failure reason.
-import type { PayinEvent } from "../../generated/events.ts";
+import type { PayinEvent } from "../../generated/event-types.ts";
 
 /** What an event's payload is made of: the event, its session's facts, and its transaction's. */
 export interface EventFacts {
