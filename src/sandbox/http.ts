@@ -16,6 +16,15 @@ export function sendJson(res: ServerResponse, status: number, body: string | und
   res.end(body);
 }
 
+/** A percent-decoded path segment, or the segment as it is when it is not valid percent-encoding. */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The bearer token of the request, or undefined when there is none. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;

@@ -25,6 +25,11 @@ export function validationProblem(errors: ProblemFieldError[]): Problem {
   return problem(422, "validation_failed", `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, { errors });
 }
 
+/** A handler's answer that refuses the request: the problem, with its own status. */
+export const refusal = (body: Problem) => ({ status: body.status, body });
+
+export const webhookNotRegistered = () => problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.");
+
 export const sessionNotFound = (id: string) => problem(404, "not_found", `No payment session with id ${id} exists for this account.`);
 
 /** A session that can no longer be paid: completed once already, or expired. */

@@ -1,6 +1,7 @@
 // Finds the operation of a request from the paths and methods of the two documents (the
 // contract and the control API), as generated at build time.
 import { operations, type OperationRequest } from "../../generated/sandbox-requests.js";
+import { safeDecode } from "./http.ts";
 
 export type RouteMatch =
   | { found: OperationRequest; pathParameters: Record<string, string> }
@@ -57,10 +58,3 @@ function patternOf(template: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}

@@ -2,7 +2,7 @@
 import { runDueWork } from "../due-work.ts";
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../page/routes.ts";
-import { sessionNotFound } from "../problems.ts";
+import { refusal, sessionNotFound } from "../problems.ts";
 
 export const getSandboxPaymentSession: Operation = {
   handle({ account, parameters }, sandbox) {
@@ -11,6 +11,6 @@ export const getSandboxPaymentSession: Operation = {
     const id = parameters.session_id!;
     const session = store.sessions.get(account.id, id);
     if (session) return { status: 200, body: { ...session, payment_link: paymentLink(origin, id) } };
-    return { status: 404, body: sessionNotFound(id) };
+    return refusal(sessionNotFound(id));
   },
 };

@@ -2,7 +2,7 @@
 // the payment page does, for a test without a browser.
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../page/routes.ts";
-import { notPayable, sessionNotFound } from "../problems.ts";
+import { notPayable, refusal, sessionNotFound } from "../problems.ts";
 
 /** The reason a failure gets when the test names none. */
 export const DEFAULT_FAILURE_REASON = "card_declined";
@@ -13,7 +13,6 @@ export const simulatePayment: Operation = {
     const outcome = body.outcome === "pay" ? { outcome: "pay" as const } : { outcome: "fail" as const, failure_reason: body.failure_reason ?? DEFAULT_FAILURE_REASON };
     const result = payments.attempt(account, id, outcome);
     if ("done" in result) return { status: 200, body: { session: { ...result.done.session, payment_link: paymentLink(origin, id) }, transaction: result.done.transaction } };
-    if (result.refused === "not_found") return { status: 404, body: sessionNotFound(id) };
-    return { status: 409, body: notPayable(result.session) };
+    return refusal(result.refused === "not_found" ? sessionNotFound(id) : notPayable(result.session));
   },
 };

@@ -4,7 +4,7 @@ import type { components } from "../../../generated/openapi.ts";
 import { accountNow, isoTime } from "../clock.ts";
 import { newId } from "../ids.ts";
 import type { Operation } from "../operation.ts";
-import { problem } from "../problems.ts";
+import { problem, refusal } from "../problems.ts";
 
 type CounterpartyCreate = components["schemas"]["CounterpartyCreate"];
 
@@ -14,9 +14,6 @@ export const createCounterparty: Operation = {
     const created = { id: newId("cp"), ...(body as CounterpartyCreate), created_at: isoTime(now) };
     const result = store.counterparties.create(account.id, created, now);
     if ("created" in result) return { status: 201, body: result.created };
-    return {
-      status: 409,
-      body: problem(409, "counterparty_exists", "A PAYIN counterparty with this email and phone_number already exists.", { existing_id: result.existingId }),
-    };
+    return refusal(problem(409, "counterparty_exists", "A PAYIN counterparty with this email and phone_number already exists.", { existing_id: result.existingId }));
   },
 };

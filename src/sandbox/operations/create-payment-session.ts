@@ -8,7 +8,7 @@ import { accountNow, isoTime, realTime } from "../clock.ts";
 import { newId } from "../ids.ts";
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../page/routes.ts";
-import { validationProblem } from "../problems.ts";
+import { refusal, validationProblem } from "../problems.ts";
 import { SESSION_LIFETIME_MS } from "../store/sessions.ts";
 import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
 
@@ -28,7 +28,7 @@ export const createPaymentSession: Operation = {
     };
     return store.transaction(() => {
       if (!store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS)))
-        return { status: 422, body: validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]) };
+        return refusal(validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]));
       store.outbox.add(account.id, { type: "session-created", sessionId: id }, now);
       return { status: 201, body: session };
     });

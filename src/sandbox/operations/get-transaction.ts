@@ -2,7 +2,7 @@
 // now on the account's clock (a settlement that came due is done first), or 404.
 import { runDueWork } from "../due-work.ts";
 import type { Operation } from "../operation.ts";
-import { problem } from "../problems.ts";
+import { problem, refusal } from "../problems.ts";
 
 export const getTransaction: Operation = {
   handle({ account, parameters }, sandbox) {
@@ -11,6 +11,6 @@ export const getTransaction: Operation = {
     const id = parameters.transaction_id!;
     const transaction = store.transactions.get(account.id, id);
     if (transaction) return { status: 200, body: transaction };
-    return { status: 404, body: problem(404, "not_found", `No transaction with id ${id} exists for this account.`) };
+    return refusal(problem(404, "not_found", `No transaction with id ${id} exists for this account.`));
   },
 };

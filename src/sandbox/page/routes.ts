@@ -9,6 +9,7 @@ import { runDueWork } from "../due-work.ts";
 import type { Sandbox } from "../operation.ts";
 import type { Outcome } from "../payments.ts";
 import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
+import { safeDecode } from "../http.ts";
 
 export const PAGE_PREFIX = "/pay/";
 
@@ -44,13 +45,6 @@ function outcomeOf(form: URLSearchParams): Outcome | undefined {
   return undefined;
 }
 
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
   const { store, payments, dispatcher } = sandbox;
