@@ -23,6 +23,7 @@ export function minorUnitsOf(openapi: Json): MinorUnits {
  * `String()` gives: 49.99 → 2, 0.30000000000000004 → 17, 1e-7 → 7, 5e-324 → 324.
  */
 export function decimalsOf(n: number): number {
+  // Stryker disable next-line StringLiteral: Number("") is 0 too
   const [digits, exponent = "0"] = String(n).split("e");
   const fraction = digits!.split(".")[1]?.length ?? 0;
   return Math.max(0, fraction - Number(exponent));
@@ -37,11 +38,11 @@ export const minorUnitsFor = (currency: string, table: MinorUnits) => (Object.ha
  * names those).
  */
 export function amountError(body: unknown, table: MinorUnits): ProblemFieldError | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const { amount, currency } = body as { amount?: unknown; currency?: unknown };
+  const { amount, currency } = (body ?? {}) as { amount?: unknown; currency?: unknown };
   if (typeof amount !== "number" || typeof currency !== "string") return undefined;
   const allowed = minorUnitsFor(currency, table);
   if (decimalsOf(amount) <= allowed) return undefined;
-  const message = allowed === 0 ? `must be a whole number: ${currency} has no minor units` : `must have at most ${allowed} decimal${allowed === 1 ? "" : "s"}: the minor units of ${currency}`;
+  // No ISO 4217 currency has one minor unit.
+  const message = allowed === 0 ? `must be a whole number: ${currency} has no minor units` : `must have at most ${allowed} decimals: the minor units of ${currency}`;
   return { field: "amount", message };
 }

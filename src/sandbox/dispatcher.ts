@@ -168,7 +168,8 @@ export class Dispatcher {
         const headers = await signWebhook({ id: event.id, timestamp: new Date(), payload: event.payload, secret: event.secret });
         const headersOut = { ...headers, "Content-Type": "application/json", "User-Agent": "payin-sandbox" };
         responseStatus = await post(event.url, headersOut, event.payload, this.#timeoutMs, this.#closing.signal);
-        if (responseStatus < 200 || responseStatus > 299) error = `The receiver answered ${responseStatus}.`;
+        // A 2xx acknowledges; node:http never hands over a 1xx as the answer.
+        if (responseStatus > 299) error = `The receiver answered ${responseStatus}.`;
       } catch (caught) {
         // Stryker disable next-line ConditionalExpression: the same check follows the catch, before anything is recorded
         if (this.#closing.signal.aborted) return;

@@ -67,3 +67,10 @@ describe("the amount rule", () => {
     expect(minorUnitsFor("constructor", table)).toBe(2);
   });
 });
+
+describe("the table's source", () => {
+  it("must be an object on the Currency schema", () => {
+    for (const openapi of [{}, { components: {} }, { components: { schemas: {} } }, { components: { schemas: { Currency: { "x-minor-units": "JPY:0" } } } }])
+      expect(() => minorUnitsOf(openapi), JSON.stringify(openapi)).toThrow("The OpenAPI document's Currency schema has no x-minor-units table.");
+  });
+});

@@ -3,9 +3,9 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
-import { usageOf } from "../../src/lib/cli.ts";
+import { parseFlags, usageOf, type Command } from "../../src/lib/cli.ts";
 
 const run = promisify(execFile);
 const bins = {
@@ -66,5 +66,64 @@ describe("the flags' answers", () => {
     expect(usage).toBe(
       ["usage: demo [--long-flag X]", "", "flags:", "  --a            a switch", "  --long-flag X  a value (default: 7)", "  -h, --help     print this help and exit", "", "and then some"].join("\n"),
     );
+  });
+});
+
+describe("parseFlags, in process", () => {
+  const command = {
+    name: "demo",
+    synopsis: "[flags] <thing>",
+    positionals: true,
+    flags: {
+      port: { type: "string", value: "N", default: "4010", description: "a port" },
+      host: { type: "string", value: "HOST", multiple: true, description: "hosts" },
+      quiet: { type: "boolean", description: "say less" },
+    },
+  } as const satisfies Command<any>;
+
+  class Exit extends Error {
+    constructor(readonly code: number) {
+      super(`exit ${code}`);
+    }
+  }
+  const run = (args: string[], which: Command<any> = command) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: string) => void out.push(line));
+    vi.spyOn(console, "error").mockImplementation((line: string) => void err.push(line));
+    vi.spyOn(process, "exit").mockImplementation(((code: number) => {
+      throw new Exit(code);
+    }) as never);
+    try {
+      return { parsed: parseFlags(which, args), out, err };
+    } catch (error) {
+      if (!(error instanceof Exit)) throw error;
+      return { code: error.code, out, err };
+    }
+  };
+  afterEach(() => void vi.restoreAllMocks());
+
+  it("gives each flag its value, its default when absent, every value of a repeated one, and the arguments", () => {
+    expect(run(["--host", "a", "thing", "--host", "b", "--quiet"]).parsed).toEqual({ values: { port: "4010", host: ["a", "b"], quiet: true }, positionals: ["thing"] });
+    expect(run([]).parsed).toEqual({ values: { port: "4010" }, positionals: [] });
+  });
+
+  it("prints the usage on --help or -h and exits 0", () => {
+    for (const flag of ["--help", "-h"]) expect(run([flag])).toEqual({ code: 0, out: [usageOf(command)], err: [] });
+  });
+
+  it("names what is wrong in one line, then the usage, and exits 2", () => {
+    const refused = (args: string[], which?: Command<any>) => {
+      const { code, err, out } = run(args, which);
+      expect(out).toEqual([]);
+      expect(code).toBe(2);
+      const [line, ...rest] = err.join("\n").split("\n");
+      expect(rest.join("\n")).toBe(usageOf(which ?? command));
+      return line;
+    };
+    expect(refused(["--nope"])).toBe("demo: unknown flag --nope");
+    expect(refused(["--port"])).toBe("demo: Option '--port <value>' argument missing");
+    expect(refused(["--quiet=yes"])).toBe("demo: Option '--quiet' does not take an argument");
+    expect(refused(["extra"], { ...command, positionals: false })).toBe('demo: unexpected argument "extra"');
   });
 });

@@ -139,3 +139,53 @@ describe("a database of the schema 2.0.0 shipped with", () => {
     }
   });
 });
+
+describe("the records, as the compact store keeps them", () => {
+  const setUp = () => {
+    const store = new Store();
+    const payments = new Payments(store);
+    const account = store.accounts.forToken(`records-${crypto.randomUUID()}`);
+    store.counterparties.create(account.id, { id: "cp_1", type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "a@example.com", phone_number: "+34600000001", created_at: "" }, accountNow(account));
+    const session = (id: string, request: object, dueMs = Date.now() + SESSION_LIFETIME_MS) =>
+      store.sessions.create(account.id, id, { counterparty_id: "cp_1", amount: 5, currency: "EUR", redirect_url: "https://shop.example.com/", ...request } as never, accountNow(account), dueMs);
+    return { store, payments, account, session };
+  };
+
+  it("gives a transaction its session's order, and none when the session has none", () => {
+    const { store, payments, account, session } = setUp();
+    session("ps_with", { order_id: "ORD-7" });
+    session("ps_without", {});
+    const paid = (id: string) => (payments.attempt(account, id, { outcome: "pay" }) as { done: { transaction: { id: string } } }).done.transaction.id;
+    expect(store.transactions.get(account.id, paid("ps_with"))).toMatchObject({ order_id: "ORD-7", amount: 5, currency: "EUR", status: "completed" });
+    expect(store.transactions.get(account.id, paid("ps_without"))).not.toHaveProperty("order_id");
+    store.close();
+  });
+
+  it("refuses to pay a session whose expiry has come, though no tick has expired it yet", () => {
+    const { store, payments, account, session } = setUp();
+    session("ps_late", {}, Date.now() - 1);
+    expect(payments.attempt(account, "ps_late", { outcome: "pay" })).toMatchObject({ refused: "expired", session: { status: "expired" } });
+    store.close();
+  });
+
+  it("keeps an Idempotency-Key until the real time its 24 hours end on a clock ahead of real time", () => {
+    const { store, account } = setUp();
+    store.advanceClock(account, 5000);
+    const now = accountNow(account);
+    store.idempotencyKeys.claim(account.id, "op", "k", "h", now, account.clockOffsetMs);
+    const { due_ms } = store.db.prepare("SELECT due_ms FROM idempotency_keys").get() as { due_ms: number };
+    expect(due_ms).toBe(now + 24 * 60 * 60 * 1000 - 5000);
+    store.idempotencyKeys.forgetExpired(account.id, due_ms - 1);
+    expect(store.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get()).toEqual({ n: 1 });
+    store.idempotencyKeys.forgetExpired(account.id, due_ms);
+    expect(store.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get()).toEqual({ n: 0 });
+    store.close();
+  });
+
+  it("passes on a database error that is not the contact rule's own conflict", () => {
+    const { store, account } = setUp();
+    store.db.exec("CREATE TRIGGER no_counterparties BEFORE INSERT ON counterparties BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    expect(() => store.counterparties.create(account.id, { id: "cp_2", type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "B", last_name: "C", email: "b@example.com", phone_number: "+34600000002", created_at: "" }, 1)).toThrow("refused");
+    store.close();
+  });
+});
