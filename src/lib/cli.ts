@@ -43,6 +43,19 @@ export function usageOf<F extends Record<string, Flag>>({ name, synopsis, flags,
   return [`usage: ${name} ${synopsis}`, "", "flags:", ...rows.map(([shown, what]) => `  ${shown.padEnd(width)}  ${what}`), ...(more ? ["", more] : [])].join("\n");
 }
 
+/** The flags of a server bin: where it listens. */
+export const LISTEN_FLAGS = {
+  port: { type: "string", value: "N", default: process.env.PORT ?? "4010", description: "port to listen on, 0 for a free one; PORT in the environment sets the default" },
+  host: { type: "string", value: "H", default: "127.0.0.1", description: "interface to listen on" },
+} as const satisfies Record<string, Flag>;
+
+/** The --port as a number, or exits with a line that names the flag. */
+export function portOf<F extends Record<string, Flag>>(command: Command<F>, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) refuse(command, `--port must be a port number, not ${JSON.stringify(value)}`);
+  return port;
+}
+
 /** Prints one line naming what is wrong, then the usage, and exits 2. */
 export function refuse<F extends Record<string, Flag>>(command: Command<F>, message: string): never {
   console.error(`${command.name}: ${message}\n${usageOf(command)}`);

@@ -1,22 +1,20 @@
 #!/usr/bin/env node
 // `payin-mock [flags]`: serves the contract's mock until interrupted (`--help` lists the flags).
 import module from "node:module";
-import { parseFlags, refuse, type Command } from "../lib/cli.ts";
+import { LISTEN_FLAGS, parseFlags, portOf, type Command } from "../lib/cli.ts";
 
 const command = {
   name: "payin-mock",
   synopsis: "[--port N] [--host H] [--document FILE.json] [--verbose]",
   flags: {
-    port: { type: "string", value: "N", default: process.env.PORT ?? "4010", description: "port to listen on, 0 for a free one; PORT in the environment sets the default" },
-    host: { type: "string", value: "H", default: "127.0.0.1", description: "interface to listen on" },
+    ...LISTEN_FLAGS,
     document: { type: "string", value: "FILE.json", shownDefault: "this package's generated/openapi.json", description: "the bundled OpenAPI document to mock" },
     verbose: { type: "boolean", default: false, description: "print Prism's log: routing, negotiation, each validation finding" },
   },
 } as const satisfies Command<any>;
 
 const { values } = parseFlags(command);
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) refuse(command, `--port must be a port number, not ${JSON.stringify(values.port)}`);
+const port = portOf(command, values.port);
 
 // Prism is some thousand modules; Node's compile cache (22.1+) keeps their compiled code
 // between runs and makes every start after the first faster. Older Nodes start without it.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `payin-sandbox [flags]`: serves the stateful sandbox until interrupted (`--help` lists the
 // flags). Imports nothing that needs node:sqlite before checking that this Node has it.
-import { parseFlags, refuse, type Command } from "../lib/cli.ts";
+import { LISTEN_FLAGS, parseFlags, portOf, refuse, type Command } from "../lib/cli.ts";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
 import { linkBase } from "./urls.ts";
 
@@ -9,8 +9,7 @@ const command = {
   name: "payin-sandbox",
   synopsis: "[--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…] [--public-url URL] [--allow-webhook-host HOST]…",
   flags: {
-    port: { type: "string", value: "N", default: process.env.PORT ?? "4010", description: "port to listen on, 0 for a free one; PORT in the environment sets the default" },
-    host: { type: "string", value: "H", default: "127.0.0.1", description: "interface to listen on" },
+    ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
     "settlement-delay": { type: "string", value: "S", shownDefault: String(DEFAULT_SETTLEMENT_DELAY_SECONDS), description: "seconds of sandbox time from a completed transaction to its settlement" },
     "retry-schedule": { type: "string", value: "S,S,…", shownDefault: DEFAULT_RETRY_SCHEDULE_SECONDS.join(","), description: 'seconds of sandbox time before each retry of a failed delivery, "" for none' },
@@ -40,8 +39,7 @@ function publicUrl(value: string): string {
 const settlementDelay = values["settlement-delay"];
 const retrySchedule = values["retry-schedule"];
 
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) refuse(command, `--port must be a port number, not ${JSON.stringify(values.port)}`);
+const port = portOf(command, values.port);
 
 /** Whether this Node has node:sqlite without a flag (getBuiltinModule, from Node 20.16, answers undefined when not). */
 function hasSqlite(): boolean {

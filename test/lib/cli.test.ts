@@ -82,8 +82,10 @@ describe("parseFlags, in process", () => {
   } as const satisfies Command<any>;
 
   class Exit extends Error {
-    constructor(readonly code: number) {
+    readonly code: number;
+    constructor(code: number) {
       super(`exit ${code}`);
+      this.code = code;
     }
   }
   const run = (args: string[], which: Command<any> = command) => {
