@@ -33,8 +33,6 @@ export interface Answer {
   status: number;
   /** Sent as JSON (a problem document when the status is 4xx or 5xx); none for 204. */
   body?: unknown;
-  /** The body already as JSON text, when the handler made it to store it too. */
-  json?: string;
 }
 
 export interface Operation {
