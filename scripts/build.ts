@@ -11,6 +11,7 @@ import { eventEntries } from "./lib/events.ts";
 import { eventTypesModule } from "./lib/event-types.ts";
 import { eventValidatorsDeclarations, eventValidatorsModule } from "./lib/event-validators.ts";
 import { sandboxRequestsDeclarations, sandboxRequestsModule } from "./lib/sandbox-requests.ts";
+import { standaloneValidatorModules } from "./lib/standalone-validators.ts";
 import { bin, generatedDir, root } from "./lib/paths.ts";
 
 const { values } = parseArgs({ options: { out: { type: "string", default: generatedDir } } });
@@ -43,10 +44,9 @@ const asyncapi = JSON.parse(readFileSync(output("asyncapi.json"), "utf8"));
 writeFileSync(output("asyncapi.json"), `${JSON.stringify(asyncapi, null, 2)}\n`);
 writeFileSync(output("asyncapi.yaml"), YAML.stringify(asyncapi, { lineWidth: 0 }));
 
-// Events: types, runtime lists and validators, from the OpenAPI webhooks.
+// Events: types and runtime lists from the OpenAPI webhooks (their validators are built below).
 const openapiJson = readFileSync(output("openapi.json"), "utf8");
 const events = eventEntries(JSON.parse(openapiJson));
-writeFileSync(output("event-validators.js"), await eventValidatorsModule(openapiJson, events));
 writeFileSync(output("event-validators.d.ts"), eventValidatorsDeclarations(events));
 writeFileSync(output("event-types.ts"), eventTypesModule(events));
 
@@ -62,7 +62,11 @@ writeFileSync(
 );
 const bundles = { contract: openapiJson, sandbox: readFileSync(output("sandbox.json"), "utf8") };
 const dereferenced = JSON.parse(readFileSync(output("openapi.dereferenced.json"), "utf8"));
-writeFileSync(output("sandbox-requests.js"), await sandboxRequestsModule(bundles, dereferenced.components.schemas.CounterpartyCreate));
+const validatorModules = await standaloneValidatorModules([
+  eventValidatorsModule(openapiJson, events),
+  sandboxRequestsModule(bundles, dereferenced.components.schemas.CounterpartyCreate),
+]);
+for (const [name, code] of Object.entries(validatorModules)) writeFileSync(output(name), code);
 writeFileSync(output("sandbox-requests.d.ts"), sandboxRequestsDeclarations(bundles));
 
 console.log(`built ${path.relative(root, out) || "."}/`);

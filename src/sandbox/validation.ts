@@ -2,16 +2,8 @@
 // offending field, named as a dot path into the body, or by the parameter's name.
 import type { ValidationError } from "../../generated/event-validators.js";
 import type { RequestValidator } from "../../generated/sandbox-requests.js";
+import { ajvErrorField } from "../lib/field.ts";
 import type { FieldError } from "./problems.ts";
-
-const unescape = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~");
-
-export function fieldOf(error: ValidationError): string {
-  const path = error.instancePath.split("/").slice(1).map(unescape);
-  if (error.keyword === "required") path.push(String(error.params.missingProperty));
-  if (error.keyword === "additionalProperties") path.push(String(error.params.additionalProperty));
-  return path.join(".");
-}
 
 function messageOf(error: ValidationError): string {
   if (error.keyword === "required") return "is required";
@@ -23,5 +15,5 @@ function messageOf(error: ValidationError): string {
 /** The field errors of `data`, none when it is valid; `waive` drops errors the sandbox accepts on purpose. */
 export function fieldErrors(validate: RequestValidator, data: unknown, root: string, waive?: (error: ValidationError) => boolean): FieldError[] {
   if (validate(data)) return [];
-  return (validate.errors ?? []).filter((e) => !waive?.(e)).map((e) => ({ field: fieldOf(e) || root, message: messageOf(e) }));
+  return (validate.errors ?? []).filter((e) => !waive?.(e)).map((e) => ({ field: ajvErrorField(e) || root, message: messageOf(e) }));
 }
