@@ -4,7 +4,8 @@
 // on a schedule measured on the account's clock. The events of one session go one at a time,
 // in the order they were made, each once the earlier ones are acknowledged or have failed for
 // good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order.
-import type { OutgoingHttpHeaders } from "node:http";
+import http, { type OutgoingHttpHeaders } from "node:http";
+import https from "node:https";
 import { signWebhook } from "../webhooks/sign.ts";
 import { accountNow, realTime } from "./clock.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_SCHEDULE_SECONDS } from "./defaults.ts";
@@ -19,9 +20,7 @@ const JITTER = 0.2;
 const BATCH = 256;
 
 // node:http's client with connections kept alive, rather than fetch: a third of the cost per
-// delivery here. Taken as builtins for start-up's sake (see server.ts).
-const http = process.getBuiltinModule("node:http");
-const https = process.getBuiltinModule("node:https");
+// delivery here.
 const clients = {
   "http:": { request: http.request, agent: new http.Agent({ keepAlive: true }) },
   "https:": { request: https.request, agent: new https.Agent({ keepAlive: true }) },

@@ -1,5 +1,6 @@
 // The sandbox: the contract's six operations with real state, the control API, the payment
 // page behind every payment_link, and webhook deliveries, on node:http and node:sqlite in one process.
+import { createServer } from "node:http";
 import { Dispatcher } from "./dispatcher.ts";
 import { runDueWork } from "./due-work.ts";
 import { handlers } from "./operations/index.ts";
@@ -53,11 +54,6 @@ export interface RunningSandbox {
   /** Stops listening, closes open connections, and closes the database. */
   close(): Promise<void>;
 }
-
-// Start-up: an ESM import of node:http builds its namespace, which reads every export, lazy
-// ones included, and loads fetch's undici and HTTP/2 on the way (a third of the sandbox's
-// start-up); the builtin itself, taken as CommonJS would, does not.
-const { createServer } = process.getBuiltinModule("node:http");
 
 /** How often work that comes due as real time passes (expiries, settlements, retries) is done. */
 const TICK_MS = 1000;

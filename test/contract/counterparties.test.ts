@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { client, last, newCounterparty, onMock, send } from "./support/target.ts";
+import { newCounterparty } from "../support/counterparty.ts";
+import { client, last, onMock, send } from "./support/target.ts";
 
 describe("POST /api/v1/send/counterparties/", () => {
   it("creates a PAYIN counterparty and returns its id", async () => {

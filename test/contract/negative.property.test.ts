@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { breakages, validValue } from "./support/schema-arbitraries.ts";
 import { operationRequests } from "./support/operations.ts";
-import { newCounterparty, newToken, onSandbox, send, stateful, target } from "./support/target.ts";
+import { newCounterparty } from "../support/counterparty.ts";
+import { newToken, onSandbox, send, stateful, target } from "./support/target.ts";
 
 const RUNS = { numRuns: 25, seed: 4010, endOnFailure: true };
 const withBody = operationRequests.filter((o) => o.operation.requestBody);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { baseUrl, client, last, newCounterparty, onMock, onSandbox, send, stateful } from "./support/target.ts";
+import { newCounterparty } from "../support/counterparty.ts";
+import { baseUrl, client, last, onMock, onSandbox, send, stateful } from "./support/target.ts";
 
 async function counterpartyId() {
   const { data } = await client.POST("/api/v1/send/counterparties/", { body: newCounterparty() });

@@ -8,7 +8,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPayinClient } from "../../src/index.ts";
 import { startSandbox } from "../../src/sandbox/index.ts";
-import { client, clientFor, last, newCounterparty, newToken, onSandbox, send, seen, stateful, webhookUrl } from "./support/target.ts";
+import { newCounterparty } from "../support/counterparty.ts";
+import { client, clientFor, last, newToken, onSandbox, send, seen, stateful, webhookUrl } from "./support/target.ts";
 
 const COUNTERPARTIES = "/api/v1/send/counterparties/";
 const SESSIONS = "/api/v1/earn/payment-sessions/";

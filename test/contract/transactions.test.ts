@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { client, last, newCounterparty, onMock, onSandbox, send } from "./support/target.ts";
+import { newCounterparty } from "../support/counterparty.ts";
+import { client, last, onMock, onSandbox, send } from "./support/target.ts";
 
 describe("GET /api/v1/earn/transactions/{transaction_id}/", () => {
   it.runIf(onMock)("returns the transaction (the mock knows every id)", async () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
-import { accountOn } from "./support/api.ts";
+import { accountOn } from "../support/sandbox-account.ts";
 
 const cli = path.join(root, "src", "sandbox", "cli.ts");
 const run = promisify(execFile);

@@ -12,15 +12,15 @@ import { jittered } from "../../src/sandbox/dispatcher.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { outsideLoopback } from "../support/loopback-guard.ts";
-import { accountOn } from "./support/api.ts";
-import { startEndpoint, type Endpoint } from "./support/merchant-endpoint.ts";
+import { accountOn } from "../support/sandbox-account.ts";
+import { startReceiver, type Receiver } from "../support/receiver.ts";
 
 let sandbox: RunningSandbox;
-let endpoint: Endpoint;
+let endpoint: Receiver;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, retryScheduleSeconds: [5, 300] });
-  endpoint = await startEndpoint();
+  endpoint = await startReceiver();
 });
 afterAll(async () => {
   await sandbox.close();
@@ -106,7 +106,7 @@ describe("webhook delivery", () => {
 
   it("reports a receiver that refuses the connection, and redelivers to the URL registered since", async () => {
     const account = accountOn(sandbox.url);
-    const closed = await startEndpoint();
+    const closed = await startReceiver();
     await closed.close();
     await account.register(closed.url);
     const session = await account.session();
@@ -395,7 +395,7 @@ describe("a sandbox killed before its deliveries were acknowledged", () => {
   }
 
   it("delivers every event after a restart on the same --db (duplicates allowed, deduped by id)", async () => {
-    const receiver = await startEndpoint();
+    const receiver = await startReceiver();
     try {
       // The receiver takes the events but never answers: no attempt is acknowledged.
       receiver.answer = () => "hang";

@@ -7,15 +7,15 @@ import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { FLOWS } from "../../src/trigger/flows.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
-import { accountOn } from "./support/api.ts";
-import { startEndpoint, type Endpoint } from "./support/merchant-endpoint.ts";
+import { accountOn } from "../support/sandbox-account.ts";
+import { startReceiver, type Receiver } from "../support/receiver.ts";
 
 let sandbox: RunningSandbox;
-let endpoint: Endpoint;
+let endpoint: Receiver;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, settlementDelaySeconds: 60 });
-  endpoint = await startEndpoint();
+  endpoint = await startReceiver();
 });
 afterAll(async () => {
   await sandbox.close();

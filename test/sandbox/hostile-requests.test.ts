@@ -4,7 +4,8 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { accountOn, person } from "./support/api.ts";
+import { newCounterparty } from "../support/counterparty.ts";
+import { accountOn } from "../support/sandbox-account.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -54,7 +55,7 @@ function createSession(counterpartyId: string, token: string, host: string | und
 describe("the payment link's origin", () => {
   it("is the sandbox's own address, whatever the Host header says, and with its port when there is none", async () => {
     const account = accountOn(sandbox.url);
-    const counterparty = (await account.call("POST", "/api/v1/send/counterparties/", person())).body;
+    const counterparty = (await account.call("POST", "/api/v1/send/counterparties/", newCounterparty())).body;
     for (const [host, version] of [['evil.example.com"><script>alert(1)</script>', "1.1"], ["evil.example.com", "1.1"], [undefined, "1.0"]] as const) {
       const answer = await raw(sandbox.port, createSession(counterparty.id, account.token, host, version));
       expect(answer.status, String(host)).toBe(201);

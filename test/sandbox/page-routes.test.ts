@@ -1,7 +1,7 @@
 // The payment page over HTTP, as a form post reaches it: what each answer is, and what it did.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { accountOn } from "./support/api.ts";
+import { accountOn } from "../support/sandbox-account.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

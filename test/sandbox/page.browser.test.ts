@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { FAILURE_REASONS } from "../../src/sandbox/page/render.ts";
-import { accountOn } from "./support/api.ts";
-import { startEndpoint, type Endpoint } from "./support/merchant-endpoint.ts";
+import { accountOn } from "../support/sandbox-account.ts";
+import { startReceiver, type Receiver } from "../support/receiver.ts";
 
 const executablePath = "/usr/bin/chromium";
 const missing = existsSync(executablePath) ? undefined : `Chromium (${executablePath})`;
@@ -65,7 +65,7 @@ interface Visit {
 }
 
 let sandbox: RunningSandbox;
-let endpoint: Endpoint;
+let endpoint: Receiver;
 let shop: Shop;
 let browser: Browser;
 let context: BrowserContext;
@@ -123,7 +123,7 @@ describe.skipIf(skip)("the payment page in Chromium", () => {
   beforeAll(async () => {
     if (missing) throw new Error(`${missing} is missing: CI must install it (apt-get install chromium) to test the payment page`);
     mkdirSync(screenshots, { recursive: true });
-    [sandbox, endpoint, shop] = await Promise.all([startSandbox({ port: 0 }), startEndpoint(), startShop()]);
+    [sandbox, endpoint, shop] = await Promise.all([startSandbox({ port: 0 }), startReceiver(), startShop()]);
     browser = await chromium.launch({
       executablePath,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { isJsonType } from "../../src/lib/request-body.ts";
 import { bearerToken } from "../../src/sandbox/http.ts";
+import { newCounterparty } from "../support/counterparty.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -41,7 +42,7 @@ function send(method: string, path: string, { headers = {}, pieces = [] as (stri
 }
 
 const json = { "Content-Type": "application/json" };
-const person = (n: string) => JSON.stringify({ type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: `ana.${n}@example.com`, phone_number: "+34600000000" });
+const person = () => JSON.stringify(newCounterparty());
 
 describe("the sandbox's rejections", () => {
   it("names the path it does not know, with or without a query", async () => {
@@ -71,23 +72,23 @@ describe("the sandbox's rejections", () => {
   });
 
   it("wants JSON bodies as application/json or a +json type", async () => {
-    const refused = await send("POST", "/api/v1/send/counterparties/", { headers: { "Content-Type": "text/plain" }, pieces: [person("text")] });
+    const refused = await send("POST", "/api/v1/send/counterparties/", { headers: { "Content-Type": "text/plain" }, pieces: [person()] });
     expect(refused.status).toBe(415);
     expect(refused.body).toMatchObject({ code: "unsupported_media_type", detail: "Send the body as application/json." });
-    const plusJson = await send("POST", "/api/v1/send/counterparties/", { headers: { "Content-Type": "application/vnd.payin+json; charset=utf-8" }, pieces: [person("plus")] });
+    const plusJson = await send("POST", "/api/v1/send/counterparties/", { headers: { "Content-Type": "application/vnd.payin+json; charset=utf-8" }, pieces: [person()] });
     expect(plusJson.status).toBe(201);
   });
 
   it("reads a body that arrives in several pieces", async () => {
-    const body = person("pieces");
+    const body = person();
     const answer = await send("POST", "/api/v1/send/counterparties/", { headers: json, pieces: [body.slice(0, 20), body.slice(20, 60), body.slice(60)] });
     expect(answer.status).toBe(201);
-    expect(answer.body.email).toBe("ana.pieces@example.com");
+    expect(answer.body.email).toBe(JSON.parse(body).email);
   });
 
   it("takes a body of exactly 64 KiB, refuses one byte more, and closes the connection after", async () => {
     const sized = (bytes: number) => {
-      const base = JSON.parse(person("size"));
+      const base = JSON.parse(person());
       const padding = bytes - JSON.stringify({ ...base, pad: "" }).length;
       return JSON.stringify({ ...base, pad: "x".repeat(padding) });
     };
@@ -141,8 +142,9 @@ describe("the sandbox's refusals of what the state does not allow", () => {
   const as = (token: string) => ({ token, headers: json });
   it("says what is missing or taken, in words a merchant's log can show", async () => {
     const token = `refusals-${crypto.randomUUID()}`;
-    const first = await send("POST", "/api/v1/send/counterparties/", { ...as(token), pieces: [person("taken")] });
-    const again = await send("POST", "/api/v1/send/counterparties/", { ...as(token), pieces: [person("taken")] });
+    const taken = person();
+    const first = await send("POST", "/api/v1/send/counterparties/", { ...as(token), pieces: [taken] });
+    const again = await send("POST", "/api/v1/send/counterparties/", { ...as(token), pieces: [taken] });
     expect(again.body).toMatchObject({ status: 409, code: "counterparty_exists", existing_id: first.body.id, detail: "A PAYIN counterparty with this email and phone_number already exists." });
 
     const session = await send("POST", "/api/v1/earn/payment-sessions/", { ...as(token), pieces: [JSON.stringify({ amount: 1, currency: "EUR", counterparty_id: "cp_nobody", redirect_url: "https://shop.example.com/" })] });
@@ -161,8 +163,8 @@ describe("the sandbox's refusals of what the state does not allow", () => {
   it("refuses an Idempotency-Key reused with another body, and says so", async () => {
     const token = `refusals-${crypto.randomUUID()}`;
     const headers = { ...json, "Idempotency-Key": "k-1" };
-    expect((await send("POST", "/api/v1/send/counterparties/", { token, headers, pieces: [person("idem-1")] })).status).toBe(201);
-    const reused = await send("POST", "/api/v1/send/counterparties/", { token, headers, pieces: [person("idem-2")] });
+    expect((await send("POST", "/api/v1/send/counterparties/", { token, headers, pieces: [person()] })).status).toBe(201);
+    const reused = await send("POST", "/api/v1/send/counterparties/", { token, headers, pieces: [person()] });
     expect(reused.body).toMatchObject({ status: 409, code: "idempotency_key_reused", detail: "This Idempotency-Key was first used with a different request body." });
   });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { Transactions } from "../../src/sandbox/store/transactions.ts";
 import { openapi } from "../support/documents.ts";
+import { newCounterparty } from "../support/counterparty.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "payin-sandbox-test-"));
 const db = path.join(dir, "sandbox.db");
@@ -29,12 +30,11 @@ const call = (method: string, route: string, token: string | undefined, body?: u
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 
-const person = (n: number) => ({ type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: `ana${n}@example.com`, phone_number: `+3460000000${n}` });
 
 describe("the sandbox", () => {
   it("serves a stored transaction to its account only", async () => {
     const token = `tx-${crypto.randomUUID()}`;
-    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, person(1))).json();
+    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
     const session = await (await call("POST", "/api/v1/earn/payment-sessions/", token, { amount: 5, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" })).json();
 
     // The payment flow that makes transactions comes with the payment page; store one as it will.
@@ -94,13 +94,13 @@ describe("the sandbox", () => {
     const validate = ajv.compile(json_schema);
     const examples = openapi.paths["/api/v1/send/counterparties/"].post.requestBody.content["application/json"].examples;
     for (const { value } of Object.values<any>(examples)) expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
-    expect(validate({ ...person(2), email: "not-an-email" })).toBe(false);
-    expect(validate({ ...person(2), address: { city: "Madrid" } })).toBe(false);
+    expect(validate({ ...newCounterparty(), email: "not-an-email" })).toBe(false);
+    expect(validate({ ...newCounterparty(), address: { city: "Madrid" } })).toBe(false);
   });
 
   it("expires sessions as real time passes, without a request", async () => {
     const token = `expiry-${crypto.randomUUID()}`;
-    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, person(3))).json();
+    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
     const session = await (await call("POST", "/api/v1/earn/payment-sessions/", token, { amount: 5, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" })).json();
     // Bring its expiry an hour nearer in real time, directly, as if an hour had passed.
     const direct = new DatabaseSync(db);
@@ -146,7 +146,7 @@ describe("the sandbox", () => {
   it("answers 500 with a problem when its database fails under a request, and goes on serving", async () => {
     const own = await startSandbox({ port: 0, db: path.join(dir, "broken.db") });
     try {
-      const res0 = await fetch(`${own.url}/api/v1/send/counterparties/`, { method: "POST", headers: { Authorization: "Bearer b", "Content-Type": "application/json" }, body: JSON.stringify(person(7)) });
+      const res0 = await fetch(`${own.url}/api/v1/send/counterparties/`, { method: "POST", headers: { Authorization: "Bearer b", "Content-Type": "application/json" }, body: JSON.stringify(newCounterparty()) });
       const { id } = await res0.json();
       const raw = new DatabaseSync(path.join(dir, "broken.db"));
       raw.exec("CREATE TRIGGER no_sessions BEFORE INSERT ON payment_sessions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { accountNow } from "../../src/sandbox/clock.ts";
 import { runDueWork } from "../../src/sandbox/due-work.ts";
 import { Payments } from "../../src/sandbox/payments.ts";
+import { DueTimes } from "../../src/sandbox/store/due.ts";
 import { Outbox } from "../../src/sandbox/store/outbox.ts";
 import { migrations } from "../../src/sandbox/store/migrations.ts";
 import { IdempotencyKeys } from "../../src/sandbox/store/idempotency.ts";
@@ -20,7 +21,7 @@ import { Transactions } from "../../src/sandbox/store/transactions.ts";
 function statementsOf(db: DatabaseSync): string[] {
   const seen: string[] = [];
   const spied = new Proxy(db, { get: (target, name) => (name === "prepare" ? (sql: string) => (seen.push(sql), target.prepare(sql)) : Reflect.get(target, name).bind(target)) });
-  for (const Table of [Sessions, Transactions, Outbox, IdempotencyKeys]) new Table(spied);
+  for (const Table of [Sessions, Transactions, Outbox, IdempotencyKeys, DueTimes]) new Table(spied);
   return seen;
 }
 

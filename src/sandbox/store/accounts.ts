@@ -2,6 +2,7 @@
 // Looked up on every request, so kept in memory once read: one object per account, so that a
 // clock moved through one lookup is moved for all.
 import type { DatabaseSync } from "node:sqlite";
+import { prepareAll } from "./database.ts";
 
 export interface Account {
   id: number;
@@ -12,19 +13,17 @@ export interface Account {
 export class Accounts {
   readonly #byToken = new Map<string, Account>();
   readonly #byId = new Map<number, Account>();
-  readonly #upsert;
-  readonly #get;
-  readonly #setOffset;
+  readonly #sql;
 
   constructor(db: DatabaseSync) {
-    // DO UPDATE (not DO NOTHING) so that RETURNING gives the row that was already there.
-    this.#upsert = db.prepare(
-      `INSERT INTO accounts (token, created_at_ms) VALUES (?, ?)
-       ON CONFLICT (token) DO UPDATE SET token = excluded.token
-       RETURNING id, clock_offset_ms AS clockOffsetMs`,
-    );
-    this.#get = db.prepare("SELECT id, clock_offset_ms AS clockOffsetMs FROM accounts WHERE id = ?");
-    this.#setOffset = db.prepare("UPDATE accounts SET clock_offset_ms = ? WHERE id = ?");
+    this.#sql = prepareAll(db, {
+      // DO UPDATE (not DO NOTHING) so that RETURNING gives the row that was already there.
+      upsert: `INSERT INTO accounts (token, created_at_ms) VALUES (?, ?)
+        ON CONFLICT (token) DO UPDATE SET token = excluded.token
+        RETURNING id, clock_offset_ms AS clockOffsetMs`,
+      get: "SELECT id, clock_offset_ms AS clockOffsetMs FROM accounts WHERE id = ?",
+      setOffset: "UPDATE accounts SET clock_offset_ms = ? WHERE id = ?",
+    });
   }
 
   /** The account of a bearer token, made if new. */
@@ -32,7 +31,7 @@ export class Accounts {
     let account = this.#byToken.get(token);
     // Stryker disable next-line ConditionalExpression: as `true`, the upsert runs again and #cached hands back the same object; the map only saves the query
     if (!account) {
-      account = this.#cached(this.#upsert.get(token, Date.now()) as unknown as Account);
+      account = this.#cached(this.#sql.upsert.get(token, Date.now()) as unknown as Account);
       // Stryker disable next-line CallExpression: without it every request upserts again, and #cached gives the same object
       this.#byToken.set(token, account);
     }
@@ -41,7 +40,7 @@ export class Accounts {
 
   /** The account with this id (the payment page knows a session's account, not its token). */
   byId(id: number): Account {
-    return this.#byId.get(id) ?? this.#cached(this.#get.get(id) as unknown as Account);
+    return this.#byId.get(id) ?? this.#cached(this.#sql.get.get(id) as unknown as Account);
   }
 
   #cached(row: Account): Account {
@@ -54,7 +53,7 @@ export class Accounts {
   }
 
   setClockOffset(account: Account, offsetMs: number) {
-    this.#setOffset.run(offsetMs, account.id);
+    this.#sql.setOffset.run(offsetMs, account.id);
     account.clockOffsetMs = offsetMs;
   }
 }

@@ -1,22 +1,19 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
-import { isConstraint, SQLITE_CONSTRAINT_UNIQUE } from "./database.ts";
+import { isConstraint, prepareAll, SQLITE_CONSTRAINT_UNIQUE } from "./database.ts";
 
 type Counterparty = components["schemas"]["Counterparty"];
 
 export type CreateResult = { created: Counterparty } | { existingId: string };
 
 export class Counterparties {
-  readonly #insert;
-  readonly #byContact;
+  readonly #sql;
 
   constructor(db: DatabaseSync) {
-    this.#insert = db.prepare(
-      "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, details, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#byContact = db.prepare(
-      "SELECT id FROM counterparties WHERE account_id = ? AND email = ? COLLATE NOCASE AND phone_number = ? AND payment_rail = 'PAYIN'",
-    );
+    this.#sql = prepareAll(db, {
+      insert: "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, details, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      byContact: "SELECT id FROM counterparties WHERE account_id = ? AND email = ? COLLATE NOCASE AND phone_number = ? AND payment_rail = 'PAYIN'",
+    });
   }
 
   /**
@@ -26,11 +23,11 @@ export class Counterparties {
   create(accountId: number, counterparty: Counterparty, createdAtMs: number): CreateResult {
     try {
       const { id, payment_rail, email, phone_number, created_at: _, ...details } = counterparty;
-      this.#insert.run(accountId, id, payment_rail, email, phone_number, JSON.stringify(details), createdAtMs);
+      this.#sql.insert.run(accountId, id, payment_rail, email, phone_number, JSON.stringify(details), createdAtMs);
       return { created: counterparty };
     } catch (error) {
       if (!isConstraint(error, SQLITE_CONSTRAINT_UNIQUE)) throw error;
-      const existing = this.#byContact.get(accountId, counterparty.email, counterparty.phone_number) as { id: string };
+      const existing = this.#sql.byContact.get(accountId, counterparty.email, counterparty.phone_number) as { id: string };
       return { existingId: existing.id };
     }
   }

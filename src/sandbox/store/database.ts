@@ -32,19 +32,11 @@ function migrate(db: DatabaseSync) {
 /** Databases inside a transaction of inTransaction now. */
 const inside = new WeakSet<DatabaseSync>();
 
-type Statement = ReturnType<DatabaseSync["prepare"]>;
-/** BEGIN, COMMIT and ROLLBACK of each database, prepared once: exec parses its SQL on every call. */
-const control = new WeakMap<DatabaseSync, { begin: Statement; commit: Statement; rollback: Statement }>();
+export type Statement = ReturnType<DatabaseSync["prepare"]>;
 
-function controlOf(db: DatabaseSync) {
-  let statements = control.get(db);
-  // Stryker disable next-line ConditionalExpression: as `true`, BEGIN, COMMIT and ROLLBACK are prepared again, the same statements; the cache only saves time
-  if (!statements) {
-    statements = { begin: db.prepare("BEGIN IMMEDIATE"), commit: db.prepare("COMMIT"), rollback: db.prepare("ROLLBACK") };
-    // Stryker disable next-line CallExpression: without it the statements are prepared on every transaction, the same ones
-    control.set(db, statements);
-  }
-  return statements;
+/** A store's statements, each prepared once from its SQL, by the name it is used by. */
+export function prepareAll<const Names extends string>(db: DatabaseSync, sql: Record<Names, string>): Record<Names, Statement> {
+  return Object.fromEntries(Object.entries<string>(sql).map(([name, text]) => [name, db.prepare(text)])) as Record<Names, Statement>;
 }
 
 /**
@@ -53,15 +45,14 @@ function controlOf(db: DatabaseSync) {
  */
 export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
   if (inside.has(db)) return work();
-  const { begin, commit, rollback } = controlOf(db);
-  begin.run();
+  db.exec("BEGIN IMMEDIATE");
   inside.add(db);
   try {
     const result = work();
-    commit.run();
+    db.exec("COMMIT");
     return result;
   } catch (error) {
-    rollback.run();
+    db.exec("ROLLBACK");
     throw error;
   } finally {
     inside.delete(db);

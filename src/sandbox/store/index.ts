@@ -3,6 +3,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import { inTransaction, openDatabase } from "./database.ts";
+import { DueTimes } from "./due.ts";
 import { Outbox } from "./outbox.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Sessions } from "./sessions.ts";
@@ -21,6 +22,7 @@ export class Store {
   readonly webhooks: Webhooks;
   readonly idempotencyKeys: IdempotencyKeys;
   readonly outbox: Outbox;
+  readonly #dueTimes;
   readonly #resets;
 
   constructor(file?: string) {
@@ -32,6 +34,7 @@ export class Store {
     this.webhooks = new Webhooks(this.db);
     this.idempotencyKeys = new IdempotencyKeys(this.db);
     this.outbox = new Outbox(this.db);
+    this.#dueTimes = new DueTimes(this.db);
     this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
   }
 
@@ -43,7 +46,7 @@ export class Store {
   advanceClock(account: Account, ms: number) {
     this.transaction(() => {
       this.accounts.setClockOffset(account, account.clockOffsetMs + ms);
-      for (const table of [this.sessions, this.transactions, this.outbox, this.idempotencyKeys]) table.shiftDue(account.id, ms);
+      this.#dueTimes.shift(account.id, ms);
     });
   }
 

@@ -7,6 +7,8 @@ import type { PayinEvent } from "../../../generated/event-types.ts";
 import { isoTime } from "../clock.ts";
 import { eventPayload } from "../event-payloads.ts";
 import { newId } from "../ids.ts";
+import { prepareAll } from "./database.ts";
+import { clockOffsetOf } from "./due.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
 export interface DueKey {
@@ -83,101 +85,75 @@ interface LoadedRow {
 }
 
 export class Outbox {
-  readonly #insert;
-  readonly #waitingToPending;
-  readonly #firstOfEachSession;
-  readonly #dueForAll;
-  readonly #dueForAccount;
-  readonly #countDueFor;
-  readonly #load;
-  readonly #insertAttempt;
-  readonly #afterAttempt;
-  readonly #next;
-  readonly #get;
-  readonly #again;
-  readonly #shift;
-  readonly #attempts;
+  readonly #sql;
 
   constructor(db: DatabaseSync) {
     // An event waits (`waiting`) while its account has no webhook URL. Otherwise it is pending,
     // and due (`due_ms`) from the time it was made, unless an earlier event of its session is
     // still pending: the order rule lets a session's next event go only once the one before is
     // done with, and it is then due from the time it was made, as it would have been.
-    const dueFromItsTime = "created_at_ms - (SELECT clock_offset_ms FROM accounts WHERE id = events.account_id)";
-    this.#insert = db.prepare(
-      `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
+    const dueFromItsTime = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
+    this.#sql = prepareAll(db, {
+      insert: `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
          CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ?1 AND session_id = ?4 AND state = 'pending')
-           THEN ?6 - (SELECT clock_offset_ms FROM accounts WHERE id = ?1) END
+           THEN ?6 - ${clockOffsetOf("?1")} END
        FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) AS hooked)`,
-    );
-    this.#waitingToPending = db.prepare("UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'");
-    this.#firstOfEachSession = db.prepare(
-      `UPDATE events SET due_ms = ${dueFromItsTime}
+      waitingToPending: "UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'",
+      firstOfEachSession: `UPDATE events SET due_ms = ${dueFromItsTime}
        WHERE seq IN (SELECT MIN(seq) FROM events WHERE account_id = ? AND state = 'pending' GROUP BY session_id) AND due_ms IS NULL`,
-    );
-    this.#dueForAll = db.prepare("SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE due_ms <= ? ORDER BY due_ms LIMIT ?");
-    this.#dueForAccount = db.prepare(
-      "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE account_id = ? AND due_ms <= ? ORDER BY due_ms LIMIT ?",
-    );
-    this.#countDueFor = db.prepare("SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?)");
-    // Only events of an account with a URL are pending; the joins give it, the secret, and what the payload tells.
-    this.#load = db.prepare(
-      `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.transaction_id AS transactionId, e.created_at_ms AS createdAtMs,
+      dueForAll: "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE due_ms <= ? ORDER BY due_ms LIMIT ?",
+      dueForAccount: "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE account_id = ? AND due_ms <= ? ORDER BY due_ms LIMIT ?",
+      countDueFor: "SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?)",
+      // Only events of an account with a URL are pending; the joins give it, the secret, and what the payload tells.
+      load: `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.transaction_id AS transactionId, e.created_at_ms AS createdAtMs,
          e.attempts, w.url, w.signing_secret AS secret, s.counterparty_id AS counterpartyId, s.request, t.failure_reason AS failureReason
        FROM events e JOIN webhooks w ON w.account_id = e.account_id
          JOIN payment_sessions s ON s.account_id = e.account_id AND s.id = e.session_id
          LEFT JOIN transactions t ON t.account_id = e.account_id AND t.id = e.transaction_id
        WHERE e.seq = ? AND e.state = 'pending'`,
-    );
-    this.#insertAttempt = db.prepare(
-      `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms)
+      insertAttempt: `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#afterAttempt = db.prepare("UPDATE events SET state = ?, attempts = ?, due_ms = ? WHERE account_id = ? AND id = ?");
-    this.#next = db.prepare(
-      `UPDATE events SET due_ms = ${dueFromItsTime}
+      afterAttempt: "UPDATE events SET state = ?, attempts = ?, due_ms = ? WHERE account_id = ? AND id = ?",
+      next: `UPDATE events SET due_ms = ${dueFromItsTime}
        WHERE seq = (SELECT MIN(seq) FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending') AND due_ms IS NULL`,
-    );
-    this.#get = db.prepare("SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?");
-    this.#again = db.prepare("UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?");
-    this.#shift = db.prepare("UPDATE events INDEXED BY events_due_by_account SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
-    this.#attempts = db.prepare(
-      `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms
+      get: "SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?",
+      again: "UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?",
+      attempts: `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms
        FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
        WHERE d.account_id = ? ORDER BY d.attempted_at_ms, e.seq, d.attempt`,
-    );
+    });
   }
 
   /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
   add(accountId: number, event: NewEvent, atMs: number) {
-    this.#insert.run(accountId, newId("msg"), event.type, event.sessionId, event.transactionId ?? null, atMs);
+    this.#sql.insert.run(accountId, newId("msg"), event.type, event.sessionId, event.transactionId ?? null, atMs);
   }
 
   /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */
   release(accountId: number) {
-    this.#waitingToPending.run(accountId);
-    this.#firstOfEachSession.run(accountId);
+    this.#sql.waitingToPending.run(accountId);
+    this.#sql.firstOfEachSession.run(accountId);
   }
 
   /** Events due by real time `nowMs`, whichever account they are of, soonest first. */
   due(nowMs: number, limit: number): DueKey[] {
-    return this.#dueForAll.all(nowMs, limit) as unknown as DueKey[];
+    return this.#sql.dueForAll.all(nowMs, limit) as unknown as DueKey[];
   }
 
   /** One account's events due by real time `nowMs`, soonest first. */
   dueFor(accountId: number, nowMs: number, limit: number): DueKey[] {
-    return this.#dueForAccount.all(accountId, nowMs, limit) as unknown as DueKey[];
+    return this.#sql.dueForAccount.all(accountId, nowMs, limit) as unknown as DueKey[];
   }
 
   /** How many of an account's events are due by real time `nowMs`, those held behind an earlier one of their session included. */
   countDueFor(accountId: number, nowMs: number): number {
-    return (this.#countDueFor.get(accountId, nowMs) as { due: number }).due;
+    return (this.#sql.countDueFor.get(accountId, nowMs) as { due: number }).due;
   }
 
   /** A due event, ready to send; undefined when it is no longer pending. */
   load(seq: number): DueEvent | undefined {
-    const row = this.#load.get(seq) as unknown as LoadedRow | undefined;
+    const row = this.#sql.load.get(seq) as unknown as LoadedRow | undefined;
     if (!row) return undefined;
     const payload = eventPayload({
       id: row.id,
@@ -197,28 +173,23 @@ export class Outbox {
    * failed; once the event is done with, the next of its session is due.
    */
   recordAttempt(a: Attempt) {
-    this.#insertAttempt.run(a.accountId, a.eventId, a.attempt, a.url, a.responseStatus, a.error, a.succeeded ? 1 : 0, a.attemptedAtMs, a.durationMs, a.nextAttemptAtMs);
+    this.#sql.insertAttempt.run(a.accountId, a.eventId, a.attempt, a.url, a.responseStatus, a.error, a.succeeded ? 1 : 0, a.attemptedAtMs, a.durationMs, a.nextAttemptAtMs);
     const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
-    this.#afterAttempt.run(state, a.attempt, state === "pending" ? a.nextDueMs : null, a.accountId, a.eventId);
-    if (state !== "pending") this.#next.run(a.accountId, a.sessionId);
+    this.#sql.afterAttempt.run(state, a.attempt, state === "pending" ? a.nextDueMs : null, a.accountId, a.eventId);
+    if (state !== "pending") this.#sql.next.run(a.accountId, a.sessionId);
   }
 
   get(accountId: number, id: string) {
-    return this.#get.get(accountId, id) as (DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number }) | undefined;
+    return this.#sql.get.get(accountId, id) as (DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number }) | undefined;
   }
 
   /** Makes an event due again at real time `nowMs`, whatever became of it. */
   redeliver(accountId: number, id: string, nowMs: number) {
-    this.#again.run(nowMs, accountId, id);
-  }
-
-  /** The account's clock moved `ms` ahead: its pending events' next attempts come that much sooner in real time. */
-  shiftDue(accountId: number, ms: number) {
-    this.#shift.run(ms, accountId);
+    this.#sql.again.run(nowMs, accountId, id);
   }
 
   /** Every attempt of the account, in the order they were made. */
   attempts(accountId: number): AttemptRow[] {
-    return this.#attempts.all(accountId) as unknown as AttemptRow[];
+    return this.#sql.attempts.all(accountId) as unknown as AttemptRow[];
   }
 }

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
 import { isoTime } from "../clock.ts";
-import { isConstraint, SQLITE_CONSTRAINT_FOREIGNKEY } from "./database.ts";
+import { isConstraint, prepareAll, SQLITE_CONSTRAINT_FOREIGNKEY } from "./database.ts";
 
 type PaymentSession = components["schemas"]["PaymentSession"];
 /** A session as the store keeps it: all of its record but the link, which is the sandbox's origin and its id. */
@@ -41,22 +41,17 @@ function stored(row: Row): StoredSession {
 }
 
 export class Sessions {
-  readonly #insert;
-  readonly #get;
-  readonly #find;
-  readonly #complete;
-  readonly #expireForAccount;
-  readonly #expireForAll;
-  readonly #shift;
+  readonly #sql;
 
   constructor(db: DatabaseSync) {
-    this.#insert = db.prepare(`INSERT INTO payment_sessions (${COLUMNS}, due_ms) VALUES (?, ?, ?, 'created', ?, ?, ?)`);
-    this.#get = db.prepare(`SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? AND id = ?`);
-    this.#find = db.prepare(`SELECT ${COLUMNS} FROM payment_sessions WHERE id = ?`);
-    this.#complete = db.prepare("UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'");
-    this.#expireForAccount = db.prepare(`UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`);
-    this.#expireForAll = db.prepare(`UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE due_ms <= ? RETURNING ${COLUMNS}`);
-    this.#shift = db.prepare("UPDATE payment_sessions INDEXED BY payment_sessions_due_by_account SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
+    this.#sql = prepareAll(db, {
+      insert: `INSERT INTO payment_sessions (${COLUMNS}, due_ms) VALUES (?, ?, ?, 'created', ?, ?, ?)`,
+      get: `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? AND id = ?`,
+      find: `SELECT ${COLUMNS} FROM payment_sessions WHERE id = ?`,
+      complete: "UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'",
+      expireForAccount: `UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`,
+      expireForAll: `UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE due_ms <= ? RETURNING ${COLUMNS}`,
+    });
   }
 
   /**
@@ -66,7 +61,7 @@ export class Sessions {
   create(accountId: number, id: string, body: { counterparty_id: string }, createdAtMs: number, dueMs: number): boolean {
     const { counterparty_id, ...request } = body;
     try {
-      this.#insert.run(accountId, id, counterparty_id, JSON.stringify(request), createdAtMs, dueMs);
+      this.#sql.insert.run(accountId, id, counterparty_id, JSON.stringify(request), createdAtMs, dueMs);
       return true;
     } catch (error) {
       if (isConstraint(error, SQLITE_CONSTRAINT_FOREIGNKEY)) return false;
@@ -75,29 +70,24 @@ export class Sessions {
   }
 
   get(accountId: number, id: string): SessionRecord | undefined {
-    const row = this.#get.get(accountId, id) as Row | undefined;
+    const row = this.#sql.get.get(accountId, id) as Row | undefined;
     return row && stored(row).session;
   }
 
   /** A session by its id alone, whichever account it is of: the payment page has no token. */
   find(id: string): StoredSession | undefined {
-    const row = this.#find.get(id) as Row | undefined;
+    const row = this.#sql.find.get(id) as Row | undefined;
     return row && stored(row);
   }
 
   /** An open session becomes `completed`; false when it was not open. */
   complete(accountId: number, id: string): boolean {
-    return this.#complete.run(accountId, id).changes === 1;
+    return this.#sql.complete.run(accountId, id).changes === 1;
   }
 
   /** Open sessions whose expiry has come by real time `nowMs` become `expired`, of one account or all; returns them. */
   expireDue(accountId: number | null, nowMs: number): StoredSession[] {
-    const rows = (accountId === null ? this.#expireForAll.all(nowMs) : this.#expireForAccount.all(accountId, nowMs)) as unknown as Row[];
+    const rows = (accountId === null ? this.#sql.expireForAll.all(nowMs) : this.#sql.expireForAccount.all(accountId, nowMs)) as unknown as Row[];
     return rows.map(stored);
-  }
-
-  /** The account's clock moved `ms` ahead: its open sessions expire that much sooner in real time. */
-  shiftDue(accountId: number, ms: number) {
-    this.#shift.run(ms, accountId);
   }
 }

@@ -1,6 +1,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
 import { isoTime } from "../clock.ts";
+import { clockOffsetOf } from "./due.ts";
+import { prepareAll } from "./database.ts";
 
 type Transaction = components["schemas"]["Transaction"];
 
@@ -43,50 +45,39 @@ function stored(row: Row): StoredTransaction {
 }
 
 export class Transactions {
-  readonly #insert;
-  readonly #update;
-  readonly #get;
-  readonly #settleForAccount;
-  readonly #settleForAll;
-  readonly #shift;
+  readonly #sql;
 
   constructor(db: DatabaseSync) {
-    this.#insert = db.prepare("INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)");
-    this.#update = db.prepare("UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?");
-    this.#get = db.prepare(`${SELECT} WHERE t.account_id = ? AND t.id = ?`);
     // A settlement is stamped with the time it was due, on its account's clock.
     const settle = (where: string) =>
-      db.prepare(
-        `UPDATE transactions SET status = 'settled', updated_at_ms = due_ms + (SELECT clock_offset_ms FROM accounts WHERE accounts.id = account_id), due_ms = NULL
-         WHERE ${where} RETURNING account_id, id`,
-      );
-    this.#settleForAccount = settle("account_id = ?1 AND due_ms <= ?2");
-    this.#settleForAll = settle("due_ms <= ?2");
-    this.#shift = db.prepare("UPDATE transactions INDEXED BY transactions_due_by_account SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL");
+      `UPDATE transactions SET status = 'settled', updated_at_ms = due_ms + ${clockOffsetOf("transactions.account_id")}, due_ms = NULL
+       WHERE ${where} RETURNING account_id, id`;
+    this.#sql = prepareAll(db, {
+      insert: "INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      update: "UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?",
+      get: `${SELECT} WHERE t.account_id = ? AND t.id = ?`,
+      settleForAccount: settle("account_id = ?1 AND due_ms <= ?2"),
+      settleForAll: settle("due_ms <= ?2"),
+    });
   }
 
   create(accountId: number, transaction: Transaction, atMs: number) {
-    this.#insert.run(accountId, transaction.id, transaction.session_id, transaction.status, atMs, atMs);
+    this.#sql.insert.run(accountId, transaction.id, transaction.session_id, transaction.status, atMs, atMs);
   }
 
   /** Stores the transaction's new state; `dueMs` is the real time it settles, when it is completed. */
   update(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
-    this.#update.run(transaction.status, transaction.failure_reason ?? null, atMs, dueMs, accountId, transaction.id);
+    this.#sql.update.run(transaction.status, transaction.failure_reason ?? null, atMs, dueMs, accountId, transaction.id);
   }
 
   get(accountId: number, id: string): Transaction | undefined {
-    const row = this.#get.get(accountId, id) as Row | undefined;
+    const row = this.#sql.get.get(accountId, id) as Row | undefined;
     return row && stored(row).transaction;
   }
 
   /** Completed transactions whose settlement has come by real time `nowMs` become `settled`, of one account or all; returns them. */
   settleDue(accountId: number | null, nowMs: number): StoredTransaction[] {
-    const settled = (accountId === null ? this.#settleForAll.all(null, nowMs) : this.#settleForAccount.all(accountId, nowMs)) as Array<{ account_id: number; id: string }>;
+    const settled = (accountId === null ? this.#sql.settleForAll.all(null, nowMs) : this.#sql.settleForAccount.all(accountId, nowMs)) as Array<{ account_id: number; id: string }>;
     return settled.map(({ account_id, id }) => ({ accountId: account_id, transaction: this.get(account_id, id)! }));
-  }
-
-  /** The account's clock moved `ms` ahead: its completed transactions settle that much sooner in real time. */
-  shiftDue(accountId: number, ms: number) {
-    this.#shift.run(ms, accountId);
   }
 }

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { isoTime } from "../clock.ts";
 import { newSigningSecret } from "../ids.ts";
+import { prepareAll } from "./database.ts";
 
 export interface WebhookRow {
   url: string;
@@ -13,24 +14,23 @@ export interface WebhookRow {
 export const webhookTimes = (row: WebhookRow) => ({ created_at: isoTime(row.created_at_ms), updated_at: isoTime(row.updated_at_ms) });
 
 export class Webhooks {
-  readonly #register;
-  readonly #get;
+  readonly #sql;
 
   constructor(db: DatabaseSync) {
-    // One statement: the first registration makes the secret, a later one keeps it.
-    this.#register = db.prepare(
-      `INSERT INTO webhooks (account_id, url, signing_secret, registrations, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 1, ?, ?)
-       ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, updated_at_ms = excluded.updated_at_ms, registrations = registrations + 1
-       RETURNING url, signing_secret, registrations, created_at_ms, updated_at_ms`,
-    );
-    this.#get = db.prepare("SELECT url, signing_secret, registrations, created_at_ms, updated_at_ms FROM webhooks WHERE account_id = ?");
+    this.#sql = prepareAll(db, {
+      // One statement: the first registration makes the secret, a later one keeps it.
+      register: `INSERT INTO webhooks (account_id, url, signing_secret, registrations, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 1, ?, ?)
+        ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, updated_at_ms = excluded.updated_at_ms, registrations = registrations + 1
+        RETURNING url, signing_secret, registrations, created_at_ms, updated_at_ms`,
+      get: "SELECT url, signing_secret, registrations, created_at_ms, updated_at_ms FROM webhooks WHERE account_id = ?",
+    });
   }
 
   register(accountId: number, url: string, atMs: number): WebhookRow {
-    return this.#register.get(accountId, url, newSigningSecret(), atMs, atMs) as unknown as WebhookRow;
+    return this.#sql.register.get(accountId, url, newSigningSecret(), atMs, atMs) as unknown as WebhookRow;
   }
 
   get(accountId: number): WebhookRow | undefined {
-    return this.#get.get(accountId) as unknown as WebhookRow | undefined;
+    return this.#sql.get.get(accountId) as unknown as WebhookRow | undefined;
   }
 }

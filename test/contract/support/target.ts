@@ -76,16 +76,3 @@ export async function send(
 
 /** The last judged response; tests assert it kept the contract. */
 export const last = () => seen[seen.length - 1]!;
-
-/** A counterparty body unique to this run, so a real server's uniqueness rule does not interfere. */
-export function newCounterparty() {
-  const n = `${Date.now()}${Math.floor(Math.random() * 1e6)}`.slice(-12);
-  return {
-    type: "INDIVIDUAL" as const,
-    payment_rail: "PAYIN" as const,
-    first_name: "Ana",
-    last_name: "Contract",
-    email: `ana.contract+${n}@example.com`,
-    phone_number: `+349${n.slice(-9)}`,
-  };
-}

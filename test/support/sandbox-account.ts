@@ -1,12 +1,9 @@
 // Calls to a running sandbox as one account, for the sandbox's own tests. Every answer is
 // judged against the two documents (the contract, the control API) as it comes.
-import { isLoopbackHttpUrl } from "../../../src/sandbox/urls.ts";
-import { checkResponse } from "../../contract/support/response-check.ts";
-/** A PAYIN counterparty whose email and phone number no other test uses. */
-export function person() {
-  const n = crypto.getRandomValues(new Uint32Array(1))[0]!.toString().padStart(10, "0");
-  return { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: `ana.${n}@example.com`, phone_number: `+34${n}` };
-}
+import { isLoopbackHttpUrl } from "../../src/sandbox/urls.ts";
+import { checkResponse } from "../contract/support/response-check.ts";
+import { newCounterparty } from "./counterparty.ts";
+
 
 export function accountOn(baseUrl: string, token = `test-${crypto.randomUUID()}`) {
   const call = async (method: string, route: string, body?: unknown) => {
@@ -31,7 +28,7 @@ export function accountOn(baseUrl: string, token = `test-${crypto.randomUUID()}`
     call,
     /** A counterparty and a session of 10 EUR for it. */
     async session(extra: Record<string, unknown> = {}) {
-      const counterparty = await call("POST", "/api/v1/send/counterparties/", person());
+      const counterparty = await call("POST", "/api/v1/send/counterparties/", newCounterparty());
       const session = await call("POST", "/api/v1/earn/payment-sessions/", {
         amount: 10,
         currency: "EUR",
