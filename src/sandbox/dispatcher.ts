@@ -75,9 +75,6 @@ export class Dispatcher {
   readonly #busySessions = new Map<string, Promise<void>>();
   readonly #closing = new AbortController();
   #kicked = false;
-  /** Attempts made since the last write, recorded together in one transaction. */
-  #finished: Attempt[] = [];
-  #flushed: Promise<void> | undefined;
 
   constructor(store: Store, settings: DeliverySettings = {}) {
     this.#store = store;
@@ -182,7 +179,8 @@ export class Dispatcher {
     const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
     const durationMs = Math.round(performance.now() - started);
     const { accountId, id: eventId, sessionId, url } = event;
-    await this.#record({ accountId, eventId, sessionId, attempt, url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs, nextDueMs });
+    const recorded: Attempt = { accountId, eventId, sessionId, attempt, url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs, nextDueMs };
+    this.#store.transaction(() => this.#store.outbox.recordAttempt(recorded));
   }
 
   /** Why the sandbox makes no connection to `url`, or null when it may (decision D21). */
@@ -190,25 +188,6 @@ export class Dispatcher {
     const hostname = URL.parse(url)?.hostname;
     if (hostname === undefined || isLoopbackHost(hostname) || this.#allowedHosts.has("*") || this.#allowedHosts.has(hostname)) return null;
     return `Not sent: the sandbox delivers only to loopback hosts unless started with --allow-webhook-host ${hostname}.`;
-  }
-
-  /**
-   * Records an attempt with the others that end in the same turn of the event loop, in one
-   * transaction; resolves once it is written, so that the event is not seen as due again.
-   */
-  #record(attempt: Attempt): Promise<void> {
-    this.#finished.push(attempt);
-    return (this.#flushed ??= new Promise((resolve) =>
-      setImmediate(() => {
-        const batch = this.#finished;
-        this.#finished = [];
-        this.#flushed = undefined;
-        this.#store.transaction(() => {
-          for (const a of batch) this.#store.outbox.recordAttempt(a);
-        });
-        resolve();
-      }),
-    ));
   }
 }
 
