@@ -1,4 +1,5 @@
 import { EVENT_VALIDATORS, type PayinEvent, type PayinEventType } from "../../generated/event-types.ts";
+import { ajvErrorField } from "../lib/field.ts";
 import { WebhookVerificationError } from "./errors.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -19,12 +20,8 @@ export function parseEvent(payload: string | Uint8Array, webhookId: string): Pay
     ]);
   }
   if (!validate(event)) {
-    // Stryker disable next-line LogicalOperator: Ajv sets errors whenever a validator returns false.
-    const errors = (validate.errors ?? []).map((e) => ({
-      field: e.instancePath.slice(1).replaceAll("/", ".") || "(body)",
-      // Stryker disable next-line LogicalOperator: Ajv gives every error a message unless told not to (messages: false).
-      message: e.message ?? e.keyword,
-    }));
+    // Ajv sets errors whenever a validator returns false, each with a message (messages are on).
+    const errors = validate.errors!.map((e) => ({ field: ajvErrorField(e) || "(body)", message: e.message! }));
     const list = errors.map((e) => `${e.field} ${e.message}`).join("; ");
     throw new WebhookVerificationError("invalid_event", `The ${type} event breaks its schema: ${list}.`, errors);
   }

@@ -1,4 +1,4 @@
-import { defaultHmac, type Hmac } from "./hmac.ts";
+import { hmacSha256 } from "./hmac.ts";
 import { secretKey } from "./secret.ts";
 
 export interface SignWebhookInput {
@@ -23,9 +23,8 @@ export const unixSeconds = (time: Date | number) =>
   typeof time === "number" ? Math.floor(time) : Math.floor(time.getTime() / 1000);
 
 /** The Standard Webhooks signature (`v1,<base64>`) of one delivery. */
-export function signature(id: string, timestamp: string, payload: string | Uint8Array, key: Uint8Array, hmac: Hmac) {
-  const digest = hmac.sign(key, [`${id}.${timestamp}.`, payload]);
-  return typeof digest === "string" ? `v1,${digest}` : digest.then((d) => `v1,${d}`);
+export async function signature(id: string, timestamp: string, payload: string | Uint8Array, key: Uint8Array): Promise<string> {
+  return `v1,${await hmacSha256(key, [`${id}.${timestamp}.`, payload])}`;
 }
 
 /** Signs a delivery as the service does, returning the three headers to send with it. */
@@ -34,6 +33,6 @@ export async function signWebhook({ id, timestamp, payload, secret }: SignWebhoo
   return {
     "webhook-id": id,
     "webhook-timestamp": seconds,
-    "webhook-signature": await signature(id, seconds, payload, secretKey(secret), defaultHmac),
+    "webhook-signature": await signature(id, seconds, payload, secretKey(secret)),
   };
 }

@@ -1,7 +1,9 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { EVENT_VALIDATORS } from "../../generated/event-types.ts";
+import type { EventValidator } from "../../generated/event-validators.js";
 import { signWebhook, verifyWebhook, WebhookVerificationError, type WebhookVerificationErrorCode } from "../../src/webhooks/index.ts";
-import { webCryptoHmac } from "../../src/webhooks/hmac-webcrypto.ts";
 import { EXAMPLE_SECRET, exampleEvent, exampleEvents } from "../support/events.ts";
+import { RUNTIMES } from "./runtime.ts";
 
 const OTHER_SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
 const NOW = new Date("2026-11-21T10:24:42Z");
@@ -85,7 +87,7 @@ describe("verifyWebhook", () => {
     expect(error.message).toBe("The signing secret must be `whsec_` followed by base64, as POST /webhooks returns it.");
   });
 
-  it("reads a secret once per change: a valid secret after an invalid one, and the reverse", async () => {
+  it("answers each call by its own secret: a valid secret after an invalid one, and the reverse", async () => {
     const { payload, headers } = await signed();
     await rejects(verifyWebhook(payload, headers, "whsec_", { now: NOW }), "invalid_secret");
     await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW })).resolves.toBeDefined();
@@ -94,13 +96,9 @@ describe("verifyWebhook", () => {
     await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW })).resolves.toBeDefined();
   });
 
-  it.each([undefined, null, 42])("rejects a secret that is %s as invalid_secret, in a process that has verified nothing yet", async (secret) => {
-    // A fresh copy of the module: the bug hid behind a secret cached by an earlier test.
-    vi.resetModules();
-    const fresh = await import("../../src/webhooks/index.ts");
+  it.each([undefined, null, 42])("rejects a secret that is %s as invalid_secret", async (secret) => {
     const { payload, headers } = await signed();
-    const error = await fresh.verifyWebhook(payload, headers, secret as unknown as string, { now: NOW }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(fresh.WebhookVerificationError);
+    const error = await rejection(verifyWebhook(payload, headers, secret as unknown as string, { now: NOW }));
     expect(error).toMatchObject({ code: "invalid_secret", message: `The signing secret is ${secret === null ? "null" : typeof secret}, not a string: is it configured?` });
   });
 
@@ -161,13 +159,13 @@ describe("verifyWebhook", () => {
     ["the first character of the right signature", "first"],
     ["the right signature less its last character", "all but last"],
     ["the right signature with one more character", "one more"],
-  ])("rejects a signature that is %s, through node:crypto and through WebCrypto", async (_, kind) => {
+  ])("rejects a signature that is %s, on Node and on runtimes without node:crypto", async (_, kind) => {
     const { payload, headers } = await signed();
     const right = headers["webhook-signature"]!;
     const value = kind === "first" ? right.slice(0, 4) : kind === "all but last" ? right.slice(0, -1) : kind === "one more" ? `${right}A` : kind;
-    for (const hmac of [undefined, webCryptoHmac]) {
-      const error = await rejection(verifyWebhook(payload, { ...headers, "webhook-signature": value }, EXAMPLE_SECRET, { now: NOW, hmac }));
-      expect(error).toMatchObject({ code: "invalid_signature", message: "No v1 signature in webhook-signature matches the body under this secret." });
+    for (const [runtime, run] of RUNTIMES) {
+      const error = await rejection(run(() => verifyWebhook(payload, { ...headers, "webhook-signature": value }, EXAMPLE_SECRET, { now: NOW })));
+      expect(error, runtime).toMatchObject({ code: "invalid_signature", message: "No v1 signature in webhook-signature matches the body under this secret." });
     }
   });
 
@@ -188,7 +186,7 @@ describe("verifyWebhook", () => {
     const { payload, headers } = await signed(event);
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
     expect(error.code).toBe("invalid_event");
-    expect(error.errors).toContainEqual({ field: "data", message: "must have required property 'transaction_id'" });
+    expect(error.errors).toContainEqual({ field: "data.transaction_id", message: "must have required property 'transaction_id'" });
   });
 
   // Names every object has through its prototype: looked up carelessly, `constructor` finds
@@ -261,14 +259,16 @@ describe("verifyWebhook", () => {
     expect(error).toMatchObject({ code: "invalid_payload", message: "The body must be the raw request body, as a string or bytes." });
   });
 
-  it("gives the same answers through WebCrypto, for runtimes without node:crypto", async () => {
-    const { payload, headers } = await signed();
-    const options = { now: NOW, hmac: webCryptoHmac };
-    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, options)).resolves.toMatchObject({ type: "transaction-completed" });
-    await rejects(verifyWebhook(payload, headers, OTHER_SECRET, options), "invalid_signature");
-    expect(await webCryptoHmac.sign(new Uint8Array([1, 2, 3]), ["a.", new Uint8Array([98])])).toBe(
-      (await import("node:crypto")).createHmac("sha256", Buffer.from([1, 2, 3])).update("a.b").digest("base64"),
-    );
+  it.each(RUNTIMES)("signs and verifies on %s", async (_, run) => {
+    const event = exampleEvent("transaction-completed");
+    const payload = JSON.stringify(event);
+    const headers = await run(() => signWebhook({ id: event.id, timestamp: NOW, payload, secret: EXAMPLE_SECRET }));
+    // The same signature as on Node, which the reference library's tests (interop) hold.
+    expect(headers).toEqual(await signWebhook({ id: event.id, timestamp: NOW, payload, secret: EXAMPLE_SECRET }));
+    await expect(run(() => verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }))).resolves.toEqual(event);
+    const bytes = new TextEncoder().encode(payload);
+    await expect(run(() => verifyWebhook(bytes, headers, EXAMPLE_SECRET, { now: NOW }))).resolves.toEqual(event);
+    await rejects(run(() => verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW })), "invalid_signature");
   });
 
   it("accepts signatures from a header repeated by a proxy (joined with a comma)", async () => {
@@ -318,12 +318,28 @@ describe("verifyWebhook", () => {
     expect(error.message).toBe("Bad.");
   });
 
-  it("names the body itself when what is wrong is at its top level", async () => {
+  it("names a missing top-level field by its own name", async () => {
     const event = exampleEvent("session-expired");
     delete event.timestamp;
     const { payload, headers } = await signed(event);
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
-    expect(error.errors).toEqual([{ field: "(body)", message: "must have required property 'timestamp'" }]);
+    expect(error.errors).toEqual([{ field: "timestamp", message: "must have required property 'timestamp'" }]);
+  });
+
+  it("names the whole body (body) when an error is about the body itself", async () => {
+    // No event schema checks the body as a whole today (a body with a known type is an object),
+    // so a validator that does stands in for one.
+    const validators = EVENT_VALIDATORS as Record<string, EventValidator>;
+    const original = validators["session-expired"]!;
+    const error = { instancePath: "", schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 99 }, message: "must NOT have fewer than 99 properties" };
+    validators["session-expired"] = Object.assign(() => false, { errors: [error] });
+    try {
+      const rejected = await rejection(verifyWebhook(...(await args(exampleEvent("session-expired")))));
+      expect(rejected.errors).toEqual([{ field: "(body)", message: "must NOT have fewer than 99 properties" }]);
+      expect(rejected.message).toBe("The session-expired event breaks its schema: (body) must NOT have fewer than 99 properties.");
+    } finally {
+      validators["session-expired"] = original;
+    }
   });
 
   it("names every field that breaks the schema in its message and errors[]", async () => {
@@ -333,11 +349,11 @@ describe("verifyWebhook", () => {
     const { payload, headers } = await signed(event);
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
     expect(error.errors).toEqual([
-      { field: "data", message: "must have required property 'transaction_id'" },
+      { field: "data.transaction_id", message: "must have required property 'transaction_id'" },
       { field: "data.currency", message: 'must match pattern "^[A-Z]{3}$"' },
     ]);
     expect(error.message).toBe(
-      `The transaction-completed event breaks its schema: data must have required property 'transaction_id'; data.currency must match pattern "^[A-Z]{3}$".`,
+      `The transaction-completed event breaks its schema: data.transaction_id must have required property 'transaction_id'; data.currency must match pattern "^[A-Z]{3}$".`,
     );
   });
 });
