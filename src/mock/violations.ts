@@ -1,21 +1,27 @@
 // Prism answers an invalid request with the 422 example, which names example fields, and lists
 // the real violations beside it. The mock puts those into the problem's `errors[]`, so a client
 // sees which of its own fields is wrong.
-import type { PrismViolation } from "./prism.ts";
+import { fieldPath } from "../lib/field.ts";
+import type { PrismDiagnostic } from "./prism.ts";
 
 export interface FieldError {
   field: string;
   message: string;
 }
 
-/** The offending field of a violation, as a dot path (`address.country_code`), or the part of the request. */
-export function violationField({ location, message }: PrismViolation): string {
-  const path = location.slice(2);
-  // A missing or unexpected property is reported on its parent; its name is in the message.
-  const named = message.match(/(?:required property|found) '([^']+)'/)?.[1];
-  if (named) path.push(named);
-  return path.join(".") || location.slice(1).join(".") || "request";
+// Prism reports a missing or an unexpected property on the object that lacks or has it, and
+// names the property only in its message: `must have required property 'x'`, `…; found 'x'`.
+const NAMED_PROPERTY = /(?:required property|found) '([^']+)'/;
+
+/**
+ * The field a violation of the request is about, as a dot path (`address.country_code`, the
+ * property itself when it is missing or unexpected); the part of the request (`body`, `query`)
+ * when it is about all of it, or `request`.
+ */
+export function violationField({ path = [], message }: PrismDiagnostic): string {
+  const [, ...within] = path;
+  return fieldPath(within, message.match(NAMED_PROPERTY)?.[1]) || fieldPath(path) || "request";
 }
 
-export const fieldErrors = (violations: PrismViolation[]): FieldError[] =>
+export const fieldErrors = (violations: PrismDiagnostic[]): FieldError[] =>
   violations.map((v) => ({ field: violationField(v), message: v.message }));

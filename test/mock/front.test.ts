@@ -1,11 +1,16 @@
 // The mock's front server, with Prism replaced by a stand-in that this file controls: what the
 // front hands Prism, what it answers itself (400, 413, 503, Prism's errors as problems), and
 // that close() stops it. Real Prism answers in test/mock/prism.test.ts.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/lib/request-body.ts";
 import { startMock, type RunningMock } from "../../src/mock/server.ts";
-import { startPrism, type PrismAnswer, type PrismRequest } from "../../src/mock/prism.ts";
+import { serialize } from "@stoplight/prism-http-server/dist/serialize.js";
+import { startPrism, type PrismAnswer, type PrismDiagnostic, type PrismRequest } from "../../src/mock/prism.ts";
+import { openapiBundle } from "../support/documents.ts";
 
 vi.mock("../../src/mock/prism.ts", () => ({ startPrism: vi.fn() }));
 
@@ -14,10 +19,19 @@ const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 /** What the stand-in for Prism was asked, and what it answers (`reply`). */
 const prism = {
   received: [] as PrismRequest[],
-  reply: (_request: PrismRequest): PrismAnswer => ok,
+  reply: (_request: PrismRequest): PrismAnswer | Promise<PrismAnswer> => ok,
   answer: vi.fn(async (request: PrismRequest) => (prism.received.push(request), prism.reply(request))),
+  // Prism's own serializer, which the real Prism hands the front.
+  serialize: (body: unknown, contentType: string | undefined) => serialize(body, contentType) as string | undefined,
 };
-const ok: PrismAnswer = { status: 200, headers: { "content-type": "application/json" }, body: "{}", violations: [] };
+const output = (status: number, body: unknown, violations: PrismDiagnostic[] = [], headers: Record<string, string> = { "content-type": "application/json" }): PrismAnswer => ({
+  kind: "output",
+  status,
+  headers,
+  body,
+  violations,
+});
+const ok = output(200, {});
 
 let mock: RunningMock;
 
@@ -62,7 +76,7 @@ function partialUpload(size: number, waitMs: number): Promise<{ answeredEarly: n
 
 describe("the mock's front", () => {
   it("hands Prism method, path, query, headers and the parsed body, and sends Prism's answer back", async () => {
-    prism.reply = () => ({ status: 201, headers: { "content-type": "application/json", "x-from": "prism" }, body: '{"id":"cp_1"}', violations: [] });
+    prism.reply = () => output(201, { id: "cp_1" }, [], { "content-type": "application/json", "x-from": "prism" });
     const res = await send("/api/v1/send/counterparties/?a=1", { method: "POST", headers: { ...json, authorization: "Bearer t" }, body: '{"name":"x"}' });
     expect(res.status).toBe(201);
     expect(await res.text()).toBe('{"id":"cp_1"}');
@@ -70,6 +84,21 @@ describe("the mock's front", () => {
     const [seen] = prism.received;
     expect(seen).toMatchObject({ method: "POST", url: "/api/v1/send/counterparties/?a=1", body: { name: "x" } });
     expect(seen!.headers).toMatchObject({ authorization: "Bearer t", "content-type": "application/json" });
+  });
+
+  it("writes Prism's body as Prism's serializer does for the answer's content type", async () => {
+    prism.reply = () => output(200, "plain", [], { "content-type": "text/plain" });
+    expect(await (await send("/x")).text()).toBe("plain");
+    prism.reply = () => output(200, "plain", [], { "content-type": "application/json" });
+    expect(await (await send("/x")).text()).toBe('"plain"');
+  });
+
+  it("answers a preflight's output, which has no body, with nothing", async () => {
+    prism.reply = () => output(204, undefined, [], { "access-control-allow-methods": "POST" });
+    const res = await send("/x", { method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-methods")).toBe("POST");
+    expect(await res.text()).toBe("");
   });
 
   it("hands Prism null for an empty body, and the text of a body that is not JSON", async () => {
@@ -122,6 +151,27 @@ describe("the mock's front", () => {
     },
   );
 
+  it("answers a JSON body in another charset than UTF-8 with 415, without asking Prism", async () => {
+    const res = await send("/api/v1/send/counterparties/", { method: "POST", headers: { "content-type": "application/json; charset=latin1" }, body: "{}" });
+    expect(res.status).toBe(415);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(await res.json()).toEqual({
+      type: "https://docs.payin.example.com/problems/unsupported_media_type",
+      title: "Unsupported media type",
+      status: 415,
+      detail: "Send the body as UTF-8 JSON: charset=latin1 is not taken.",
+      code: "unsupported_media_type",
+    });
+    expect(prism.received).toEqual([]);
+  });
+
+  it("answers a JSON body that is not UTF-8 with 400, without asking Prism", async () => {
+    const res = await send("/api/v1/send/counterparties/", { method: "POST", headers: json, body: Buffer.from([0x7b, 0xff, 0x7d]) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "malformed_request", detail: "The request body is not valid UTF-8." });
+    expect(prism.received).toEqual([]);
+  });
+
   it.each(["text/plain", "application/x-json", "application/jsonx", "application/json-seq", "xapplication/json", "application/+json"])(
     "leaves a body sent as %j, which is not JSON, to Prism",
     async (type) => {
@@ -137,13 +187,14 @@ describe("the mock's front", () => {
 
   it("puts Prism's violations into the 422 problem's errors[], naming the caller's fields", async () => {
     const violations = [
-      { location: ["request", "body", "address"], severity: "Error", code: "required", message: "must have required property 'country_code'" },
-      { location: ["request", "body", "name"], severity: "Error", code: "type", message: "must be string" },
+      { path: ["body", "address"], severity: 0, code: "required", message: "must have required property 'country_code'" },
+      { path: ["body", "name"], severity: 0, code: "type", message: "must be string" },
     ];
-    prism.reply = () => ({ status: 422, headers: { "content-type": "application/problem+json", "x-from": "prism" }, body: '{"status":422,"detail":"example","errors":[]}', violations });
+    prism.reply = () => output(422, { status: 422, detail: "example", errors: [] }, violations, { "content-type": "application/json", "x-from": "prism" });
     const res = await send("/api/v1/send/counterparties/", { method: "POST", headers: json, body: "{}" });
     expect(res.status).toBe(422);
     expect(res.headers.get("x-from")).toBe("prism");
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toEqual({
       status: 422,
       detail: "The request has 2 invalid fields.",
@@ -152,18 +203,85 @@ describe("the mock's front", () => {
         { field: "name", message: "must be string" },
       ],
     });
-    prism.reply = () => ({ status: 422, headers: {}, body: '{"status":422}', violations: violations.slice(1) });
+    prism.reply = () => output(422, { status: 422 }, violations.slice(1));
     expect((await (await send("/x", { method: "POST", headers: json, body: "{}" })).json()).detail).toBe("The request has 1 invalid field.");
   });
 
   it("leaves a 422 without violations, another status with violations, and a 4xx that is not Prism's own error, as Prism gave them", async () => {
-    const violations = [{ location: ["request", "header", "authorization"], severity: "Error", code: "x", message: "m" }];
-    prism.reply = () => ({ status: 401, headers: {}, body: '{"status":401,"detail":"example"}', violations });
+    const violations = [{ path: ["header", "authorization"], severity: 0, code: "x", message: "m" }];
+    prism.reply = () => output(401, { status: 401, detail: "example" }, violations);
     expect(await (await send("/x")).text()).toBe('{"status":401,"detail":"example"}');
-    prism.reply = () => ({ status: 422, headers: {}, body: '{"status":422,"detail":"example"}', violations: [] });
+    prism.reply = () => output(422, { status: 422, detail: "example" });
     expect(await (await send("/x", { method: "POST", headers: json, body: "{}" })).text()).toBe('{"status":422,"detail":"example"}');
-    prism.reply = () => ({ status: 409, headers: {}, body: '{"status":409,"code":"duplicate"}', violations: [] });
+    prism.reply = () => output(409, { status: 409, code: "duplicate" });
     expect(await (await send("/x")).text()).toBe('{"status":409,"code":"duplicate"}');
+  });
+
+  const euros = (amount: number) => ({ amount, currency: "EUR" });
+  const tooPrecise = { field: "amount", message: "must have at most 2 decimals: the minor units of EUR" };
+
+  it("answers a request Prism let through but the amount rule refuses with the document's 422 problem, with Prism's headers", async () => {
+    prism.reply = () => output(201, { id: "ps_1" }, [], { "content-type": "application/json", "x-from": "prism" });
+    const res = await send("/x", { method: "POST", headers: json, body: JSON.stringify(euros(10.001)) });
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("x-from")).toBe("prism");
+    expect(await res.json()).toEqual({
+      type: "https://docs.payin.example.com/problems/validation_failed",
+      title: "Validation failed",
+      status: 422,
+      detail: "The request has 1 invalid field.",
+      code: "validation_failed",
+      errors: [tooPrecise],
+    });
+    expect(await (await send("/x", { method: "POST", headers: json, body: JSON.stringify(euros(10.01)) })).text()).toBe('{"id":"ps_1"}');
+  });
+
+  it("adds the amount rule's error to Prism's violations, unless they name the amount already", async () => {
+    const name = { path: ["body", "name"], severity: 0, code: "type", message: "must be string" };
+    prism.reply = () => output(422, { status: 422 }, [name]);
+    expect((await (await send("/x", { method: "POST", headers: json, body: JSON.stringify(euros(10.001)) })).json()).errors).toEqual([
+      { field: "name", message: "must be string" },
+      tooPrecise,
+    ]);
+    const amount = { path: ["body", "amount"], severity: 0, code: "minimum", message: "must be >= 0.01" };
+    prism.reply = () => output(422, { status: 422 }, [amount]);
+    expect((await (await send("/x", { method: "POST", headers: json, body: JSON.stringify(euros(0.001)) })).json()).errors).toEqual([
+      { field: "amount", message: "must be >= 0.01" },
+    ]);
+  });
+
+  it.each([
+    ["the title the document gives it", "Fields invalid", "Fields invalid"],
+    ["its usual title when the document has no such problem", undefined, "Validation failed"],
+  ])("titles the amount rule's problem with %s", async (_, title, expected) => {
+    // The bundle with each validation_failed example retitled, or with none left.
+    const retitle = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(retitle);
+      if (!node || typeof node !== "object") return node;
+      const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, retitle(value)]));
+      if (copy.code === "validation_failed") Object.assign(copy, title ? { title } : { code: "fields_invalid" });
+      return copy;
+    };
+    const dir = mkdtempSync(path.join(tmpdir(), "payin-front-"));
+    const document = path.join(dir, "openapi.json");
+    writeFileSync(document, JSON.stringify(retitle(openapiBundle)));
+    const other = await startMock({ port: 0, document });
+    try {
+      prism.reply = () => output(201, { id: "ps_1" });
+      const res = await fetch(`${other.url}/x`, { method: "POST", headers: json, body: JSON.stringify(euros(10.001)) });
+      expect(await res.json()).toMatchObject({ status: 422, code: "validation_failed", title: expected, errors: [tooPrecise] });
+    } finally {
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([300, 401, 409])("leaves a %i of Prism's as it is, whatever the amount", async (status) => {
+    prism.reply = () => output(status, { status });
+    const res = await send("/x", { method: "POST", headers: json, body: JSON.stringify(euros(10.001)) });
+    expect(res.status).toBe(status);
+    expect(await res.text()).toBe(`{"status":${status}}`);
   });
 
   it.each([
@@ -171,22 +289,24 @@ describe("the mock's front", () => {
     [405, "method_not_allowed"],
     [400, "invalid_request"],
   ])("turns Prism's own %i error into the contract's problem with code %s", async (status, code) => {
-    prism.reply = () => ({ status, headers: { "content-type": "application/problem+json" }, body: "{}", violations: [], prismError: { title: "Prism says", detail: "Because." } });
+    prism.reply = () => ({ kind: "error", status, title: "Prism says", detail: "Because.", headers: { "x-from": "prism" } });
     const res = await send("/x");
     expect(res.status).toBe(status);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("x-from")).toBe("prism");
     expect(await res.json()).toEqual({ type: `https://docs.payin.example.com/problems/${code}`, title: "Prism says", status, detail: "Because.", code });
   });
 
   it("fills in what Prism's error leaves out: the detail from its title, or both", async () => {
-    prism.reply = () => ({ status: 404, headers: {}, body: "", violations: [], prismError: { title: "No path" } });
+    prism.reply = () => ({ kind: "error", status: 404, title: "No path", detail: undefined, headers: {} });
     expect(await (await send("/x")).json()).toMatchObject({ title: "No path", detail: "No path" });
-    prism.reply = () => ({ status: 404, headers: {}, body: "", violations: [], prismError: {} });
+    prism.reply = () => ({ kind: "error", status: 404, title: "No path", detail: "", headers: {} });
+    expect(await (await send("/x")).json()).toMatchObject({ title: "No path", detail: "No path" });
+    // An Error of Prism's without a message.
+    prism.reply = () => ({ kind: "error", status: 500, title: "", detail: undefined, headers: {} });
     expect(await (await send("/x")).json()).toMatchObject({ title: "Invalid request", detail: "The mock cannot answer this request." });
   });
 
-  // Once the body has been read Node marks the request `destroyed`: the guard must look at the
-  // response, or these two get a dropped connection instead of the 503.
   it("answers 503 with Retry-After when Prism fails", async () => {
     prism.reply = () => {
       throw new Error("Prism broke");
@@ -204,11 +324,34 @@ describe("the mock's front", () => {
     });
   });
 
-  it("answers 503 when a 422 of Prism's is not JSON", async () => {
-    prism.reply = () => ({ status: 422, headers: {}, body: "not JSON", violations: [{ location: ["request", "body"], severity: "Error", code: "x", message: "m" }] });
+  it("keeps answering after a client that left before Prism failed", async () => {
+    let fail!: () => void;
+    prism.reply = () => new Promise((_, reject) => (fail = () => reject(new Error("Prism broke"))));
+    const abort = new AbortController();
+    const gone = send("/x", { signal: abort.signal });
+    await vi.waitFor(() => expect(prism.received).toHaveLength(1));
+    abort.abort();
+    await expect(gone).rejects.toThrow();
+    fail();
+    prism.reply = () => ok;
+    expect((await send("/x")).status).toBe(200);
+  });
+
+  it.each([["a text", "not a problem", '"not a problem"'], ["nothing", null, "null"], ["no body", undefined, "undefined"]])(
+    "answers 503 when a 422 of Prism's with violations has %s for a problem",
+    async (_, body, shown) => {
+      prism.reply = () => output(422, body, [{ path: ["body"], severity: 0, code: "x", message: "m" }]);
+      const res = await send("/x");
+      expect(res.status).toBe(503);
+      expect((await res.json()).detail).toBe(`The mock could not answer: Prism's 422 is not a problem: ${shown}`);
+    },
+  );
+
+  it("answers 503 when Prism's serializer cannot write the body for its content type", async () => {
+    prism.reply = () => output(200, { id: "cp_1" }, [], {});
     const res = await send("/x");
     expect(res.status).toBe(503);
-    expect((await res.json()).detail).toMatch(/^The mock could not answer: Unexpected token/);
+    expect((await res.json()).detail).toBe("The mock could not answer: Cannot find serializer for undefined");
   });
 });
 
@@ -221,21 +364,32 @@ describe("starting and stopping the mock", () => {
     await expect(fetch(`${started.url}/x`)).rejects.toThrow();
   });
 
+  it("close() ends the connections still waiting for an answer", async () => {
+    const started = await startMock({ port: 0 });
+    prism.reply = () => new Promise(() => {});
+    const waiting = fetch(`${started.url}/x`);
+    await vi.waitFor(() => expect(prism.received).toHaveLength(1));
+    const closing = started.close().then(() => "closed");
+    expect(await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 2000, "still waiting"))])).toBe("closed");
+    await expect(waiting).rejects.toThrow();
+  });
+
   it("rejects when the port is taken", async () => {
     await expect(startMock({ port: mock.port })).rejects.toThrow(/EADDRINUSE/);
   });
 
   it("names the document it cannot read", async () => {
+    vi.mocked(startPrism).mockClear();
     await expect(startMock({ port: 0, document: "/nowhere/openapi.json" })).rejects.toThrow(
       /^The mock needs the bundled OpenAPI document as JSON \(\/nowhere\/openapi\.json\): ENOENT/,
     );
-    expect(startPrism).not.toHaveBeenCalledWith("/nowhere/openapi.json", expect.anything());
+    expect(startPrism).not.toHaveBeenCalled();
   });
 
-  it("passes the document and verbosity to Prism, listening on 127.0.0.1 by default", async () => {
+  it("passes the document it read, parsed, and verbosity to Prism, listening on 127.0.0.1 by default", async () => {
     vi.mocked(startPrism).mockClear();
     const started = await startMock({ port: 0, verbose: true });
-    expect(vi.mocked(startPrism).mock.calls[0]![0]).toMatch(/generated\/openapi\.json$/);
+    expect(vi.mocked(startPrism).mock.calls[0]![0]).toEqual(openapiBundle);
     expect(vi.mocked(startPrism).mock.calls[0]![1]).toBe(true);
     expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     await started.close();

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { importPeer, startPrism } from "../../src/mock/prism.ts";
 import { startMock, type RunningMock } from "../../src/mock/server.ts";
-import { openapi } from "../support/documents.ts";
+import { openapi, openapiBundle } from "../support/documents.ts";
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -99,6 +99,65 @@ describe("what Prism's own server did, done in process", () => {
     }
   });
 
+  it("lists an example that breaks its schema in sl-violations, under response, and still answers with it", async () => {
+    const document = structuredClone(openapiBundle);
+    const { id, ...withoutId } = document.components.examples.TransactionCompleted.value;
+    document.components.examples.TransactionCompleted.value = withoutId;
+    const prism = await startPrism(document, false);
+    const answer = await prism.answer({ method: "GET", url: "/api/v1/earn/transactions/txn_1/", headers: { authorization: "Bearer t" }, body: null });
+    expect(id).toBeTypeOf("string");
+    expect(answer).toMatchObject({ kind: "output", status: 200, body: withoutId, violations: [] });
+    expect(JSON.parse((answer as { headers: Record<string, string> }).headers["sl-violations"]!)).toEqual([
+      { location: ["response", "body"], severity: "Error", code: "required", message: "Response body must have required property 'id'" },
+    ]);
+  });
+
+  it("sends the CORS headers with Prism's errors too, each * unless the request names its own", async () => {
+    const res = await fetch(`${mock.url}/api/v1/nowhere/`, { headers: auth });
+    expect(res.status).toBe(404);
+    expect(Object.fromEntries(res.headers)).toMatchObject({
+      "access-control-allow-origin": "*",
+      "access-control-allow-headers": "*",
+      "access-control-allow-credentials": "true",
+      "access-control-expose-headers": "*",
+    });
+    const named = await fetch(`${mock.url}/api/v1/nowhere/`, {
+      headers: { ...auth, origin: "https://docs.example.com", "access-control-request-headers": "authorization", "access-control-expose-headers": "sl-violations" },
+    });
+    expect(Object.fromEntries(named.headers)).toMatchObject({
+      "access-control-allow-origin": "https://docs.example.com",
+      "access-control-allow-headers": "authorization",
+      "access-control-expose-headers": "sl-violations",
+    });
+  });
+
+  it("hands Prism a repeated query parameter with all its values, as prism mock does", async () => {
+    const schema = `${mock.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL`;
+    expect((await fetch(schema, { headers: auth })).status).toBe(200);
+    const res = await fetch(`${schema}&type=INDIVIDUAL`, { headers: auth });
+    expect(res.status).toBe(422);
+    const { errors } = await res.json();
+    expect(errors).toContainEqual({ field: "type", message: "Request query parameter type must be string" });
+    expect(errors.map((e: { field: string }) => e.field)).toEqual(["type", "type"]);
+  });
+
+  it("answers an Accept it has no content for with 406, and the next request as if it had not been asked", async () => {
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: { ...auth, accept: "application/xml" } });
+    expect(res.status).toBe(406);
+    expect(await res.json()).toMatchObject({ status: 406, code: "invalid_request", detail: "Unable to find content for application/xml" });
+    const next = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: auth });
+    expect(next.status).toBe(200);
+    expect(next.headers.get("content-type")).toBe("application/json");
+  });
+
+  it("answers with a generated body when Prefer asks for a dynamic one", async () => {
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: { ...auth, prefer: "dynamic=true" } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(["id", "status", "amount", "currency"]));
+    expect(body).not.toEqual(openapi.components.examples.TransactionCompleted.value);
+  });
+
   it("answers with the status and the example that Prefer asks for", async () => {
     const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: { ...auth, prefer: "code=404" } });
     expect(res.status).toBe(404);
@@ -153,14 +212,45 @@ describe("what Prism's own server did, done in process", () => {
 
 describe("starting Prism", () => {
   it("refuses a document with no operation to serve", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "payin-prism-"));
-    const document = path.join(dir, "empty.json");
-    writeFileSync(document, JSON.stringify({ openapi: "3.1.0", info: { title: "empty", version: "1" }, paths: {} }));
+    await expect(startPrism({ openapi: "3.1.0", info: { title: "empty", version: "1" }, paths: {} }, false)).rejects.toThrow(
+      "The OpenAPI document has no operations for Prism to serve.",
+    );
+  });
+
+  it("reads the parsed document, its $refs resolved, and leaves it as it was", async () => {
+    const document = structuredClone(openapiBundle);
+    const prism = await startPrism(document, false);
+    expect(document).toEqual(openapiBundle);
+    const answer = await prism.answer({ method: "GET", url: "/api/v1/earn/transactions/txn_1/", headers: { authorization: "Bearer t" }, body: null });
+    expect(answer).toMatchObject({ kind: "output", status: 200, body: openapi.components.examples.TransactionCompleted.value, violations: [] });
+  });
+
+  it("writes Prism's log to stdout as JSON lines, from its info level up, only when verbose", async () => {
+    const invalid = { method: "POST", url: "/api/v1/send/counterparties/", headers: { authorization: "Bearer t", "content-type": "application/json" }, body: {} };
+    // pino writes through process.stdout.write once it is not Node's own.
+    const written: string[] = [];
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
+    const logged = async (verbose: boolean) => {
+      written.length = 0;
+      await (await startPrism(openapiBundle, verbose)).answer(invalid);
+      return written.join("").split("\n").filter((line) => line.startsWith('{"level":'));
+    };
     try {
-      await expect(startPrism(document, false)).rejects.toThrow(`${document} has no operations for Prism to serve.`);
+      const raw = await logged(true);
+      // pino repeats "name" for each child logger; Prism's own comes first.
+      for (const line of raw) expect(line).toMatch(/^\{"level":\d+,"name":"PRISM",/);
+      const lines = raw.map((line) => JSON.parse(line));
+      expect(lines).toContainEqual(expect.objectContaining({ level: 50, name: "VALIDATOR", msg: "Request body must have required property 'type'" }));
+      expect(lines).toContainEqual(expect.objectContaining({ level: 30 }));
+      expect(lines.every((line) => line.level >= 30)).toBe(true);
+      expect(await logged(false)).toEqual([]);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      write.mockRestore();
     }
+  });
+
+  it("passes on any other failure to load one of Prism's modules", async () => {
+    await expect(importPeer("data:text/javascript,throw new Error('Prism broke')")).rejects.toThrow(/^Prism broke$/);
   });
 
   it("says what to install when one of Prism's packages is missing", async () => {

@@ -1,31 +1,38 @@
 // Prism's violations as the mock lists and names them: the field each one is about, the
 // sl-violations header, and the severity names Prism's server writes.
 import { describe, expect, it } from "vitest";
-import { violation, violationsHeader, type PrismViolation } from "../../src/mock/prism.ts";
+import { violation, violationsHeader, type PrismDiagnostic } from "../../src/mock/prism.ts";
 import { fieldErrors, violationField } from "../../src/mock/violations.ts";
 
-const at = (location: Array<string | number>, message = "must be string"): PrismViolation => ({ location, severity: "Error", code: "type", message });
+const at = (path: Array<string | number> | undefined, message = "must be string"): PrismDiagnostic => ({ path, severity: 0, code: "type", message });
 
 describe("violationField", () => {
   it("names a field by its dot path below the part of the request", () => {
-    expect(violationField(at(["request", "body", "address", "country_code"]))).toBe("address.country_code");
-    expect(violationField(at(["request", "body", "items", 0, "name"]))).toBe("items.0.name");
+    expect(violationField(at(["body", "address", "country_code"]))).toBe("address.country_code");
+    expect(violationField(at(["body", "items", 0, "name"]))).toBe("items.0.name");
   });
 
-  it("adds the property a missing-property or unexpected-property message names", () => {
-    expect(violationField(at(["request", "body", "address"], "must have required property 'country_code'"))).toBe("address.country_code");
-    expect(violationField(at(["request", "body"], "must NOT have additional properties; found 'nickname'"))).toBe("nickname");
+  it("names the missing or unexpected property itself, from Prism's message", () => {
+    expect(violationField(at(["body", "address"], "Request body property address must have required property 'country_code'"))).toBe("address.country_code");
+    expect(violationField(at(["body"], "Request body must have required property 'type'"))).toBe("type");
+    expect(violationField(at(["body", "address"], "Request body property address must NOT have additional properties; found 'nickname'"))).toBe("address.nickname");
+    expect(violationField(at(["body"], "Request body must NOT have additional properties; found 'nickname'"))).toBe("nickname");
+    expect(violationField(at(["header"], "Request header must have required property 'authorization'"))).toBe("authorization");
+  });
+
+  it("adds no property when the message quotes an empty name", () => {
+    expect(violationField(at(["body", "name"], "Request body property name must have required property ''"))).toBe("name");
   });
 
   it("names the part of the request when the violation is about all of it", () => {
-    expect(violationField(at(["request", "body"]))).toBe("body");
-    expect(violationField(at(["request", "query", "page"]))).toBe("page");
-    expect(violationField(at(["request"]))).toBe("request");
+    expect(violationField(at(["body"]))).toBe("body");
+    expect(violationField(at(["query", "page"]))).toBe("page");
     expect(violationField(at([]))).toBe("request");
+    expect(violationField(at(undefined))).toBe("request");
   });
 
   it("gives each violation's field with its message", () => {
-    expect(fieldErrors([at(["request", "body", "name"]), at(["request", "body"], "must have required property 'type'")])).toEqual([
+    expect(fieldErrors([at(["body", "name"]), at(["body"], "must have required property 'type'")])).toEqual([
       { field: "name", message: "must be string" },
       { field: "type", message: "must have required property 'type'" },
     ]);
@@ -42,9 +49,9 @@ describe("Prism's violations as its server lists them", () => {
   });
 
   it("writes the header as the JSON list, cut short past 8,092 characters as Prism's server cuts it", () => {
-    const one = [at(["request", "body"])];
-    expect(violationsHeader(one)).toBe(JSON.stringify(one));
-    const fits = (length: number) => [at(["request", "body"], "x".repeat(length - JSON.stringify([at(["request", "body"], "")]).length))];
+    const one = [violation("request")(at(["body"]))];
+    expect(violationsHeader(one)).toBe('[{"location":["request","body"],"severity":"Error","code":"type","message":"must be string"}]');
+    const fits = (length: number) => [violation("request")(at(["body"], "x".repeat(length - JSON.stringify([violation("request")(at(["body"], ""))]).length)))];
     expect(JSON.stringify(fits(8092)).length).toBe(8092);
     expect(violationsHeader(fits(8092))).toBe(JSON.stringify(fits(8092)));
     const long = fits(8093);
