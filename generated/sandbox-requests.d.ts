@@ -27,7 +27,5 @@ export interface OperationRequest {
 export declare const operations: readonly OperationRequest[];
 /** The contract's create counterparty body schema, every $ref resolved. */
 export declare const counterpartyCreateSchema: Record<string, unknown>;
-/** The title of each problem code, as the documents' examples give it. */
-export declare const problemTitles: Readonly<Record<string, string>>;
 /** The currencies whose minor units are not two (the contract's `x-minor-units` of `Currency`). */
 export declare const currencyMinorUnits: Readonly<Record<string, number>>;

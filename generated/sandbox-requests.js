@@ -2624,21 +2624,6 @@ const counterpartyCreateSchema = {
 		}
 	}
 };
-const problemTitles = {
-	"counterparty_exists": "Counterparty already exists",
-	"idempotency_key_reused": "Idempotency key reused",
-	"internal_error": "Internal error",
-	"malformed_request": "Malformed request",
-	"not_found": "Not found",
-	"payload_too_large": "Payload too large",
-	"rate_limited": "Too many requests",
-	"service_unavailable": "Service unavailable",
-	"session_not_payable": "Session cannot be paid",
-	"unauthorized": "Unauthorized",
-	"unsupported_media_type": "Unsupported media type",
-	"validation_failed": "Validation failed",
-	"webhook_not_registered": "No webhook registered"
-};
 const currencyMinorUnits = {
 	"BHD": 3,
 	"BIF": 0,
@@ -2668,4 +2653,4 @@ const currencyMinorUnits = {
 	"XPF": 0
 };
 
-export { counterpartyCreateSchema, currencyMinorUnits, operations, problemTitles, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };
+export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

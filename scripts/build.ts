@@ -10,6 +10,7 @@ import YAML from "yaml";
 import { eventEntries } from "./lib/events.ts";
 import { eventTypesModule } from "./lib/event-types.ts";
 import { eventValidatorsDeclarations, eventValidatorsModule } from "./lib/event-validators.ts";
+import { problemTitlesModule } from "./lib/problem-titles.ts";
 import { sandboxRequestsDeclarations, sandboxRequestsModule } from "./lib/sandbox-requests.ts";
 import { standaloneValidatorModules } from "./lib/standalone-validators.ts";
 import { bin, generatedDir, root } from "./lib/paths.ts";
@@ -68,5 +69,6 @@ const validatorModules = await standaloneValidatorModules([
 ]);
 for (const [name, code] of Object.entries(validatorModules)) writeFileSync(output(name), code);
 writeFileSync(output("sandbox-requests.d.ts"), sandboxRequestsDeclarations(bundles));
+writeFileSync(output("problem-titles.ts"), problemTitlesModule(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)));
 
 console.log(`built ${path.relative(root, out) || "."}/`);

@@ -3,7 +3,7 @@
 import { decisionHref } from "./decision-links.ts";
 import { diagramsIn, type Diagram } from "./diagrams.ts";
 import { resolveRef, type Json } from "../../src/lib/json.ts";
-import { operationsOf } from "../../src/lib/openapi.ts";
+import { operationsOf } from "../lib/openapi.ts";
 import { esc, fill, page } from "./html.ts";
 
 const decisionLink = (node: Json) => {

@@ -21,7 +21,7 @@
 // - renamed component names that leave the documents' shape unchanged (the generated
 //   TypeScript names change): a renamed schema is a major change of the package, by hand.
 import $RefParser from "@apidevtools/json-schema-ref-parser";
-import { HTTP_METHODS as METHODS } from "../../src/lib/openapi.ts";
+import { HTTP_METHODS as METHODS } from "./openapi.ts";
 import type { Json } from "../../src/lib/json.ts";
 import { type BreakingChange, type Direction, SchemaComparison } from "./breaking-schemas.ts";
 

@@ -1,13 +1,11 @@
 // The sandbox's knowledge of requests, generated from the two bundled documents (the
 // contract and the sandbox's control API): every operation's method and path, one
-// standalone validator for its body and one for its parameters, and the create-counterparty
-// schema that get counterparty schema serves, and the title of each problem code as the
-// documents' examples give it, and the currencies' minor units. A changed schema changes the
-// sandbox at the next build, with no hand edit.
+// standalone validator for its body and one for its parameters, the create-counterparty
+// schema that get counterparty schema serves, and the currencies' minor units. A changed
+// schema changes the sandbox at the next build, with no hand edit.
 import { resolveRef, type Json } from "../../src/lib/json.ts";
 import { minorUnitsOf } from "../../src/lib/amount.ts";
-import { operationsOf } from "../../src/lib/openapi.ts";
-import { problemTitles } from "../../src/lib/problem.ts";
+import { operationsOf } from "./openapi.ts";
 import { schemaDefs, type StandaloneModule } from "./standalone-validators.ts";
 
 export interface RequestEntry {
@@ -84,8 +82,6 @@ export function sandboxRequestsModule(bundles: { contract: string; sandbox: stri
     "",
     `export const counterpartyCreateSchema = ${JSON.stringify(counterpartyCreate, null, 2)};`,
     "",
-    `export const problemTitles = ${JSON.stringify(problemTitles(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)), null, 2)};`,
-    "",
     `export const currencyMinorUnits = ${JSON.stringify(minorUnitsOf(JSON.parse(bundles.contract)), null, 2)};`,
     "",
   ].join("\n");
@@ -132,8 +128,6 @@ export function sandboxRequestsDeclarations(bundles: { contract: string; sandbox
     "export declare const operations: readonly OperationRequest[];",
     "/** The contract's create counterparty body schema, every $ref resolved. */",
     "export declare const counterpartyCreateSchema: Record<string, unknown>;",
-    "/** The title of each problem code, as the documents' examples give it. */",
-    "export declare const problemTitles: Readonly<Record<string, string>>;",
     "/** The currencies whose minor units are not two (the contract's `x-minor-units` of `Currency`). */",
     "export declare const currencyMinorUnits: Readonly<Record<string, number>>;",
     "",

@@ -1,8 +1,8 @@
 // Every problem document this package builds (RFC 9457, decision D15), from the mock, the
-// webhook toolkit or the sandbox, comes from here: one shape, one base for the type URL.
+// webhook toolkit or the sandbox, comes from here: one shape, one base for the type URL, and
+// each code's title as the contract's examples give it.
 import type { components } from "../../generated/openapi.ts";
-import { resolveRef, type Json } from "./json.ts";
-import { operationsOf } from "./openapi.ts";
+import { problemTitles } from "../../generated/problem-titles.ts";
 
 /** An RFC 9457 problem, the body of every error response. */
 export type Problem = components["schemas"]["Problem"];
@@ -14,70 +14,31 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 /** Where the contract's problem types are documented; a problem's `type` is this plus its `code`. */
 export const PROBLEM_TYPE_BASE = "https://docs.payin.example.com/problems/";
 
-export interface ProblemInit {
-  status: number;
-  /** Stable snake_case code; also names the type (`PROBLEM_TYPE_BASE` + code). */
-  code: string;
-  title: string;
-  detail?: string;
+/** Codes the package answers that no example of the documents shows (the contract documents no 405). */
+const UNDOCUMENTED_TITLES: Readonly<Record<string, string>> = {
+  method_not_allowed: "Method not allowed",
+  // Answers to requests node:http could not parse.
+  request_header_fields_too_large: "Request header fields too large",
+  request_timeout: "Request timeout",
+  // Prism's own errors that are none of the contract's (a `Prefer` it cannot read).
+  invalid_request: "Invalid request",
+};
+
+export interface ProblemExtras {
   /** One entry per offending field; left out of the document when empty. */
   errors?: ProblemFieldError[];
   existing_id?: string;
-  instance?: string;
-  request_id?: string;
+  /** For a code of the package's own, which no document shows. */
+  title?: string;
 }
 
-export function problem({ status, code, title, detail, errors, ...rest }: ProblemInit): Problem {
-  return {
-    type: PROBLEM_TYPE_BASE + code,
-    title,
-    status,
-    ...(detail !== undefined ? { detail } : {}),
-    code,
-    ...(errors?.length ? { errors } : {}),
-    ...rest,
-  };
+/** The problem of `code` (snake_case, also naming its type), answered with `status`. */
+export function problem(status: number, code: string, detail: string, { title, errors, ...rest }: ProblemExtras = {}): Problem {
+  const known = title ?? problemTitles[code] ?? UNDOCUMENTED_TITLES[code];
+  if (known === undefined) throw new Error(`No document shows a problem with code ${code}; give its title.`);
+  return { type: PROBLEM_TYPE_BASE + code, title: known, status, detail, code, ...(errors?.length ? { errors } : {}), ...rest };
 }
 
-/** The response components of the contract whose one example gives a problem's code, title and status. */
-export type ProblemResponse = "BadRequest" | "Unauthorized" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "InternalError" | "ServiceUnavailable";
-
-/**
- * A builder of the problems the contract documents as shared response components: the code,
- * title and status come from the component's example in `openapi` (the bundled document), the
- * detail from the caller. Throws at once if a component has no example, not at the first error.
- */
-export function responseProblems(openapi: Json, components: readonly ProblemResponse[]): (component: ProblemResponse, detail: string) => Problem {
-  const known = new Map<ProblemResponse, Problem>();
-  for (const component of components) {
-    const examples = openapi.components?.responses?.[component]?.content?.[PROBLEM_CONTENT_TYPE]?.examples;
-    const first = Object.values<Json>(examples ?? {})[0];
-    const example = first && resolveRef<Json>(openapi, first).value as Problem | undefined;
-    if (!example) throw new Error(`The OpenAPI document has no example for the ${component} response.`);
-    known.set(component, example);
-  }
-  return (component, detail) => {
-    const example = known.get(component);
-    if (!example) throw new Error(`${component} was not among the responses this builder was made for.`);
-    return problem({ status: example.status, code: example.code, title: example.title, detail });
-  };
-}
-
-/** Each problem code of the documents' examples, with its title: `{ not_found: "Not found" }`. */
-export function problemTitles(...bundles: Json[]): Record<string, string> {
-  const titles: Record<string, string> = {};
-  for (const bundle of bundles) {
-    const examples = [
-      ...Object.values<Json>(bundle.components?.examples ?? {}),
-      ...Object.values<Json>(bundle.components?.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
-      ...operationsOf(bundle).flatMap(({ operation }) =>
-        Object.values<Json>(operation.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
-      ),
-    ];
-    for (const example of examples) {
-      const value = resolveRef<Json>(bundle, example).value;
-      if (typeof value?.code === "string" && typeof value.title === "string") titles[value.code] = value.title;
-    }
-  }
-  return Object.fromEntries(Object.entries(titles).sort(([a], [b]) => a.localeCompare(b)));
-}
+/** The contract's 422: the request's fields that break its schemas or rules. */
+export const validationProblem = (errors: ProblemFieldError[]) =>
+  problem(422, "validation_failed", `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, { errors });

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import path from "node:path";
 import type { Json } from "../lib/json.ts";
 import { amountError, minorUnitsOf, type MinorUnits } from "../lib/amount.ts";
-import { problem as buildProblem, PROBLEM_CONTENT_TYPE, problemTitles, responseProblems, type Problem } from "../lib/problem.ts";
+import { problem, PROBLEM_CONTENT_TYPE, validationProblem, type Problem } from "../lib/problem.ts";
 import { packageRoot } from "../package-root.ts";
 import { startPrism, type InProcessPrism, type PrismError } from "./prism.ts";
 import { fieldErrors } from "./violations.ts";
@@ -42,16 +42,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   } catch (error) {
     throw new Error(`The mock needs the bundled OpenAPI document as JSON (${document}): ${(error as Error).message}`);
   }
-  const problem = responseProblems(openapi, ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "ServiceUnavailable"]);
-  const validationFailed = buildProblem({ status: 422, code: "validation_failed", title: problemTitles(openapi).validation_failed ?? "Validation failed" });
-  const front: Front = { problem, minorUnits: minorUnitsOf(openapi), validationFailed };
+  const minorUnits = minorUnitsOf(openapi);
 
   const prism = await startPrism(openapi, options.verbose ?? false);
   const server = createServer((req, res) => {
-    handle(req, res, prism, front).catch((error: unknown) => {
+    handle(req, res, prism, minorUnits).catch((error: unknown) => {
       // Prism failing, or an answer of its the front cannot send: the contract's answer to an
       // outage. Every answer is whole before its head is written, so nothing is sent yet.
-      sendProblem(res, 503, problem("ServiceUnavailable", `The mock could not answer: ${(error as Error).message}`), { "retry-after": "1" });
+      sendProblem(res, problem(503, "service_unavailable", `The mock could not answer: ${(error as Error).message}`), { "retry-after": "1" });
     });
   });
   const port = await listen(server, options.port ?? 4010, host);
@@ -65,38 +63,29 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 }
 
-/** What the front knows of the document beside Prism. */
-interface Front {
-  problem: ReturnType<typeof responseProblems>;
-  minorUnits: MinorUnits;
-  /** A 422 problem of the document, for a request that only the amount rule refuses. */
-  validationFailed: Problem;
-}
-
-async function handle(req: IncomingMessage, res: ServerResponse, prism: InProcessPrism, front: Front) {
-  const { problem } = front;
+async function handle(req: IncomingMessage, res: ServerResponse, prism: InProcessPrism, minorUnits: MinorUnits) {
   const raw = await readBody(req);
   if (raw === "too large") {
-    return sendProblem(res, 413, problem("PayloadTooLarge", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`), { connection: "close" });
+    return sendProblem(res, problem(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`), { connection: "close" });
   }
   // The body as Prism's own server would hand it over: null when empty, parsed when JSON.
   let body: unknown = null;
   const charset = foreignCharset(req.headers["content-type"]);
   if (raw.length > 0 && isJsonType(req.headers["content-type"])) {
-    if (charset !== undefined) return sendProblem(res, 415, problem("UnsupportedMediaType", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
-    if (!isUtf8(raw)) return sendProblem(res, 400, problem("BadRequest", "The request body is not valid UTF-8."));
+    if (charset !== undefined) return sendProblem(res, problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
+    if (!isUtf8(raw)) return sendProblem(res, problem(400, "malformed_request", "The request body is not valid UTF-8."));
     try {
       body = JSON.parse(raw.toString("utf8"));
     } catch (error) {
-      return sendProblem(res, 400, problem("BadRequest", `The request body is not valid JSON: ${(error as Error).message}.`));
+      return sendProblem(res, problem(400, "malformed_request", `The request body is not valid JSON: ${(error as Error).message}.`));
     }
   } else if (raw.length > 0) body = raw.toString("utf8");
 
   const answer = await prism.answer({ method: req.method!, url: req.url!, headers: req.headers, body });
-  if (answer.kind === "error") return sendProblem(res, answer.status, fromPrismError(answer), answer.headers);
+  if (answer.kind === "error") return sendProblem(res, fromPrismError(answer), answer.headers);
   const errors = answer.status === 422 ? fieldErrors(answer.violations) : [];
   // The amount rule (D2), which no schema can state, for a request Prism let through or refused for other fields.
-  const amount = answer.status < 300 || answer.status === 422 ? amountError(body, front.minorUnits) : undefined;
+  const amount = answer.status < 300 || answer.status === 422 ? amountError(body, minorUnits) : undefined;
   if (amount && !errors.some((e) => e.field === amount.field)) errors.push(amount);
   if (errors.length === 0) {
     // Serialized before the head is written: a body it cannot write is still answered with a 503.
@@ -104,27 +93,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, prism: InProces
     res.writeHead(answer.status, answer.headers);
     return res.end(serialized);
   }
-  // Prism's answer to an invalid request is the document's 422 example; a request that only the
-  // amount rule refuses gets the document's validation_failed problem.
-  const example = answer.status === 422 ? exampleProblem(answer.body) : front.validationFailed;
-  const detail = `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`;
-  sendProblem(res, 422, { ...example, detail, errors }, answer.headers);
-}
-
-/** The example problem of Prism's 422, to name the caller's fields in: an object, or Prism cannot answer. */
-function exampleProblem(body: unknown): object {
-  if (typeof body !== "object" || body === null) throw new Error(`Prism's 422 is not a problem: ${JSON.stringify(body)}`);
-  return body;
+  // Prism's own 422 is the document's example, which names the example's fields: the caller's instead.
+  sendProblem(res, validationProblem(errors), answer.headers);
 }
 
 /** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape. */
 function fromPrismError({ status, title, detail }: PrismError): Problem {
   const code = status === 404 ? "not_found" : status === 405 ? "method_not_allowed" : "invalid_request";
-  return buildProblem({ status, code, title: title || "Invalid request", detail: detail || title || "The mock cannot answer this request." });
+  return problem(status, code, detail || title || "The mock cannot answer this request.");
 }
 
 /** A problem, as JSON, with `headers` beside its content type. */
-function sendProblem(res: ServerResponse, status: number, problem: object, headers: Record<string, string> = {}) {
-  res.writeHead(status, { ...headers, "content-type": PROBLEM_CONTENT_TYPE });
-  res.end(JSON.stringify(problem));
+function sendProblem(res: ServerResponse, body: Problem, headers: Record<string, string> = {}) {
+  res.writeHead(body.status, { ...headers, "content-type": PROBLEM_CONTENT_TYPE });
+  res.end(JSON.stringify(body));
 }

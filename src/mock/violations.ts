@@ -2,12 +2,8 @@
 // the real violations beside it. The mock puts those into the problem's `errors[]`, so a client
 // sees which of its own fields is wrong.
 import { fieldPath } from "../lib/field.ts";
+import type { ProblemFieldError } from "../lib/problem.ts";
 import type { PrismDiagnostic } from "./prism.ts";
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
 
 // Prism reports a missing or an unexpected property on the object that lacks or has it, and
 // names the property only in its message: `must have required property 'x'`, `…; found 'x'`.
@@ -23,5 +19,5 @@ export function violationField({ path = [], message }: PrismDiagnostic): string 
   return fieldPath(within, message.match(NAMED_PROPERTY)?.[1]) || fieldPath(path) || "request";
 }
 
-export const fieldErrors = (violations: PrismDiagnostic[]): FieldError[] =>
+export const fieldErrors = (violations: PrismDiagnostic[]): ProblemFieldError[] =>
   violations.map((v) => ({ field: violationField(v), message: v.message }));

@@ -1,8 +1,7 @@
 // Reading requests and writing answers on node:http.
 import type { ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { PROBLEM_CONTENT_TYPE } from "../lib/problem.ts";
-import { problem } from "./problems.ts";
+import { problem, PROBLEM_CONTENT_TYPE } from "../lib/problem.ts";
 
 export function sendJson(res: ServerResponse, status: number, body: string | undefined, headers: Record<string, string> = {}) {
   if (body === undefined) {

@@ -5,7 +5,7 @@ import type { ValidationError } from "../../generated/event-validators.js";
 import type { OperationId } from "../../generated/sandbox-requests.js";
 import type { Dispatcher } from "./dispatcher.ts";
 import type { Payments } from "./payments.ts";
-import type { FieldError } from "./problems.ts";
+import type { ProblemFieldError as FieldError } from "../lib/problem.ts";
 import type { RouteMatch } from "./router.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Store } from "./store/index.ts";

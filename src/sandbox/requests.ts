@@ -8,7 +8,7 @@ import { accountNow } from "./clock.ts";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import type { Answer, Call, Sandbox } from "./operation.ts";
-import { problem, validationProblem, type Problem } from "./problems.ts";
+import { problem, validationProblem, type Problem } from "../lib/problem.ts";
 import type { Account } from "./store/accounts.ts";
 import { requestHash } from "./store/idempotency.ts";
 import { fieldErrors } from "./validation.ts";

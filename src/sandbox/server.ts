@@ -6,7 +6,7 @@ import { runDueWork } from "./due-work.ts";
 import { handlers } from "./operations/index.ts";
 import { handlePage, PAGE_PREFIX } from "./page/routes.ts";
 import { Payments } from "./payments.ts";
-import { problem } from "./problems.ts";
+import { problem } from "../lib/problem.ts";
 import type { Sandbox } from "./operation.ts";
 import { handleRequest } from "./requests.ts";
 import { createRouter } from "./router.ts";

@@ -2,7 +2,7 @@
 // loopback http://, where a test's shop and receiver listen; URLs no client could reach
 // refused; which hosts deliveries may go to; and the public URL its links start with.
 import type { ValidationError } from "../../generated/event-validators.js";
-import type { FieldError } from "./problems.ts";
+import type { ProblemFieldError as FieldError } from "../lib/problem.ts";
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 

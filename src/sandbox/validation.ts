@@ -3,7 +3,7 @@
 import type { ValidationError } from "../../generated/event-validators.js";
 import type { RequestValidator } from "../../generated/sandbox-requests.js";
 import { ajvErrorField } from "../lib/field.ts";
-import type { FieldError } from "./problems.ts";
+import type { ProblemFieldError as FieldError } from "../lib/problem.ts";
 
 function messageOf(error: ValidationError): string {
   if (error.keyword === "required") return "is required";

@@ -32,11 +32,8 @@ export class WebhookVerificationError extends Error {
   toProblem(): Problem {
     const body = this.code === "invalid_payload" || this.code === "invalid_event";
     const status = this.code === "invalid_secret" ? 500 : body ? 400 : 401;
-    return problem({
-      status,
-      code: `webhook_${this.code}`,
+    return problem(status, `webhook_${this.code}`, this.message, {
       title: status === 401 ? "Webhook verification failed" : status === 400 ? "Invalid webhook event" : "Webhook receiver misconfigured",
-      detail: this.message,
       errors: this.errors,
     });
   }

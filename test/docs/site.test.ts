@@ -11,7 +11,7 @@ import { readRegister } from "../../scripts/docs/decisions.ts";
 import { guides } from "../../scripts/docs/guides.ts";
 import { buildDocs } from "../../scripts/lib/build-steps.ts";
 import { root } from "../../scripts/lib/paths.ts";
-import { operationsOf } from "../../src/lib/openapi.ts";
+import { operationsOf } from "../../scripts/lib/openapi.ts";
 import { serveStatic, type StaticServer } from "../../scripts/lib/static-server.ts";
 
 const executablePath = "/usr/bin/chromium";

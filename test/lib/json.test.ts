@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolvePointer, resolveRef } from "../../src/lib/json.ts";
-import { HTTP_METHODS, isHttpMethod, operationsOf } from "../../src/lib/openapi.ts";
+import { HTTP_METHODS, isHttpMethod, operationsOf } from "../../scripts/lib/openapi.ts";
 import { walkObjects } from "../../scripts/lib/walk.ts";
 import { openapiBundle } from "../support/documents.ts";
 

@@ -92,7 +92,7 @@ describe("what Prism's own server did, done in process", () => {
       expect((await fetch(`${transaction}?__server=https://api.example.com`, { headers: auth })).status).toBe(200);
       const res = await fetch(`${transaction}?__server=https://elsewhere.example.com`, { headers: auth });
       expect(res.status).toBe(404);
-      expect((await res.json()).title).toBe("Route not resolved, no server matched");
+      expect((await res.json()).detail).toMatch(/^The server url https:\/\/elsewhere.example.com/);
     } finally {
       await other.close();
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { generatedDir } from "../../scripts/lib/paths.ts";
 import { resolveRef, type Json } from "../../src/lib/json.ts";
-import { operationsOf } from "../../src/lib/openapi.ts";
+import { operationsOf } from "../../scripts/lib/openapi.ts";
 
 const readJson = (name: string): Json => JSON.parse(readFileSync(path.join(generatedDir, name), "utf8"));
 

@@ -1,7 +1,8 @@
 // POST /_sandbox/v1/deliveries/{event_id}/redeliver: sends an event again now, delivered or not,
 // and answers with that attempt.
 import type { Operation } from "../operation.ts";
-import { problem, refusal, webhookNotRegistered } from "../problems.ts";
+import { problem } from "../../lib/problem.ts";
+import { refusal, webhookNotRegistered } from "../problems.ts";
 import { delivery } from "./list-deliveries.ts";
 
 export const redeliverEvent: Operation = {

@@ -4,7 +4,8 @@ import type { components } from "../../../generated/openapi.ts";
 import { accountNow, isoTime } from "../clock.ts";
 import { newId } from "../ids.ts";
 import type { Operation } from "../operation.ts";
-import { problem, refusal } from "../problems.ts";
+import { problem } from "../../lib/problem.ts";
+import { refusal } from "../problems.ts";
 
 type CounterpartyCreate = components["schemas"]["CounterpartyCreate"];
 

@@ -8,7 +8,8 @@ import { accountNow, isoTime, realTime } from "../clock.ts";
 import { newId } from "../ids.ts";
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../page/routes.ts";
-import { refusal, validationProblem } from "../problems.ts";
+import { validationProblem } from "../../lib/problem.ts";
+import { refusal } from "../problems.ts";
 import { SESSION_LIFETIME_MS } from "../store/sessions.ts";
 import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
 

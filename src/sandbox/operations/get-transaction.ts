@@ -2,7 +2,8 @@
 // now on the account's clock (a settlement that came due is done first), or 404.
 import { runDueWork } from "../due-work.ts";
 import type { Operation } from "../operation.ts";
-import { problem, refusal } from "../problems.ts";
+import { problem } from "../../lib/problem.ts";
+import { refusal } from "../problems.ts";
 
 export const getTransaction: Operation = {
   handle({ account, parameters }, sandbox) {

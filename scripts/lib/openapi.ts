@@ -1,5 +1,5 @@
 // The operations of an OpenAPI document, as its path items hold them.
-import type { Json } from "./json.ts";
+import type { Json } from "../../src/lib/json.ts";
 
 /** The methods an OpenAPI 3.1 path item may hold, in the order the specification lists them. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
