@@ -23,10 +23,9 @@ export function minorUnitsOf(openapi: Json): MinorUnits {
  * `String()` gives: 49.99 → 2, 0.30000000000000004 → 17, 1e-7 → 7, 5e-324 → 324.
  */
 export function decimalsOf(n: number): number {
-  // Stryker disable next-line StringLiteral: Number("") is 0 too
-  const [digits, exponent = "0"] = String(n).split("e");
+  const [digits, exponent] = String(n).split("e");
   const fraction = digits!.split(".")[1]?.length ?? 0;
-  return Math.max(0, fraction - Number(exponent));
+  return Math.max(0, fraction - Number(exponent ?? 0));
 }
 
 /** Minor units of a currency code; two for any code the table does not list. */

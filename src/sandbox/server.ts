@@ -94,8 +94,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     runDueWork(sandbox, null);
     dispatcher.kick();
   }, TICK_MS);
-  // Stryker disable next-line CallExpression: close() clears the ticker, and the open server keeps the process alive until then anyway
-  ticker.unref();
   dispatcher.kick();
 
   const url = `http://${reachableHost(host)}:${port}`;
