@@ -1,6 +1,6 @@
-// Accounts are bearer tokens: each distinct token is its own account, made on first use.
-// Looked up on every request, so kept in memory once read: one object per account, so that a
-// clock moved through one lookup is moved for all.
+// Accounts are bearer tokens: each distinct token is its own account, made on first use. One
+// object per account stays in memory, so that a clock moved through one lookup is moved for
+// every holder of the account (a delivery under way, a request).
 import type { DatabaseSync } from "node:sqlite";
 import { prepareAll } from "./database.ts";
 
@@ -11,7 +11,6 @@ export interface Account {
 }
 
 export class Accounts {
-  readonly #byToken = new Map<string, Account>();
   readonly #byId = new Map<number, Account>();
   readonly #sql;
 
@@ -28,14 +27,7 @@ export class Accounts {
 
   /** The account of a bearer token, made if new. */
   forToken(token: string): Account {
-    let account = this.#byToken.get(token);
-    // Stryker disable next-line ConditionalExpression: as `true`, the upsert runs again and #cached hands back the same object; the map only saves the query
-    if (!account) {
-      account = this.#cached(this.#sql.upsert.get(token, Date.now()) as unknown as Account);
-      // Stryker disable next-line CallExpression: without it every request upserts again, and #cached gives the same object
-      this.#byToken.set(token, account);
-    }
-    return account;
+    return this.#cached(this.#sql.upsert.get(token, Date.now()) as unknown as Account);
   }
 
   /** The account with this id (the payment page knows a session's account, not its token). */
