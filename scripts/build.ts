@@ -11,6 +11,7 @@ import { eventEntries } from "./lib/events.ts";
 import { eventTypesModule } from "./lib/event-types.ts";
 import { eventValidatorsDeclarations, eventValidatorsModule } from "./lib/event-validators.ts";
 import { problemTitlesModule } from "./lib/problem-titles.ts";
+import { responseValidatorsDeclarations, responseValidatorsModule } from "./lib/response-validators.ts";
 import { sandboxRequestsDeclarations, sandboxRequestsModule } from "./lib/sandbox-requests.ts";
 import { standaloneValidatorModules } from "./lib/standalone-validators.ts";
 import { bin, generatedDir, root } from "./lib/paths.ts";
@@ -66,9 +67,11 @@ const dereferenced = JSON.parse(readFileSync(output("openapi.dereferenced.json")
 const validatorModules = await standaloneValidatorModules([
   eventValidatorsModule(openapiJson, events),
   sandboxRequestsModule(bundles, dereferenced.components.schemas.CounterpartyCreate),
+  responseValidatorsModule(bundles),
 ]);
 for (const [name, code] of Object.entries(validatorModules)) writeFileSync(output(name), code);
 writeFileSync(output("sandbox-requests.d.ts"), sandboxRequestsDeclarations(bundles));
+writeFileSync(output("response-validators.d.ts"), responseValidatorsDeclarations());
 writeFileSync(output("problem-titles.ts"), problemTitlesModule(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)));
 
 console.log(`built ${path.relative(root, out) || "."}/`);

@@ -1,0 +1,56 @@
+// A check: a stable id, a name a reader understands, one reason to fail. It throws a
+// CheckFailure that says what was sent, what the contract expected and what came.
+import type { Receiver } from "./receiver.ts";
+import type { Exchange, Target } from "./target.ts";
+
+/** What a check may need that not every target offers. */
+export type Capability = "state" | "control" | "events";
+
+export interface CheckContext {
+  target: Target;
+  /** The kit's webhook receiver, registered with the target (checks that need `events`). */
+  receiver: Receiver | undefined;
+  /** A number in [0, 1) from the run's seed: generated inputs are reproducible. */
+  random(): number;
+}
+
+export interface Check {
+  /** Stable, for `--only` and JUnit: `answers.create-counterparty`. */
+  id: string;
+  name: string;
+  needs?: Capability[];
+  run(context: CheckContext): Promise<void>;
+}
+
+export class CheckFailure extends Error {
+  override readonly name = "CheckFailure";
+  /** The lines that show it: the request sent, what was expected, what came. */
+  readonly details: string[];
+
+  constructor(message: string, details: string[] = []) {
+    super(message);
+    this.details = details;
+  }
+}
+
+/** The lines that show an exchange: the request, and the answer's status and body, cut short. */
+export function shown(exchange: Exchange): string[] {
+  const { request, answer } = exchange;
+  const body = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+  return [
+    `sent: ${request.method} ${request.url}${request.body === undefined ? "" : ` ${body(request.body)}`}`,
+    `came: ${answer.status} ${answer.headers.get("content-type") ?? ""} ${body(answer.text)}`.trimEnd(),
+  ];
+}
+
+/** Fails unless the answer has one of the statuses and keeps the contract. */
+export function expectAnswer(exchange: Exchange, ...statuses: number[]): void {
+  if (!statuses.includes(exchange.answer.status))
+    throw new CheckFailure(`answered ${exchange.answer.status} where the contract expects ${statuses.join(" or ")}`, shown(exchange));
+  if (exchange.breaches.length > 0) throw new CheckFailure(`the ${exchange.answer.status} breaks the contract: ${exchange.breaches[0]}`, [...shown(exchange), ...exchange.breaches.map((b) => `breach: ${b}`)]);
+}
+
+/** Fails with the exchange shown unless `condition` holds. */
+export function expectThat(condition: boolean, message: string, exchange?: Exchange): asserts condition {
+  if (!condition) throw new CheckFailure(message, exchange ? shown(exchange) : []);
+}

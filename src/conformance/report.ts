@@ -1,0 +1,53 @@
+// The run as people and CI read it: a line per check as it ends, each failure with what was
+// sent and what came, the coverage table, and the count last; JUnit XML for CI to render.
+import type { CheckResult, ConformanceReport } from "./run.ts";
+
+const MARK = { passed: "✓", failed: "✗", skipped: "-" } as const;
+
+/** The items by key, in the order the keys first come. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
+/** One check's line, and a failure's details under it. */
+export function resultLines(result: CheckResult): string[] {
+  const time = result.outcome === "skipped" ? "skipped" : `${Math.round(result.durationMs)} ms`;
+  const head = `${MARK[result.outcome]} ${result.id}  ${result.name} (${time})`;
+  if (result.outcome === "passed") return [head];
+  return [head, `    ${result.reason}`, ...(result.details ?? []).map((line) => `    ${line}`)];
+}
+
+export function summaryLines(report: ConformanceReport): string[] {
+  const width = Math.max(...report.coverage.map((c) => c.operationId.length));
+  const byOperation = groupBy(report.coverage, (c) => c.operationId);
+  return [
+    "",
+    `coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke (seed ${report.seed})`,
+    ...[...byOperation].map(([operationId, rows]) => `  ${operationId.padEnd(width)}  ${rows.map((r) => `${r.status}${r.exercised ? "✓" : "·"}`).join(" ")}`),
+    "",
+    `${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.skipped} skipped`,
+  ];
+}
+
+const xml = (text: string) => text.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!);
+
+/** JUnit XML: one testsuite per group of checks (the id's first part), one testcase per check. */
+export function junit(report: ConformanceReport): string {
+  const groups = groupBy(report.results, (r) => r.id.split(".")[0]!);
+  const suites = [...groups].map(([group, results]) => {
+    const count = (outcome: CheckResult["outcome"]) => results.filter((r) => r.outcome === outcome).length;
+    const time = (results.reduce((sum, r) => sum + r.durationMs, 0) / 1000).toFixed(3);
+    const cases = results.map((r) => {
+      const open = `    <testcase classname="payin-conformance.${xml(group)}" name="${xml(`${r.id}: ${r.name}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+      if (r.outcome === "passed") return `${open}/>`;
+      if (r.outcome === "skipped") return `${open}>\n      <skipped message="${xml(r.reason ?? "")}"/>\n    </testcase>`;
+      return `${open}>\n      <failure message="${xml(r.reason ?? "")}">${xml((r.details ?? []).join("\n"))}</failure>\n    </testcase>`;
+    });
+    return [`  <testsuite name="${xml(group)}" tests="${results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${time}">`, ...cases, "  </testsuite>"].join("\n");
+  });
+  const total = (outcome: CheckResult["outcome"]) => report.results.filter((r) => r.outcome === outcome).length;
+  const head = `<testsuites name="payin-conformance" tests="${report.results.length}" failures="${total("failed")}" skipped="${total("skipped")}">`;
+  return ['<?xml version="1.0" encoding="UTF-8"?>', head, ...suites, "</testsuites>", ""].join("\n");
+}

@@ -1,0 +1,145 @@
+// Runs the checks against a target, one at a time in a fixed order, and reports each as it ends.
+import { CheckFailure, type Capability, type Check } from "./check.ts";
+import { answerChecks } from "./checks/answers.ts";
+import { negativeChecks } from "./checks/negative.ts";
+import { requestChecks } from "./checks/requests.ts";
+import { ruleChecks } from "./checks/rules.ts";
+import { transactionChecks } from "./checks/transactions.ts";
+import { newCounterparty, PATHS } from "./fixtures.ts";
+import { responsesOf, allOperations } from "./oracle.ts";
+import { startReceiver, type Receiver } from "./receiver.ts";
+import { Target } from "./target.ts";
+
+/** Statuses of the server's own conditions (rate limit, failure, outage), which no request can provoke: out of the coverage. */
+export const SERVER_CONDITIONS: readonly string[] = ["429", "500", "503"];
+
+/** Every check of the service, in the order they run. */
+export const serviceChecks: readonly Check[] = [...answerChecks, ...requestChecks, ...negativeChecks, ...ruleChecks, ...transactionChecks];
+
+export interface ConformanceOptions {
+  baseUrl: string;
+  token: string;
+  /** The target also serves the sandbox's control API (`simulate`, `clock/advance`). */
+  control?: boolean;
+  receiverHost?: string;
+  receiverPort?: number;
+  /** Where the target reaches the kit's receiver, when not at the receiver's own address. */
+  publicUrl?: string;
+  /** The seed of generated inputs; a random one when not given (the report says which). */
+  seed?: number;
+  /** Only the checks with these ids. */
+  only?: readonly string[];
+  /** Called with each check's result as it ends. */
+  onResult?: (result: CheckResult) => void;
+}
+
+export interface CheckResult {
+  id: string;
+  name: string;
+  outcome: "passed" | "failed" | "skipped";
+  durationMs: number;
+  /** Why it failed, or why it was skipped. */
+  reason?: string;
+  details?: string[];
+}
+
+export interface CoverageRow {
+  operationId: string;
+  status: string;
+  exercised: boolean;
+}
+
+export interface ConformanceReport {
+  seed: number;
+  results: CheckResult[];
+  /** Each documented status of each of the contract's operations, exercised by a check or not. */
+  coverage: CoverageRow[];
+  /** The share of `coverage` exercised, in percent. */
+  coveragePercent: number;
+  counts: { passed: number; failed: number; skipped: number };
+}
+
+/** The target could not be reached at all: a run has nothing to check. */
+export class UnreachableTarget extends Error {
+  override readonly name = "UnreachableTarget";
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const seed = options.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]!;
+  const random = mulberry32(seed);
+  const target = new Target(options.baseUrl, options.token);
+  try {
+    await fetch(target.baseUrl + PATHS.webhooks, { method: "GET", signal: AbortSignal.timeout(15_000) });
+  } catch (error) {
+    throw new UnreachableTarget(`${options.baseUrl} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
+  }
+  const receiver = await startReceiver({ host: options.receiverHost, port: options.receiverPort, publicUrl: options.publicUrl });
+  if (receiver.url.startsWith("http://")) target.ownHttpUrls.add(receiver.url);
+  try {
+    const offered = await capabilities(target, options.control ?? false);
+    // What the probe saw is not what a check exercised.
+    target.seen.clear();
+    const results: CheckResult[] = [];
+    for (const check of serviceChecks.filter((c) => !options.only || options.only.includes(c.id))) {
+      const result = await runCheck(check, offered, { target, receiver, random });
+      results.push(result);
+      options.onResult?.(result);
+    }
+    const coverage = allOperations
+      .filter((op) => op.document === "contract")
+      .flatMap((op) =>
+        responsesOf(op.operationId)
+          .filter((r) => !SERVER_CONDITIONS.includes(r.status))
+          .map((r) => ({ operationId: op.operationId, status: r.status, exercised: target.seen.has(`${op.operationId} ${r.status}`) })),
+      );
+    const count = (outcome: CheckResult["outcome"]) => results.filter((r) => r.outcome === outcome).length;
+    return {
+      seed,
+      results,
+      coverage,
+      coveragePercent: (100 * coverage.filter((c) => c.exercised).length) / coverage.length,
+      counts: { passed: count("passed"), failed: count("failed"), skipped: count("skipped") },
+    };
+  } finally {
+    await receiver.close();
+  }
+}
+
+async function runCheck(check: Check, offered: Set<Capability>, context: { target: Target; receiver: Receiver; random: () => number }): Promise<CheckResult> {
+  const base = { id: check.id, name: check.name };
+  const missing = (check.needs ?? []).filter((need) => !offered.has(need));
+  if (missing.length > 0) return { ...base, outcome: "skipped", durationMs: 0, reason: `the target does not offer ${missing.map(describeCapability).join(" or ")}` };
+  const started = performance.now();
+  try {
+    await check.run({ ...context, receiver: offered.has("events") ? context.receiver : undefined });
+    return { ...base, outcome: "passed", durationMs: performance.now() - started };
+  } catch (error) {
+    const durationMs = performance.now() - started;
+    if (error instanceof CheckFailure) return { ...base, outcome: "failed", durationMs, reason: error.message, details: error.details };
+    return { ...base, outcome: "failed", durationMs, reason: `the check could not finish: ${(error as Error).message}` };
+  }
+}
+
+const describeCapability = (capability: Capability) =>
+  ({ state: "state (it answers as a stateless mock)", control: "the control API (run with --control)", events: "webhook deliveries to the kit's receiver" })[capability];
+
+/** What the target offers: state, when two different counterparties get two ids; the control API when asked for. */
+async function capabilities(target: Target, control: boolean): Promise<Set<Capability>> {
+  const offered = new Set<Capability>(control ? ["control"] : []);
+  const [a, b] = [await target.call("POST", PATHS.counterparties, { body: newCounterparty() }), await target.call("POST", PATHS.counterparties, { body: newCounterparty() })];
+  if (a.answer.status === 201 && b.answer.status === 201 && a.json?.id !== b.json?.id) offered.add("state");
+  if (offered.has("state")) offered.add("events");
+  return offered;
+}
+
+/** A small seeded generator of numbers in [0, 1): the same seed gives the same inputs. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
