@@ -24,8 +24,9 @@ export function summaryLines(report: ConformanceReport): string[] {
   const byOperation = groupBy(report.coverage, (c) => c.operationId);
   return [
     "",
-    `coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke (seed ${report.seed})`,
+    `coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke and of the event types (seed ${report.seed})`,
     ...[...byOperation].map(([operationId, rows]) => `  ${operationId.padEnd(width)}  ${rows.map((r) => `${r.status}${r.exercised ? "✓" : "·"}`).join(" ")}`),
+    `  ${"events".padEnd(width)}  ${report.events.map((e) => `${e.type}${e.exercised ? "✓" : "·"}`).join(" ")}`,
     "",
     `${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.skipped} skipped`,
   ];

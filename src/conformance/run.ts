@@ -1,6 +1,8 @@
 // Runs the checks against a target, one at a time in a fixed order, and reports each as it ends.
-import { CheckFailure, type Capability, type Check } from "./check.ts";
+import { CheckFailure, type Capability, type Check, type CheckContext } from "./check.ts";
+import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { answerChecks } from "./checks/answers.ts";
+import { eventChecks } from "./checks/events.ts";
 import { negativeChecks } from "./checks/negative.ts";
 import { requestChecks } from "./checks/requests.ts";
 import { ruleChecks } from "./checks/rules.ts";
@@ -14,7 +16,7 @@ import { Target } from "./target.ts";
 export const SERVER_CONDITIONS: readonly string[] = ["429", "500", "503"];
 
 /** Every check of the service, in the order they run. */
-export const serviceChecks: readonly Check[] = [...answerChecks, ...requestChecks, ...negativeChecks, ...ruleChecks, ...transactionChecks];
+export const serviceChecks: readonly Check[] = [...answerChecks, ...requestChecks, ...negativeChecks, ...ruleChecks, ...transactionChecks, ...eventChecks];
 
 export interface ConformanceOptions {
   baseUrl: string;
@@ -54,7 +56,9 @@ export interface ConformanceReport {
   results: CheckResult[];
   /** Each documented status of each of the contract's operations, exercised by a check or not. */
   coverage: CoverageRow[];
-  /** The share of `coverage` exercised, in percent. */
+  /** Each of the seven event types, received and verified or not. */
+  events: Array<{ type: string; exercised: boolean }>;
+  /** The share of the statuses and event types exercised, in percent. */
   coveragePercent: number;
   counts: { passed: number; failed: number; skipped: number };
 }
@@ -73,6 +77,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } catch (error) {
     throw new UnreachableTarget(`${options.baseUrl} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
   }
+  const eventsSeen = new Set<string>();
   const receiver = await startReceiver({ host: options.receiverHost, port: options.receiverPort, publicUrl: options.publicUrl });
   if (receiver.url.startsWith("http://")) target.ownHttpUrls.add(receiver.url);
   try {
@@ -81,7 +86,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     target.seen.clear();
     const results: CheckResult[] = [];
     for (const check of serviceChecks.filter((c) => !options.only || options.only.includes(c.id))) {
-      const result = await runCheck(check, offered, { target, receiver, random });
+      const result = await runCheck(check, offered, { target, receiver, random, control: offered.has("control"), eventsSeen });
       results.push(result);
       options.onResult?.(result);
     }
@@ -92,12 +97,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           .filter((r) => !SERVER_CONDITIONS.includes(r.status))
           .map((r) => ({ operationId: op.operationId, status: r.status, exercised: target.seen.has(`${op.operationId} ${r.status}`) })),
       );
+    const events = EVENT_TYPES.map((type) => ({ type, exercised: eventsSeen.has(type) }));
     const count = (outcome: CheckResult["outcome"]) => results.filter((r) => r.outcome === outcome).length;
+    const exercised = coverage.filter((c) => c.exercised).length + events.filter((e) => e.exercised).length;
     return {
       seed,
       results,
       coverage,
-      coveragePercent: (100 * coverage.filter((c) => c.exercised).length) / coverage.length,
+      events,
+      coveragePercent: (100 * exercised) / (coverage.length + events.length),
       counts: { passed: count("passed"), failed: count("failed"), skipped: count("skipped") },
     };
   } finally {
@@ -105,7 +113,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
 }
 
-async function runCheck(check: Check, offered: Set<Capability>, context: { target: Target; receiver: Receiver; random: () => number }): Promise<CheckResult> {
+async function runCheck(check: Check, offered: Set<Capability>, context: Omit<CheckContext, "receiver"> & { receiver: Receiver }): Promise<CheckResult> {
   const base = { id: check.id, name: check.name };
   const missing = (check.needs ?? []).filter((need) => !offered.has(need));
   if (missing.length > 0) return { ...base, outcome: "skipped", durationMs: 0, reason: `the target does not offer ${missing.map(describeCapability).join(" or ")}` };

@@ -1,0 +1,167 @@
+// The half of the contract no other tool checks: the events the service sends. The kit's
+// receiver is registered with POST /webhooks; each delivery must carry the Standard Webhooks
+// signature made with the secret that registration returned, a webhook-id equal to the event's
+// id, a timestamp within five minutes, a payload its event's schema allows, and data about the
+// objects it names. A failed delivery is retried with the same webhook-id.
+import { verifyWebhook, WebhookVerificationError, type PayinEvent } from "../../webhooks/index.ts";
+import { CheckFailure, expectAnswer, expectThat, type Check, type CheckContext } from "../check.ts";
+import { newCounterparty, PATHS, sessionBody } from "../fixtures.ts";
+import type { Delivery, Receiver } from "../receiver.ts";
+
+/** How long a delivery may take to come: the service delivers at once, retries after about 5 s (20 % jitter). */
+const DELIVERY_WAIT_MS = 10_000;
+const RETRY_WAIT_MS = 5_000 * 1.2 + 3_000;
+
+/** Registers the receiver and returns the signing secret. */
+async function register({ target }: CheckContext, receiver: Receiver): Promise<string> {
+  const registered = await target.call("POST", PATHS.webhooks, { body: { url: receiver.url } });
+  expectAnswer(registered, 200, 201);
+  return registered.json.signing_secret;
+}
+
+/** A new session of a new counterparty: the request sent and the session answered. */
+async function newSession({ target }: CheckContext) {
+  const counterparty = await target.call("POST", PATHS.counterparties, { body: newCounterparty() });
+  expectAnswer(counterparty, 201);
+  const sent = sessionBody(counterparty.json.id);
+  const session = await target.call("POST", PATHS.sessions, { body: sent });
+  expectAnswer(session, 201);
+  return { sent, session: session.json };
+}
+
+const eventOf = (delivery: Delivery): { type?: string; data?: { session_id?: string } } | undefined => {
+  try {
+    return JSON.parse(delivery.body);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The first delivery, to come, of an event of `type` about the session. */
+async function deliveryOf(receiver: Receiver, type: string, sessionId: string, timeoutMs = DELIVERY_WAIT_MS): Promise<Delivery> {
+  try {
+    return await receiver.next((d) => eventOf(d)?.type === type && eventOf(d)?.data?.session_id === sessionId, timeoutMs);
+  } catch {
+    throw new CheckFailure(`no ${type} event for session ${sessionId} reached ${receiver.url} within ${timeoutMs / 1000} s`, [
+      `deliveries received: ${receiver.deliveries.length}`,
+    ]);
+  }
+}
+
+/** The delivery's event, verified as a receiver verifies it with the secret of the registration. */
+async function verified(delivery: Delivery, secret: string, eventsSeen: Set<string>): Promise<PayinEvent> {
+  try {
+    const event = await verifyWebhook(delivery.body, delivery.headers, secret);
+    eventsSeen.add(event.type);
+    return event;
+  } catch (error) {
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    const shownHeaders = ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => `${name}: ${delivery.headers[name] ?? "(missing)"}`);
+    const risk = error.code === "invalid_signature" ? " (not signed with the secret POST /webhooks returned)" : "";
+    throw new CheckFailure(`a delivery a receiver must refuse: ${error.message}${risk}`, [...shownHeaders, `body: ${delivery.body.slice(0, 300)}`, ...error.errors.map((e) => `${e.field}: ${e.message}`)]);
+  }
+}
+
+/** What each event announces of its session, in the order the state machines allow: a session is created, then paid or expired; a transaction is created, then completed (then settled) or failed. */
+const RANK: Record<string, number> = {
+  "session-created": 0,
+  "transaction-created": 1,
+  "transaction-completed": 2,
+  "transaction-failed": 2,
+  "session-completed": 3,
+  "session-expired": 3,
+  "transaction-settled": 4,
+};
+
+/** Fails unless, by their timestamps, a session's events happened in an order the state machines allow. */
+function expectAllowedOrder(events: PayinEvent[], sessionId: string) {
+  const sorted = [...events].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || RANK[a.type]! - RANK[b.type]!);
+  for (const [i, event] of sorted.entries()) {
+    const earlier = sorted[i - 1];
+    if (earlier && RANK[earlier.type]! > RANK[event.type]! && !(earlier.type === "transaction-failed" && event.type === "transaction-created"))
+      throw new CheckFailure(`session ${sessionId}: ${event.type} happened at ${event.timestamp}, after ${earlier.type} at ${earlier.timestamp}, an order the contract's state machines do not allow`);
+  }
+}
+
+
+export const eventChecks: Check[] = [
+  {
+    id: "events.session-created",
+    name: "a new session's session-created is delivered, signed with the registration's secret, valid, and about that session",
+    needs: ["events"],
+    async run(context) {
+      const receiver = context.receiver!;
+      const secret = await register(context, receiver);
+      const { sent, session } = await newSession(context);
+      const event = await verified(await deliveryOf(receiver, "session-created", session.id), secret, context.eventsSeen);
+      expectThat(event.type === "session-created", `the event is ${event.type}`);
+      const { data } = event;
+      const expected = { session_id: session.id, counterparty_id: sent.counterparty_id, order_id: sent.order_id, status: "created", amount: sent.amount, currency: sent.currency };
+      const wrong = Object.entries(expected).filter(([field, value]) => (data as Record<string, unknown>)[field] !== value);
+      if (wrong.length > 0) throw new CheckFailure(`the event's data differs from the session: ${wrong.map(([f, v]) => `${f} is ${JSON.stringify((data as Record<string, unknown>)[f])}, not ${JSON.stringify(v)}`).join("; ")}`);
+    },
+  },
+  {
+    id: "events.retry",
+    name: "a delivery answered 500 is retried with the same webhook-id, a new timestamp and a valid signature",
+    needs: ["events"],
+    async run(context) {
+      const receiver = context.receiver!;
+      const secret = await register(context, receiver);
+      // The first session-created to come is refused: the one of the session made below.
+      let refused = false;
+      receiver.answer = (delivery) => (!refused && eventOf(delivery as Delivery)?.type === "session-created" ? ((refused = true), 500) : 204);
+      try {
+        const { session } = await newSession(context);
+        const first = await deliveryOf(receiver, "session-created", session.id);
+        await verified(first, secret, context.eventsSeen);
+        // With the control API, the retry is brought forward instead of waited for.
+        if (context.control) expectAnswer(await context.target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 10 } }), 200);
+        const retry = await receiver
+          .next((d) => d !== first && d.headers["webhook-id"] === first.headers["webhook-id"], RETRY_WAIT_MS)
+          .catch(() => {
+            const others = receiver.deliveries.filter((d) => d !== first && eventOf(d)?.data?.session_id === session.id);
+            throw new CheckFailure(`the delivery answered 500 was not retried with webhook-id ${first.headers["webhook-id"]} within ${RETRY_WAIT_MS / 1000} s`, [
+              ...others.map((d) => `delivered instead: ${eventOf(d)?.type} with webhook-id ${d.headers["webhook-id"]}`),
+            ]);
+          });
+        await verified(retry, secret, context.eventsSeen);
+        expectThat(Number(retry.headers["webhook-timestamp"]) >= Number(first.headers["webhook-timestamp"]), "the retry's timestamp is earlier than the first attempt's");
+      } finally {
+        receiver.answer = () => 204;
+      }
+    },
+  },
+  {
+    id: "events.flows",
+    name: "a paid, a failed and an expired session send all seven events, verified, in an order the state machines allow, and each transaction reads as its last event says",
+    needs: ["events", "control"],
+    async run(context) {
+      const { target } = context;
+      const receiver = context.receiver!;
+      const secret = await register(context, receiver);
+      const [paid, failed, expired] = [await newSession(context), await newSession(context), await newSession(context)];
+      const simulate = (sessionId: string, body: object) => target.call("POST", `/_sandbox/v1/payment-sessions/${encodeURIComponent(sessionId)}/simulate`, { body });
+      expectAnswer(await simulate(paid.session.id, { outcome: "pay" }), 200);
+      expectAnswer(await simulate(failed.session.id, { outcome: "fail", failure_reason: "card_declined" }), 200);
+      // A day on: the payment settles and the two unpaid sessions expire.
+      expectAnswer(await target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 86_400 } }), 200);
+      const expected: Array<[string, string[]]> = [
+        [paid.session.id, ["session-created", "transaction-created", "transaction-completed", "session-completed", "transaction-settled"]],
+        [failed.session.id, ["session-created", "transaction-created", "transaction-failed", "session-expired"]],
+        [expired.session.id, ["session-created", "session-expired"]],
+      ];
+      for (const [sessionId, types] of expected) {
+        const events = [];
+        for (const type of types) events.push(await verified(await deliveryOf(receiver, type, sessionId), secret, context.eventsSeen));
+        expectAllowedOrder(events, sessionId);
+        const transactionEvents = events.filter((e) => "transaction_id" in e.data);
+        const last = transactionEvents.at(-1);
+        if (!last || !("transaction_id" in last.data)) continue;
+        const fetched = await target.call("GET", PATHS.transaction(last.data.transaction_id));
+        expectAnswer(fetched, 200);
+        expectThat(fetched.json.status === last.data.status, `transaction ${last.data.transaction_id} reads ${fetched.json.status}, but its last event, ${last.type}, announced ${last.data.status}`, fetched);
+      }
+    },
+  },
+];
