@@ -68,7 +68,7 @@ describe("the payin-conformance command", () => {
       const { stdout } = await exec(process.execPath, [cli, "service", "--base-url", mock.url, "--token", "t", "--seed", "3", "--junit", file]);
       expect(stdout).toMatch(/^✓ answers\.create-counterparty {2}create counterparty answers 201/m);
       expect(stdout).toMatch(/^- rules\.idempotency .*\(skipped\)\n {4}the target does not offer state/m);
-      expect(stdout).toMatch(/coverage: \d+ % of the documented statuses a request can provoke \(seed 3\)/);
+      expect(stdout).toMatch(/coverage: \d+ % of the documented statuses a request can provoke and of the event types \(seed 3\)/);
       expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
       expect(readFileSync(file, "utf8")).toContain('<testsuites name="payin-conformance"');
     } finally {
