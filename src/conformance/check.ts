@@ -12,8 +12,8 @@ export interface CheckContext {
   receiver: Receiver | undefined;
   /** A number in [0, 1) from the run's seed: generated inputs are reproducible. */
   random(): number;
-  /** Whether the target serves the control API, which can bring what is due forward. */
-  control: boolean;
+  /** What the target offers: state, the control API (which can bring what is due forward), events. */
+  offers: ReadonlySet<Capability>;
   /** The event types the kit received and verified. */
   eventsSeen: Set<string>;
 }

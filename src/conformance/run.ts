@@ -86,7 +86,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     target.seen.clear();
     const results: CheckResult[] = [];
     for (const check of serviceChecks.filter((c) => !options.only || options.only.includes(c.id))) {
-      const result = await runCheck(check, offered, { target, receiver, random, control: offered.has("control"), eventsSeen });
+      const result = await runCheck(check, offered, { target, receiver, random, offers: offered, eventsSeen });
       results.push(result);
       options.onResult?.(result);
     }

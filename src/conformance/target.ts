@@ -15,7 +15,7 @@ export interface Exchange {
 }
 
 export interface CallOptions {
-  /** A JSON value, or a string sent as it is. */
+  /** A JSON value, or a string or bytes sent as they are. */
   body?: unknown;
   headers?: Record<string, string>;
   /** Another account's token; null sends no Authorization header. */
@@ -41,14 +41,14 @@ export class Target {
   }
 
   async call(method: string, path: string, { body, headers = {}, token = this.token }: CallOptions = {}): Promise<Exchange> {
-    const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+    const text = body === undefined ? undefined : typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
     const sent = {
       ...(token === null ? {} : { authorization: `Bearer ${token}` }),
       ...(text === undefined ? {} : { "content-type": "application/json" }),
       ...headers,
     };
     const url = this.baseUrl + path;
-    const response = await fetch(url, { method, headers: sent, body: text, signal: AbortSignal.timeout(this.#timeoutMs) });
+    const response = await fetch(url, { method, headers: sent, body: text as BodyInit | undefined, signal: AbortSignal.timeout(this.#timeoutMs) });
     const answer: Answer = { status: response.status, headers: response.headers, text: await response.text() };
     const operation = operationOf(method, new URL(url).pathname);
     if (operation) this.seen.add(`${operation.operationId} ${answer.status}`);
@@ -59,7 +59,7 @@ export class Target {
       json = undefined;
     }
     return {
-      request: { method, url, headers: sent, ...(text === undefined ? {} : { body: text }) },
+      request: { method, url, headers: sent, ...(text === undefined ? {} : { body: typeof text === "string" ? text : Buffer.from(text).toString("utf8") }) },
       answer,
       json,
       operationId: operation?.operationId,

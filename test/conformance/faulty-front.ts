@@ -35,7 +35,7 @@ export async function startFaultyFront(sandboxUrl: string, fault: Fault): Promis
   const attempts = new Map<string, number>();
 
   const relay = createServer(async (req, res) => {
-    const body = await text(req);
+    const body = (await bytes(req)).toString("utf8");
     const headers = pick(req.headers, ["webhook-id", "webhook-timestamp", "webhook-signature", "content-type"]);
     const attempt = (attempts.get(headers["webhook-id"]!) ?? 0) + 1;
     attempts.set(headers["webhook-id"]!, attempt);
@@ -48,10 +48,12 @@ export async function startFaultyFront(sandboxUrl: string, fault: Fault): Promis
   const relayUrl = `http://127.0.0.1:${await listen(relay, 0, "127.0.0.1")}/relay`;
 
   const front = createServer(async (req, res) => {
-    const body = await text(req);
+    // The bytes as they came (a test sends some that are not UTF-8); the text for the fault.
+    const raw = await bytes(req);
+    const body = raw.toString("utf8");
     const path = req.url!;
     const headers = pick(req.headers, ["authorization", "content-type", "idempotency-key"]);
-    const forwarded = await fetch(sandboxUrl + path, { method: req.method, headers, ...(body ? { body } : {}) });
+    const forwarded = await fetch(sandboxUrl + path, { method: req.method, headers, ...(raw.length > 0 ? { body: new Uint8Array(raw) } : {}) });
     let answer: Answer = { status: forwarded.status, headers: pick(Object.fromEntries(forwarded.headers), ["content-type", "www-authenticate", "allow", "retry-after"]), body: await forwarded.text() };
     if (req.method === "POST" && path === "/webhooks" && forwarded.ok) {
       // The URL the sandbox took is registered again as the relay; the caller sees its own.
@@ -81,10 +83,10 @@ export async function resigned(delivery: Delivery, secret: string, id = delivery
   return { headers: { ...delivery.headers, ...signed }, body: delivery.body };
 }
 
-async function text(req: AsyncIterable<unknown>): Promise<string> {
+async function bytes(req: AsyncIterable<unknown>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function pick(headers: IncomingHttpHeaders | Record<string, string>, names: string[]): Record<string, string> {

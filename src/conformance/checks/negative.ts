@@ -4,6 +4,7 @@
 import { operations, type OperationId, type RequestValidator } from "../../../generated/sandbox-requests.js";
 import { ajvErrorField } from "../../lib/field.ts";
 import { CheckFailure, expectAnswer, shown, type Check, type CheckContext } from "../check.ts";
+import type { Exchange } from "../target.ts";
 import { newCounterparty, PATHS, sessionBody } from "../fixtures.ts";
 
 /** The contract's validator of an operation's body. */
@@ -30,19 +31,27 @@ function brokenFields(validate: RequestValidator, body: Body): string[] {
   return (validate.errors ?? []).map((e) => ajvErrorField(e));
 }
 
-async function refusesEachBreak({ target, random }: CheckContext, path: string, valid: Body, validate: RequestValidator, extra: Array<[Body, string]> = []) {
-  const all: Array<[Body, string[]]> = breaks(valid)
+/**
+ * Sends each generated break of `valid` (some of them, drawn with the run's seed) and each of
+ * `known` (a body and every field it breaks, for rules beyond the schemas); each must be refused
+ * with a 4xx problem naming a field it breaks (all of them, for `known`).
+ */
+async function refusesEachBreak({ target, random }: CheckContext, path: string, valid: Body, validate: RequestValidator, known: Array<[Body, string[]]> = []) {
+  const generated: Array<[Body, string[]]> = breaks(valid)
     .map((body): [Body, string[]] => [body, brokenFields(validate, body)])
     .filter(([, fields]) => fields.length > 0);
-  const chosen = [...extra.map(([body, field]): [Body, string[]] => [body, [field]]), ...pick(all, VARIANTS, random)];
-  for (const [body, fields] of chosen) {
-    const answer = await target.call("POST", path, { body });
-    if (answer.answer.status >= 500) throw new CheckFailure(`an invalid body was answered ${answer.answer.status}, a server error, where a 4xx problem naming ${fields.join(" or ")} is due`, shown(answer));
-    expectAnswer(answer, 400, 422);
-    const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
-    if (!fields.some((field) => named.includes(field)))
-      throw new CheckFailure(`the problem names ${named.length ? named.join(", ") : "no field"}, not the broken ${fields.join(" or ")}`, shown(answer));
-  }
+  for (const [body, fields, all] of [...known.map(([b, f]) => [b, f, true] as const), ...pick(generated, VARIANTS, random).map(([b, f]) => [b, f, false] as const)])
+    await expectRefused(await target.call("POST", path, { body }), fields, all);
+}
+
+/** Fails unless the answer is a 4xx problem that names the fields (any of them, or with `all`, each). */
+export function expectRefused(answer: Exchange, fields: readonly string[], all: boolean) {
+  if (answer.answer.status >= 500) throw new CheckFailure(`an invalid body was answered ${answer.answer.status}, a server error, where a 4xx problem naming ${fields.join(" and ")} is due`, shown(answer));
+  expectAnswer(answer, 400, 422);
+  const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
+  const missing = fields.filter((field) => !named.includes(field));
+  if (all ? missing.length > 0 : missing.length === fields.length)
+    throw new CheckFailure(`the problem names ${named.length ? named.join(", ") : "no field"}, not the broken ${(all ? missing : fields).join(all ? " and " : " or ")}`, shown(answer));
 }
 
 /** `count` items drawn without repetition. */
@@ -53,11 +62,20 @@ function pick<T>(items: T[], count: number, random: () => number): T[] {
   return chosen;
 }
 
+/** URLs no client could reach: an impossible port, an impossible address, port 0. */
+const UNREACHABLE = ["https://shop.example.com:99999/x", "https://999.0.0.1/x", "https://shop.example.com:0/x"];
+
 export const negativeChecks: Check[] = [
   {
     id: "negative.create-counterparty",
     name: `create counterparty refuses ${VARIANTS} generated invalid bodies with a 4xx problem naming the broken field`,
-    run: (context) => refusesEachBreak(context, PATHS.counterparties, newCounterparty(), bodyValidator("createCounterparty")),
+    run: (context) => {
+      const valid = newCounterparty();
+      return refusesEachBreak(context, PATHS.counterparties, valid, bodyValidator("createCounterparty"), [
+        [{ ...valid, email: "not-an-email", address: { line_1: "Calle 1", city: "Madrid", country_code: "spain" } }, ["email", "address.country_code"]],
+        [{ ...valid, payment_rail: "PAYOUT" }, ["payment_rail"]],
+      ]);
+    },
   },
   {
     id: "negative.create-payment-session",
@@ -66,7 +84,17 @@ export const negativeChecks: Check[] = [
       const counterparty = await context.target.call("POST", PATHS.counterparties, { body: newCounterparty() });
       expectAnswer(counterparty, 201);
       const valid = sessionBody(counterparty.json.id);
-      await refusesEachBreak(context, PATHS.sessions, valid, bodyValidator("createPaymentSession"), [[{ ...valid, amount: 10.001 }, "amount"]]);
+      const { redirect_url: _, ...withoutRedirect } = valid;
+      await refusesEachBreak(context, PATHS.sessions, valid, bodyValidator("createPaymentSession"), [
+        // More decimals than the currency has (the contract's x-minor-units), which no schema states.
+        ...[[49.999, "EUR"], [10.5, "JPY"], [1.2345, "KWD"], [1e-7, "EUR"], [5e-324, "EUR"], [0.30000000000000004, "EUR"]].map(([amount, currency]): [Body, string[]] => [{ ...valid, amount, currency }, ["amount"]]),
+        [{ ...valid, amount: 0, currency: "eur" }, ["amount", "currency"]],
+        [withoutRedirect, ["redirect_url"]],
+        ...["redirect_url", "source_url"].flatMap((field) =>
+          ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)", "http://shop.example.com/thanks"].map((url): [Body, string[]] => [{ ...valid, [field]: url }, [field]]),
+        ),
+        ...["ORD-1\u0000<script>", "ORD-1\nforged log line", "ORD-\u009b1"].map((order_id): [Body, string[]] => [{ ...valid, order_id }, ["order_id"]]),
+      ]);
     },
   },
   {
@@ -74,18 +102,32 @@ export const negativeChecks: Check[] = [
     name: `register webhook refuses generated invalid bodies, and a URL that is not https://, naming url`,
     run: (context) =>
       refusesEachBreak(context, PATHS.webhooks, { url: "https://shop.example.com/payin-conformance/webhooks" }, bodyValidator("registerWebhook"), [
-        [{ url: "http://shop.example.com/payin-conformance/webhooks" }, "url"],
+        [{ url: "http://shop.example.com/payin-conformance/webhooks" }, ["url"]],
       ]),
   },
   {
     id: "negative.counterparty-schema-query",
-    name: "get counterparty schema refuses a payment_rail or type the contract does not list with 422 naming it",
+    name: "get counterparty schema refuses a payment_rail or type the contract does not list, or none, with 422 naming it",
     async run({ target }) {
-      for (const [query, field] of [["payment_rail=PAYOUT&type=INDIVIDUAL", "payment_rail"], ["payment_rail=PAYIN&type=COMPANY", "type"]] as const) {
+      const cases = [["payment_rail=PAYOUT&type=INDIVIDUAL", "payment_rail"], ["payment_rail=PAYIN&type=COMPANY", "type"], ["type=INDIVIDUAL", "payment_rail"]] as const;
+      for (const [query, field] of cases) {
         const answer = await target.call("GET", `/api/v1/send/counterparties/schema/?${query}`);
         expectAnswer(answer, 422);
         const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
         if (!named.includes(field)) throw new CheckFailure(`the problem names ${named.join(", ") || "no field"}, not ${field}`, shown(answer));
+      }
+    },
+  },
+  {
+    id: "negative.unreachable-urls",
+    name: "a webhook, redirect or source URL no client could reach (port 99999, address 999.0.0.1, port 0) is refused with 422 naming it",
+    needs: ["state"],
+    async run({ target }) {
+      const counterparty = await target.call("POST", PATHS.counterparties, { body: newCounterparty() });
+      expectAnswer(counterparty, 201);
+      for (const url of UNREACHABLE) {
+        expectRefused(await target.call("POST", PATHS.webhooks, { body: { url } }), ["url"], true);
+        for (const field of ["redirect_url", "source_url"]) expectRefused(await target.call("POST", PATHS.sessions, { body: { ...sessionBody(counterparty.json.id), [field]: url } }), [field], true);
       }
     },
   },

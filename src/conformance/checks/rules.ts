@@ -86,4 +86,42 @@ export const ruleChecks: Check[] = [
       expectThat(other.json.code === "idempotency_key_reused", `the problem's code is ${JSON.stringify(other.json.code)}, not idempotency_key_reused`, other);
     },
   },
+  {
+    id: "rules.email-case",
+    name: "emails compare without regard to case: the same address in capitals with the same phone number is refused with 409",
+    needs: ["state"],
+    async run({ target }) {
+      const body = newCounterparty();
+      const first = await target.call("POST", PATHS.counterparties, { body });
+      expectAnswer(first, 201);
+      const shouted = await target.call("POST", PATHS.counterparties, { body: { ...body, email: body.email.toUpperCase() } });
+      expectAnswer(shouted, 409);
+      expectThat(shouted.json.existing_id === first.json.id, `existing_id is ${JSON.stringify(shouted.json.existing_id)}, not ${first.json.id}`, shouted);
+    },
+  },
+  {
+    id: "rules.concurrent-creates",
+    name: "50 identical creates at once make exactly one counterparty: one 201 and 49 409s naming it",
+    needs: ["state"],
+    async run({ target }) {
+      const body = newCounterparty();
+      const answers = await Promise.all(Array.from({ length: 50 }, () => target.call("POST", PATHS.counterparties, { body })));
+      for (const answer of answers) expectAnswer(answer, 201, 409);
+      const created = answers.filter((a) => a.answer.status === 201);
+      expectThat(created.length === 1, `${created.length} of 50 identical creates answered 201, not exactly one`);
+      const refused = answers.filter((a) => a.json.existing_id !== created[0]!.json.id && a !== created[0]);
+      expectThat(refused.length === 0, `a 409 names ${refused[0]?.json.existing_id}, not the counterparty made, ${created[0]!.json.id}`, refused[0]);
+    },
+  },
+  {
+    id: "rules.unknown-counterparty",
+    name: "a session for a counterparty the account does not have is refused with 422 naming counterparty_id",
+    needs: ["state"],
+    async run({ target }) {
+      const answer = await target.call("POST", PATHS.sessions, { body: sessionBody(`cp_unknown_${crypto.randomUUID().slice(0, 8)}`) });
+      expectAnswer(answer, 422);
+      const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
+      expectThat(named.includes("counterparty_id"), `the problem names ${named.join(", ") || "no field"}, not counterparty_id`, answer);
+    },
+  },
 ];
