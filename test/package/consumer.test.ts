@@ -167,6 +167,14 @@ describe("the installed payin-sandbox", () => {
   });
 });
 
+describe("the installed payin-conformance", () => {
+  it("checks the installed mock from a fresh consumer project: what it can take passes, the rest is skipped", async () => {
+    const { stdout } = await exec(path.join(project, "node_modules", ".bin", "payin-conformance"), ["service", "--base-url", mockUrl, "--token", "consumer", "--seed", "1"], { cwd: project });
+    expect(stdout).toMatch(/^✓ answers\.create-counterparty /m);
+    expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, [1-9]\d* skipped$/);
+  });
+});
+
 describe("the example merchant (examples/merchant/), installed from the tarball", () => {
   it("type-checks, and its endpoint turns a checkout the customer pays into a paid order", async () => {
     // As its README says: install, npx payin-sandbox, npm start, npm run checkout, pay.
