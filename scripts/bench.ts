@@ -1,12 +1,13 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
-// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,flows,scale`
+// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,flows,conformance,scale`
 // runs those sections alone.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { benchMock } from "./bench/mock.ts";
 import { benchFlows } from "./bench/flows.ts";
+import { benchConformance } from "./bench/conformance.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
@@ -15,7 +16,7 @@ import { root } from "./lib/paths.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, scale: { type: "string", default: "200000" }, only: { type: "string" } } });
 const seconds = Number(values.seconds);
-const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "flows", "scale"]);
+const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "flows", "conformance", "scale"]);
 
 if (sections.has("webhooks")) {
   const [ours, reference] = await benchWebhooks(seconds * 1000);
@@ -58,6 +59,13 @@ if (sections.has("flows")) {
   const flows = await benchFlows();
   console.log(`  ${flows.flows} flows, ${flows.inFlight} in flight: p50 ${flows.p50Ms.toFixed(1)} ms, p99 ${flows.p99Ms.toFixed(1)} ms (goal: p99 under 50 ms), max ${flows.maxMs.toFixed(1)} ms`);
   console.log(`  delivery throughput: ${Math.round(flows.eventsPerSecond)} events/s (${Math.round(flows.flowsPerSecond)} flows/s, three events each)`);
+}
+
+if (sections.has("conformance")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  console.log("\nconformance kit, every check against the compiled sandbox with --control and --retry-schedule 1,1,1 (the compiled bin):");
+  const run = await benchConformance();
+  console.log(`  ${(run.ms / 1000).toFixed(1)} s (goal: under 15 s): ${run.summary}`);
 }
 
 if (sections.has("scale")) {
