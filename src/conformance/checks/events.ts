@@ -19,17 +19,18 @@ async function register({ target }: CheckContext, receiver: Receiver): Promise<s
   return registered.json.signing_secret;
 }
 
-/** A new session of a new counterparty: the request sent and the session answered. */
-async function newSession({ target }: CheckContext) {
+/** A new session of a new counterparty: the request sent and the session answered; `before` sees the request before it goes. */
+async function newSession({ target }: CheckContext, before?: (sent: ReturnType<typeof sessionBody>) => void) {
   const counterparty = await target.call("POST", PATHS.counterparties, { body: newCounterparty() });
   expectAnswer(counterparty, 201);
   const sent = sessionBody(counterparty.json.id);
+  before?.(sent);
   const session = await target.call("POST", PATHS.sessions, { body: sent });
   expectAnswer(session, 201);
   return { sent, session: session.json };
 }
 
-const eventOf = (delivery: Delivery): { type?: string; data?: { session_id?: string } } | undefined => {
+const eventOf = (delivery: Pick<Delivery, "body">): { type?: string; data?: { session_id?: string; order_id?: string } } | undefined => {
   try {
     return JSON.parse(delivery.body);
   } catch {
@@ -108,11 +109,16 @@ export const eventChecks: Check[] = [
     async run(context) {
       const receiver = context.receiver!;
       const secret = await register(context, receiver);
-      // The first session-created to come is refused: the one of the session made below.
+      // The first delivery of the new session's session-created is refused (found by its
+      // order_id, known before the session is: the delivery may come before the answer).
       let refused = false;
-      receiver.answer = (delivery) => (!refused && eventOf(delivery as Delivery)?.type === "session-created" ? ((refused = true), 500) : 204);
       try {
-        const { session } = await newSession(context);
+        const { session } = await newSession(context, ({ order_id }) => {
+          receiver.answer = (delivery) => {
+            const event = eventOf(delivery);
+            return !refused && event?.type === "session-created" && event.data?.order_id === order_id ? ((refused = true), 500) : 204;
+          };
+        });
         const first = await deliveryOf(receiver, "session-created", session.id);
         await verified(first, secret, context.eventsSeen);
         // With the control API, the retry is brought forward instead of waited for.

@@ -1,47 +1,29 @@
-// Invalid requests generated from a valid one, a field at a time (reproducible from the run's
-// seed): each must be refused with a 4xx problem that names the broken field, never a 5xx.
-// The contract's own request validators decide which fields a variant breaks.
-import { operations, type OperationId, type RequestValidator } from "../../../generated/sandbox-requests.js";
-import { ajvErrorField } from "../../lib/field.ts";
+// Invalid requests generated from the contract's request schemas, a field at a time (which of
+// them, from the run's seed): each must be refused with a 4xx problem that names the broken
+// field, never a 5xx.
 import { CheckFailure, expectAnswer, shown, type Check, type CheckContext } from "../check.ts";
+import { breakages, requestSchema } from "../breakages.ts";
 import type { Exchange } from "../target.ts";
 import { newCounterparty, PATHS, sessionBody } from "../fixtures.ts";
 
-/** The contract's validator of an operation's body. */
-const bodyValidator = (operationId: OperationId) => operations.find((op) => op.operationId === operationId)!.validateBody!;
-
-/** Variants of each request: this many, drawn from all the field-by-field breaks. */
-const VARIANTS = 12;
+/** Breaks sent of each request, drawn from all its single-field breaks. */
+const VARIANTS = 16;
 
 type Body = Record<string, unknown>;
 
-/** Every single-field break of `body`: each field left out, of another type, empty, too long, null; and a field the contract does not have. */
-function breaks(body: Body): Body[] {
-  const variants: Body[] = [{ ...body, unexpected_field: 1 }];
-  for (const [field, value] of Object.entries(body)) {
-    const { [field]: _, ...without } = body;
-    variants.push(without, { ...body, [field]: null }, { ...body, [field]: typeof value === "number" ? "12" : 12 }, { ...body, [field]: "" }, { ...body, [field]: "x".repeat(5000) });
-  }
-  return variants;
-}
-
-/** Fields a body breaks, as the contract's validator names them; none when it is valid. */
-function brokenFields(validate: RequestValidator, body: Body): string[] {
-  if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => ajvErrorField(e));
-}
-
 /**
- * Sends each generated break of `valid` (some of them, drawn with the run's seed) and each of
- * `known` (a body and every field it breaks, for rules beyond the schemas); each must be refused
- * with a 4xx problem naming a field it breaks (all of them, for `known`).
+ * Sends breaks of `valid` (drawn with the run's seed from every single-field break of the
+ * operation's schema) and each of `known` (a body and every field it breaks, for rules beyond
+ * the schemas); each must be refused with a 4xx problem naming the broken field (each, for `known`).
  */
-async function refusesEachBreak({ target, random }: CheckContext, path: string, valid: Body, validate: RequestValidator, known: Array<[Body, string[]]> = []) {
-  const generated: Array<[Body, string[]]> = breaks(valid)
-    .map((body): [Body, string[]] => [body, brokenFields(validate, body)])
-    .filter(([, fields]) => fields.length > 0);
-  for (const [body, fields, all] of [...known.map(([b, f]) => [b, f, true] as const), ...pick(generated, VARIANTS, random).map(([b, f]) => [b, f, false] as const)])
-    await expectRefused(await target.call("POST", path, { body }), fields, all);
+async function refusesEachBreak({ target, random }: CheckContext, path: string, template: string, valid: Body, known: Array<[Body, string[]]> = []) {
+  const generated = pick(breakages(requestSchema("POST", template)), VARIANTS, random).map((breakage): [Body, string[], boolean] => {
+    const body = structuredClone(valid);
+    breakage.apply(body);
+    return [body, [breakage.field], false];
+  });
+  for (const [body, fields, all] of [...known.map(([b, f]): [Body, string[], boolean] => [b, f, true]), ...generated])
+    expectRefused(await target.call("POST", path, { body }), fields, all);
 }
 
 /** Fails unless the answer is a 4xx problem that names the fields (any of them, or with `all`, each). */
@@ -71,7 +53,7 @@ export const negativeChecks: Check[] = [
     name: `create counterparty refuses ${VARIANTS} generated invalid bodies with a 4xx problem naming the broken field`,
     run: (context) => {
       const valid = newCounterparty();
-      return refusesEachBreak(context, PATHS.counterparties, valid, bodyValidator("createCounterparty"), [
+      return refusesEachBreak(context, PATHS.counterparties, PATHS.counterparties, valid, [
         [{ ...valid, email: "not-an-email", address: { line_1: "Calle 1", city: "Madrid", country_code: "spain" } }, ["email", "address.country_code"]],
         [{ ...valid, payment_rail: "PAYOUT" }, ["payment_rail"]],
       ]);
@@ -85,7 +67,7 @@ export const negativeChecks: Check[] = [
       expectAnswer(counterparty, 201);
       const valid = sessionBody(counterparty.json.id);
       const { redirect_url: _, ...withoutRedirect } = valid;
-      await refusesEachBreak(context, PATHS.sessions, valid, bodyValidator("createPaymentSession"), [
+      await refusesEachBreak(context, PATHS.sessions, PATHS.sessions, valid, [
         // More decimals than the currency has (the contract's x-minor-units), which no schema states.
         ...[[49.999, "EUR"], [10.5, "JPY"], [1.2345, "KWD"], [1e-7, "EUR"], [5e-324, "EUR"], [0.30000000000000004, "EUR"]].map(([amount, currency]): [Body, string[]] => [{ ...valid, amount, currency }, ["amount"]]),
         [{ ...valid, amount: 0, currency: "eur" }, ["amount", "currency"]],
@@ -101,7 +83,7 @@ export const negativeChecks: Check[] = [
     id: "negative.register-webhook",
     name: `register webhook refuses generated invalid bodies, and a URL that is not https://, naming url`,
     run: (context) =>
-      refusesEachBreak(context, PATHS.webhooks, { url: "https://shop.example.com/payin-conformance/webhooks" }, bodyValidator("registerWebhook"), [
+      refusesEachBreak(context, PATHS.webhooks, PATHS.webhooks, { url: "https://shop.example.com/payin-conformance/webhooks" }, [
         [{ url: "http://shop.example.com/payin-conformance/webhooks" }, ["url"]],
       ]),
   },

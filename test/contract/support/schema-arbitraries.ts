@@ -1,6 +1,7 @@
-// Valid request bodies generated from the contract's request schemas, and the ways to break
-// each one field at a time. Covers the JSON Schema the request bodies use: objects, enums,
-// patterns, formats (email, date, uri), lengths, exclusive minimums and `allOf`.
+// Valid request bodies generated from the contract's request schemas (the ways to break them
+// are the conformance kit's, src/conformance/breakages.ts). Covers the JSON Schema the request
+// bodies use: objects, enums, patterns, formats (email, date, uri), lengths, exclusive minimums
+// and `allOf`.
 import fc from "fast-check";
 import type { Json } from "../../../src/lib/json.ts";
 
@@ -42,40 +43,4 @@ export function validValue(original: Schema): fc.Arbitrary<unknown> {
     default:
       throw new Error(`No generator for schema ${JSON.stringify(schema).slice(0, 80)}`);
   }
-}
-
-export interface Breakage {
-  /** Dot path of the field that is broken. */
-  field: string;
-  /** What is done to it. */
-  how: string;
-  apply(body: Record<string, any>): void;
-}
-
-const at = (body: Record<string, any>, path: string[]) => path.reduce((o, k) => (o[k] ??= {}), body);
-
-/** Every single-field way to break a body of this schema. */
-export function breakages(schema: Schema, path: string[] = []): Breakage[] {
-  const out: Breakage[] = [];
-  const field = (name: string) => [...path, name].join(".");
-  for (const [name, original] of Object.entries<Schema>(schema.properties ?? {})) {
-    const prop = merged(original);
-    const set = (how: string, value: unknown) =>
-      out.push({ field: field(name), how, apply: (body) => void (at(body, path)[name] = value) });
-    set("wrong type", prop.type === "string" ? 12345 : "a string");
-    if (prop.enum) set("value outside the enum", "NOT_ALLOWED");
-    if (prop.pattern) set("does not match its pattern", ["!!", "\u0000"].find((v) => !new RegExp(prop.pattern, "u").test(v)));
-    if (prop.format === "email") set("not an email", "not-an-email");
-    if (prop.format === "date") set("not a date", "21/11/2026");
-    if (prop.format === "uri") set("not a URI", "not a uri");
-    if (prop.maxLength) set("too long", "A".repeat(prop.maxLength + 1));
-    if (prop.minLength) set("too short", "");
-    if (prop.exclusiveMinimum !== undefined) set("not above its minimum", prop.exclusiveMinimum);
-    if (schema.required?.includes(name))
-      out.push({ field: field(name), how: "missing", apply: (body) => void delete at(body, path)[name] });
-    if (prop.type === "object") out.push(...breakages(prop, [...path, name]));
-  }
-  if (schema.additionalProperties === false)
-    out.push({ field: field("unexpected_field"), how: "unknown property", apply: (body) => void (at(body, path).unexpected_field = 1) });
-  return out;
 }
