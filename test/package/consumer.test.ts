@@ -173,6 +173,18 @@ describe("the installed payin-conformance", () => {
     expect(stdout).toMatch(/^✓ answers\.create-counterparty /m);
     expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, [1-9]\d* skipped$/);
   });
+
+  it("passes every check against the installed payin-sandbox with --control, with the whole coverage", async () => {
+    const started = startBin("payin-sandbox");
+    try {
+      const url = await started.url;
+      const { stdout } = await exec(path.join(project, "node_modules", ".bin", "payin-conformance"), ["service", "--base-url", url, "--token", "consumer", "--control", "--min-coverage", "100"], { cwd: project });
+      expect(stdout).toMatch(/^coverage: 100 % /m);
+      expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/);
+    } finally {
+      started.child.kill("SIGTERM");
+    }
+  });
 });
 
 describe("the example merchant (examples/merchant/), installed from the tarball", () => {
