@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPayinClient } from "../../src/index.ts";
 import { startSandbox } from "../../src/sandbox/index.ts";
-import { newCounterparty } from "../support/counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { client, clientFor, newToken, onSandbox, send, seen, webhookUrl } from "./support/target.ts";
 
 const COUNTERPARTIES = "/api/v1/send/counterparties/";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newCounterparty } from "../support/counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { client, last, onSandbox, send } from "./support/target.ts";
 
 describe("GET /api/v1/earn/transactions/{transaction_id}/", () => {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validValue } from "./support/schema-arbitraries.ts";
 import { operationRequests } from "./support/operations.ts";
-import { newCounterparty } from "../support/counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { newToken, onSandbox, send, stateful, target } from "./support/target.ts";
 
 const RUNS = { numRuns: 25, seed: 4010, endOnFailure: true };

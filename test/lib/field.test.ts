@@ -7,7 +7,7 @@ import { fieldErrors as mockFieldErrors } from "../../src/mock/violations.ts";
 import { fieldErrors } from "../../src/sandbox/validation.ts";
 import type { WebhookVerificationError } from "../../src/webhooks/errors.ts";
 import { parseEvent } from "../../src/webhooks/parse.ts";
-import { newCounterparty } from "../support/counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { exampleEvent } from "../support/events.ts";
 
 const error = (instancePath: string, keyword: string, params: Record<string, unknown> = {}) => ({ instancePath, keyword, params });

@@ -4,7 +4,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { newCounterparty } from "../support/counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 
 let sandbox: RunningSandbox;

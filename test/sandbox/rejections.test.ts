@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { isJsonType } from "../../src/lib/request-body.ts";
 import { bearerToken } from "../../src/sandbox/http.ts";
-import { newCounterparty } from "../support/counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { Transactions } from "../../src/sandbox/store/transactions.ts";
 import { openapi } from "../support/documents.ts";
-import { newCounterparty } from "../support/counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "payin-sandbox-test-"));
 const db = path.join(dir, "sandbox.db");

@@ -2,7 +2,7 @@
 // judged against the two documents (the contract, the control API) as it comes.
 import { isLoopbackHttpUrl } from "../../src/sandbox/urls.ts";
 import { checkResponse } from "../contract/support/response-check.ts";
-import { newCounterparty } from "./counterparty.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 
 
 export function accountOn(baseUrl: string, token = `test-${crypto.randomUUID()}`) {
