@@ -1,12 +1,17 @@
-// The kit's webhook receiver: it keeps every delivery as it came (raw body, headers, when), and
-// answers what `answer` says (204 unless told otherwise), so that checks can ask for a retry.
+// The kit's webhook receiver: it keeps every delivery as it came (method, raw body, headers,
+// when) with the status it answered, which `answer` decides (204 unless told otherwise; "hang"
+// never answers, as a receiver that hangs would), so that checks can ask for a retry.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { listen } from "../lib/listen.ts";
 
-export interface Delivery {
+export interface Arrival {
+  method: string;
   headers: IncomingHttpHeaders;
   body: string;
   receivedAtMs: number;
+}
+
+export interface Delivery extends Arrival {
   /** The status the receiver answered. */
   status: number;
 }
@@ -14,8 +19,11 @@ export interface Delivery {
 export interface Receiver {
   /** Where the target delivers: `--public-url` when given, else the receiver's own address. */
   url: string;
+  /** Every delivery answered, in the order they were. */
   deliveries: Delivery[];
-  answer: (delivery: Omit<Delivery, "status">) => number;
+  answer: (arrival: Arrival) => number | "hang" | Promise<number | "hang">;
+  /** Resolves to what `found` gives once it gives something (checked on every delivery); rejects after `timeoutMs`. */
+  until<T>(found: () => T | undefined, timeoutMs: number): Promise<T>;
   /** Resolves to the first delivery, past and to come, that `matches`; rejects after `timeoutMs`. */
   next(matches: (delivery: Delivery) => boolean, timeoutMs: number): Promise<Delivery>;
   close(): Promise<void>;
@@ -27,9 +35,10 @@ export async function startReceiver({ host = "127.0.0.1", port = 0, publicUrl }:
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const arrived = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedAtMs: Date.now() };
-    const status = receiver.answer(arrived);
-    deliveries.push({ ...arrived, status });
+    const arrival: Arrival = { method: req.method!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedAtMs: Date.now() };
+    const status = await receiver.answer(arrival);
+    if (status === "hang") return;
+    deliveries.push({ ...arrival, status });
     res.writeHead(status).end();
     for (const wake of waiters) wake();
   });
@@ -38,22 +47,23 @@ export async function startReceiver({ host = "127.0.0.1", port = 0, publicUrl }:
     url: publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${bound}/payin-conformance/webhooks`,
     deliveries,
     answer: () => 204,
-    next: (matches, timeoutMs) =>
+    until: (found, timeoutMs) =>
       new Promise((resolve, reject) => {
         const check = () => {
-          const found = deliveries.find(matches);
-          if (!found) return;
+          const result = found();
+          if (result === undefined) return;
           clearTimeout(timer);
           waiters.delete(check);
-          resolve(found);
+          resolve(result);
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no such delivery within ${timeoutMs / 1000} s`));
+          reject(new Error(`not within ${timeoutMs / 1000} s`));
         }, timeoutMs);
         waiters.add(check);
         check();
       }),
+    next: (matches, timeoutMs) => receiver.until(() => deliveries.find(matches), timeoutMs),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
