@@ -142,7 +142,7 @@ export const eventChecks: Check[] = [
   },
   {
     id: "events.flows",
-    name: "a paid, a failed and an expired session send all seven events, verified, in an order the state machines allow, and each transaction reads as its last event says",
+    name: "a paid, a failed and an expired session send all seven events, verified, in an order the state machines allow, none expiring before its hour, and each transaction reads as its last event says",
     needs: ["events", "control"],
     async run(context) {
       const { target } = context;
@@ -152,6 +152,11 @@ export const eventChecks: Check[] = [
       const simulate = (sessionId: string, body: object) => target.call("POST", `/_sandbox/v1/payment-sessions/${encodeURIComponent(sessionId)}/simulate`, { body });
       expectAnswer(await simulate(paid.session.id, { outcome: "pay" }), 200);
       expectAnswer(await simulate(failed.session.id, { outcome: "fail", failure_reason: "card_declined" }), 200);
+      // A minute short of the hour the link is valid: the unpaid sessions are still open. The
+      // advance answers once what it made due is delivered.
+      expectAnswer(await target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 59 * 60 } }), 200);
+      const early = receiver.deliveries.find((d) => eventOf(d)?.type === "session-expired" && eventOf(d)?.data?.session_id === expired.session.id);
+      if (early) throw new CheckFailure(`session ${expired.session.id} expired before the hour its link is valid`, [`body: ${early.body.slice(0, 300)}`]);
       // A day on: the payment settles and the two unpaid sessions expire.
       expectAnswer(await target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 86_400 } }), 200);
       const expected: Array<[string, string[]]> = [
