@@ -50,7 +50,7 @@ const UNREACHABLE = ["https://shop.example.com:99999/x", "https://999.0.0.1/x", 
 export const negativeChecks: Check[] = [
   {
     id: "negative.create-counterparty",
-    name: `create counterparty refuses ${VARIANTS} generated invalid bodies with a 4xx problem naming the broken field`,
+    name: `create counterparty refuses ${VARIANTS} generated invalid bodies, a bad email with a bad country and a PAYOUT rail, with a 4xx problem naming each broken field`,
     run: (context) => {
       const valid = newCounterparty();
       return refusesEachBreak(context, PATHS.counterparties, PATHS.counterparties, valid, [
@@ -61,7 +61,7 @@ export const negativeChecks: Check[] = [
   },
   {
     id: "negative.create-payment-session",
-    name: `create payment session refuses ${VARIANTS} generated invalid bodies, and an amount finer than its currency, naming the field`,
+    name: `create payment session refuses ${VARIANTS} generated invalid bodies, and amounts finer than their currency, script and http:// URLs and control characters, naming the field`,
     async run(context) {
       const counterparty = await context.target.call("POST", PATHS.counterparties, { body: newCounterparty() });
       expectAnswer(counterparty, 201);
