@@ -78,6 +78,18 @@ describe("the sandbox", () => {
     expect((await fetch(`${sandbox.url}/webhooks`, { headers: { Authorization: "bearer abc.DEF-1_2~3+4/5=" } })).status).toBe(404);
   });
 
+  it("names a field once when its schema and a rule beyond it both refuse it, and keeps a rule's error for a field the schema took", async () => {
+    const token = `rules-${crypto.randomUUID()}`;
+    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
+    const session = (amount: number, currency = "EUR") => call("POST", "/api/v1/earn/payment-sessions/", token, { amount, currency, counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" });
+    // -0.001 is below the minimum (the schema) and finer than a cent (the rule): one error.
+    const both = await (await session(-0.001)).json();
+    expect(both.errors.map((e: { field: string }) => e.field)).toEqual(["amount"]);
+    // 10.001 is only finer than a cent, with a currency the schema refuses beside it.
+    const rule = await (await session(10.001, "euro")).json();
+    expect(rule.errors.map((e: { field: string }) => e.field).sort()).toEqual(["amount", "currency"]);
+  });
+
   it("answers an empty transaction_id with 422 naming it", async () => {
     const res = await call("GET", "/api/v1/earn/transactions//", "t");
     expect(res.status).toBe(422);
