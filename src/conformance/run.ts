@@ -81,7 +81,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const receiver = await startReceiver({ host: options.receiverHost, port: options.receiverPort, publicUrl: options.publicUrl });
   if (receiver.url.startsWith("http://")) target.ownHttpUrls.add(receiver.url);
   try {
-    const offered = await capabilities(target, options.control ?? false);
+    const offered = await capabilities(target, options.control ?? false, receiver.url);
     // What the probe saw is not what a check exercised.
     target.seen.clear();
     const results: CheckResult[] = [];
@@ -129,14 +129,22 @@ async function runCheck(check: Check, offered: Set<Capability>, context: Omit<Ch
 }
 
 const describeCapability = (capability: Capability) =>
-  ({ state: "state (it answers as a stateless mock)", control: "the control API (run with --control)", events: "webhook deliveries to the kit's receiver" })[capability];
+  ({
+    state: "state (it answers as a stateless mock)",
+    control: "the control API (run with --control)",
+    events: "webhook deliveries to the kit's receiver (it keeps no state, or refused the receiver's URL: give one it takes with --public-url)",
+  })[capability];
 
-/** What the target offers: state, when two different counterparties get two ids; the control API when asked for. */
-async function capabilities(target: Target, control: boolean): Promise<Set<Capability>> {
+/**
+ * What the target offers: state, when two different counterparties get two ids; events, when it
+ * keeps state and takes the kit's receiver as its webhook URL; the control API when asked for.
+ */
+async function capabilities(target: Target, control: boolean, receiverUrl: string): Promise<Set<Capability>> {
   const offered = new Set<Capability>(control ? ["control"] : []);
   const [a, b] = [await target.call("POST", PATHS.counterparties, { body: newCounterparty() }), await target.call("POST", PATHS.counterparties, { body: newCounterparty() })];
   if (a.answer.status === 201 && b.answer.status === 201 && a.json?.id !== b.json?.id) offered.add("state");
-  if (offered.has("state")) offered.add("events");
+  const registered = offered.has("state") && (await target.call("POST", PATHS.webhooks, { body: { url: receiverUrl } })).answer.status;
+  if (registered && registered >= 200 && registered < 300) offered.add("events");
   return offered;
 }
 

@@ -100,6 +100,23 @@ describe("the conformance kit against broken servers", () => {
     }
   });
 
+  it("skips the event checks, saying to give --public-url, when a server refuses the receiver's loopback http:// URL", async () => {
+    const refusesHttp: Fault = {
+      answer: (request, answer) =>
+        request.method === "POST" && request.path === "/webhooks" && json(request.body).url?.startsWith("http://")
+          ? { status: 422, headers: { "content-type": "application/problem+json" }, body: JSON.stringify({ type: "https://docs.payin.example.com/problems/validation_failed", title: "Validation failed", status: 422, detail: "x", code: "validation_failed", errors: [{ field: "url", message: "must be https" }] }) }
+          : answer,
+    };
+    const front = await startFaultyFront(sandbox.url, refusesHttp);
+    try {
+      const report = await runConformance({ baseUrl: front.url, token: `strict-${crypto.randomUUID()}`, seed: 1, only: ["events.session-created", "rules.idempotency"] });
+      expect(report.results.map((r) => [r.id, r.outcome])).toEqual([["rules.idempotency", "passed"], ["events.session-created", "skipped"]]);
+      expect(report.results[1]!.reason).toMatch(/--public-url/);
+    } finally {
+      await front.close();
+    }
+  });
+
   it("exits 1 from the command when a check fails", async () => {
     const front = await startFaultyFront(sandbox.url, faults[0]![1]);
     try {
