@@ -23,7 +23,9 @@ interface Answer {
 /** Sends the body in the pieces given (each its own write), and reads the whole answer. */
 function send(method: string, path: string, { headers = {}, pieces = [] as (string | Buffer)[], token = "rejections" as string | null } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(sandbox.url + path, { method, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers } }, (res) => {
+    // A connection of its own: a kept-alive one the server closes as idle, just as a request goes
+    // out on it after a slow moment, would fail the request with "socket hang up".
+    const req = request(sandbox.url + path, { method, agent: false, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
