@@ -7,8 +7,6 @@ import type { IncomingMessage } from "node:http";
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Past this the server stops reading an oversized body, answers, and closes the connection. */
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
-/** How long what comes past the drain limit is read away before the connection is closed. */
-const LINGER_MS = 2000;
 
 /** The whole body, or "too large" once it passes MAX_BODY_BYTES (the rest is drained, up to a limit). */
 export function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
@@ -19,11 +17,8 @@ export function readBody(req: IncomingMessage): Promise<Buffer | "too large"> {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
       else if (size > DRAIN_LIMIT_BYTES) {
-        // Answered now; what still comes is read away for a moment, then the connection goes:
-        // a socket closed with unread data is reset, which can lose the answer on its way.
         req.removeAllListeners("data");
-        req.resume();
-        setTimeout(() => req.destroy(), LINGER_MS).unref();
+        req.pause();
         resolve("too large");
       }
     });
