@@ -18,22 +18,56 @@ export interface CheckContext {
   eventsSeen: Set<string>;
 }
 
-export interface Check {
+/** A check of the service (`CheckContext`) or of a merchant's webhook endpoint (`ReceiverContext`). */
+export interface Check<Context = CheckContext> {
   /** Stable, for `--only` and JUnit: `answers.create-counterparty`. */
   id: string;
   name: string;
   needs?: Capability[];
-  run(context: CheckContext): Promise<void>;
+  /** What the contract recommends rather than requires: reported as a warning, never a failure. */
+  advisory?: boolean;
+  run(context: Context): Promise<void>;
 }
 
 export class CheckFailure extends Error {
   override readonly name = "CheckFailure";
   /** The lines that show it: the request sent, what was expected, what came. */
   readonly details: string[];
+  /** What the flaw lets happen, in one plain sentence (the receiver checks say it). */
+  readonly risk: string | undefined;
 
-  constructor(message: string, details: string[] = []) {
+  constructor(message: string, details: string[] = [], risk?: string) {
     super(message);
     this.details = details;
+    this.risk = risk;
+  }
+}
+
+export interface CheckResult {
+  id: string;
+  name: string;
+  /** `warned`: an advisory check that did not hold. */
+  outcome: "passed" | "failed" | "warned" | "skipped";
+  durationMs: number;
+  /** Why it failed, or why it was skipped. */
+  reason?: string;
+  risk?: string;
+  details?: string[];
+}
+
+/** Runs one check, or skips it for `skipped` (why the target cannot take it). */
+export async function runCheck<Context>(check: Check<Context>, context: Context, skipped?: string): Promise<CheckResult> {
+  const base = { id: check.id, name: check.name };
+  if (skipped) return { ...base, outcome: "skipped", durationMs: 0, reason: skipped };
+  const started = performance.now();
+  try {
+    await check.run(context);
+    return { ...base, outcome: "passed", durationMs: performance.now() - started };
+  } catch (error) {
+    const durationMs = performance.now() - started;
+    const outcome = check.advisory ? "warned" : "failed";
+    if (!(error instanceof CheckFailure)) return { ...base, outcome, durationMs, reason: `the check could not finish: ${(error as Error).message}` };
+    return { ...base, outcome, durationMs, reason: error.message, details: error.details, ...(error.risk ? { risk: error.risk } : {}) };
   }
 }
 

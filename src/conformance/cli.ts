@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// `payin-conformance service --base-url URL --token TOKEN [flags]`: checks an implementation of
-// the service against the contract. Exit 0 when every check that ran passed and coverage
-// reached --min-coverage, 1 when not, 2 for bad flags or a target that cannot be reached.
+// `payin-conformance service …` checks an implementation of the service against the contract;
+// `payin-conformance receiver …` checks a merchant's webhook endpoint with good and bad
+// deliveries. Exit 0 when every required check passed (and, for service, coverage reached
+// --min-coverage), 1 when not, 2 for bad flags or a target that cannot be reached.
 import { writeFileSync } from "node:fs";
-import { parseFlags, portOf, refuse, type Command } from "../lib/cli.ts";
-import { junit, resultLines, summaryLines } from "./report.ts";
-import { runConformance, serviceChecks, UnreachableTarget } from "./run.ts";
+import { parseFlags, portOf, refuse, usageOf, type Command } from "../lib/cli.ts";
+import { secretKey } from "../webhooks/secret.ts";
+import { receiverChecks } from "./checks/receiver.ts";
+import type { CheckResult } from "./check.ts";
+import { junit, receiverSummaryLines, resultLines, summaryLines } from "./report.ts";
+import { runReceiverConformance, SetupFailed } from "./run-receiver.ts";
+import { runConformance, serviceChecks, UnreachableTarget } from "./run-service.ts";
 
-const command = {
-  name: "payin-conformance",
-  synopsis: "service --base-url URL --token TOKEN [--control] [--receiver-host H] [--receiver-port N] [--public-url URL] [--junit FILE] [--min-coverage PERCENT] [--seed N] [--only ID,…]",
-  positionals: true,
+const JUNIT = { type: "string", value: "FILE", description: "also write the results as JUnit XML" } as const;
+const ONLY = { type: "string", value: "ID,…", description: "only the checks with these ids" } as const;
+const listed = (checks: ReadonlyArray<{ id: string; name: string; advisory?: boolean }>) =>
+  `checks:\n${checks.map((c) => `  ${c.id}  ${c.name}${c.advisory ? " (advisory)" : ""}`).join("\n")}`;
+
+const service = {
+  name: "payin-conformance service",
+  synopsis: "--base-url URL --token TOKEN [--control] [--receiver-host H] [--receiver-port N] [--public-url URL] [--junit FILE] [--min-coverage PERCENT] [--seed N] [--only ID,…]",
   flags: {
     "base-url": { type: "string", value: "URL", description: "the implementation under test; every request, the control API's too, goes there" },
     token: { type: "string", value: "TOKEN", description: "the bearer token of the account the checks use" },
@@ -18,46 +27,115 @@ const command = {
     "receiver-host": { type: "string", value: "H", default: "127.0.0.1", description: "interface of the kit's webhook receiver" },
     "receiver-port": { type: "string", value: "N", default: "0", description: "port of the kit's webhook receiver, 0 for a free one" },
     "public-url": { type: "string", value: "URL", description: "the URL the target delivers webhooks to, when it reaches the receiver through another address" },
-    junit: { type: "string", value: "FILE", description: "also write the results as JUnit XML" },
+    junit: JUNIT,
     "min-coverage": { type: "string", value: "PERCENT", default: "0", description: "fail unless the checks exercised this share of the documented statuses" },
     seed: { type: "string", value: "N", shownDefault: "random", description: "the seed of generated inputs, to replay a run" },
-    only: { type: "string", value: "ID,…", description: "only the checks with these ids" },
+    only: ONLY,
   },
-  more: `checks:\n${serviceChecks.map((c) => `  ${c.id}  ${c.name}`).join("\n")}`,
+  more: listed(serviceChecks),
 } as const satisfies Command<any>;
 
-const { values, positionals } = parseFlags(command);
-if (positionals[0] !== "service" || positionals.length > 1) refuse(command, positionals.length === 0 ? "say what to check: service" : `unknown command ${JSON.stringify(positionals.join(" "))}`);
-const baseUrl = values["base-url"] ?? refuse(command, "--base-url is required");
-if (!URL.canParse(baseUrl)) refuse(command, `--base-url must be a URL, not ${JSON.stringify(baseUrl)}`);
-const token = values.token ?? refuse(command, "--token is required");
-const minCoverage = Number(values["min-coverage"]);
-if (!(minCoverage >= 0 && minCoverage <= 100)) refuse(command, `--min-coverage must be a percentage, not ${JSON.stringify(values["min-coverage"])}`);
-const seed = values.seed === undefined ? undefined : Number(values.seed);
-if (seed !== undefined && !Number.isInteger(seed)) refuse(command, `--seed must be an integer, not ${JSON.stringify(values.seed)}`);
-const only = values.only?.split(",").map((id) => id.trim());
-const unknown = only?.filter((id) => !serviceChecks.some((c) => c.id === id));
-if (unknown?.length) refuse(command, `no check has the id ${unknown.join(", ")}`);
+const receiver = {
+  name: "payin-conformance receiver",
+  synopsis: "--url URL --secret whsec_… [--base-url URL --token TOKEN] [--timeout-ms MS] [--junit FILE] [--only ID,…]",
+  flags: {
+    url: { type: "string", value: "URL", description: "the merchant's webhook endpoint" },
+    secret: { type: "string", value: "whsec_…", description: "the endpoint's signing secret" },
+    "base-url": { type: "string", value: "URL", description: "the service or sandbox the endpoint fetches transactions from: the events then name a paid and a failed payment created there" },
+    token: { type: "string", value: "TOKEN", description: "the bearer token of that account, with --base-url" },
+    "timeout-ms": { type: "string", value: "MS", default: "15000", description: "how long a delivery waits for its answer, as the service does" },
+    junit: JUNIT,
+    only: ONLY,
+  },
+  more: listed(receiverChecks),
+} as const satisfies Command<any>;
 
-try {
-  const report = await runConformance({
-    baseUrl,
-    token,
-    control: values.control,
-    receiverHost: values["receiver-host"],
-    receiverPort: portOf(command, values["receiver-port"]),
-    publicUrl: values["public-url"],
-    seed,
-    only,
-    onResult: (result) => console.log(resultLines(result).join("\n")),
-  });
-  console.log(summaryLines(report).join("\n"));
-  if (values.junit) writeFileSync(values.junit, junit(report));
-  const short = report.coveragePercent < minCoverage;
-  if (short) console.log(`coverage ${report.coveragePercent.toFixed(0)} % is below --min-coverage ${minCoverage} %`);
-  process.exit(report.counts.failed > 0 || short ? 1 : 0);
-} catch (error) {
-  if (!(error instanceof UnreachableTarget)) throw error;
-  console.error(`payin-conformance: ${error.message}`);
-  process.exit(2);
+const top = {
+  name: "payin-conformance",
+  synopsis: "service|receiver [flags]   (payin-conformance service --help, payin-conformance receiver --help)",
+  flags: {},
+  positionals: true,
+  more: `${usageOf(service)}\n\n${usageOf(receiver)}`,
+} as const satisfies Command<any>;
+
+/** The --only ids, each known, or exits naming the first unknown. */
+function onlyOf(command: Command<any>, value: string | undefined, checks: ReadonlyArray<{ id: string }>): string[] | undefined {
+  const only = value?.split(",").map((id) => id.trim());
+  const unknown = only?.filter((id) => !checks.some((c) => c.id === id));
+  if (unknown?.length) refuse(command, `no check has the id ${unknown.join(", ")}`);
+  return only;
 }
+
+const printResult = (result: CheckResult) => console.log(resultLines(result).join("\n"));
+
+/** Runs a check of something that may not be there: exit 2 when it cannot be reached or set up. */
+async function orExit2(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    if (!(error instanceof UnreachableTarget || error instanceof SetupFailed)) throw error;
+    console.error(`payin-conformance: ${error.message}`);
+    process.exit(2);
+  }
+}
+
+async function checkService(args: string[]) {
+  const { values } = parseFlags(service, args);
+  const baseUrl = values["base-url"] ?? refuse(service, "--base-url is required");
+  if (!URL.canParse(baseUrl)) refuse(service, `--base-url must be a URL, not ${JSON.stringify(baseUrl)}`);
+  const token = values.token ?? refuse(service, "--token is required");
+  const minCoverage = Number(values["min-coverage"]);
+  if (!(minCoverage >= 0 && minCoverage <= 100)) refuse(service, `--min-coverage must be a percentage, not ${JSON.stringify(values["min-coverage"])}`);
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !Number.isInteger(seed)) refuse(service, `--seed must be an integer, not ${JSON.stringify(values.seed)}`);
+  const only = onlyOf(service, values.only, serviceChecks);
+  await orExit2(async () => {
+    const report = await runConformance({
+      baseUrl,
+      token,
+      control: values.control,
+      receiverHost: values["receiver-host"],
+      receiverPort: portOf(service, values["receiver-port"]),
+      publicUrl: values["public-url"],
+      seed,
+      only,
+      onResult: printResult,
+    });
+    console.log(summaryLines(report).join("\n"));
+    if (values.junit) writeFileSync(values.junit, junit(report));
+    const short = report.coveragePercent < minCoverage;
+    if (short) console.log(`coverage ${report.coveragePercent.toFixed(0)} % is below --min-coverage ${minCoverage} %`);
+    process.exit(report.counts.failed > 0 || short ? 1 : 0);
+  });
+}
+
+async function checkReceiver(args: string[]) {
+  const { values } = parseFlags(receiver, args);
+  const url = values.url ?? refuse(receiver, "--url is required");
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) refuse(receiver, `--url must be an http:// or https:// URL, not ${JSON.stringify(url)}`);
+  const secret = values.secret ?? refuse(receiver, "--secret is required");
+  try {
+    secretKey(secret);
+  } catch (error) {
+    refuse(receiver, `--secret must be the endpoint's whsec_ signing secret: ${(error as Error).message}`);
+  }
+  const baseUrl = values["base-url"];
+  if (baseUrl !== undefined && !URL.canParse(baseUrl)) refuse(receiver, `--base-url must be a URL, not ${JSON.stringify(baseUrl)}`);
+  if ((baseUrl === undefined) !== (values.token === undefined)) refuse(receiver, "--base-url and --token go together");
+  const timeoutMs = Number(values["timeout-ms"]);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) refuse(receiver, `--timeout-ms must be a whole number of milliseconds, not ${JSON.stringify(values["timeout-ms"])}`);
+  const only = onlyOf(receiver, values.only, receiverChecks);
+  await orExit2(async () => {
+    console.log(`checking ${url}`);
+    const report = await runReceiverConformance({ url, secret, timeoutMs, baseUrl, token: values.token, only, onResult: printResult });
+    console.log(receiverSummaryLines(report).join("\n"));
+    if (values.junit) writeFileSync(values.junit, junit(report));
+    process.exit(report.counts.failed > 0 ? 1 : 0);
+  });
+}
+
+const [which, ...args] = process.argv.slice(2);
+if (which === "service") await checkService(args);
+else if (which === "receiver") await checkReceiver(args);
+else if (which === "--help" || which === "-h") parseFlags(top, ["--help"]);
+else refuse(top, which === undefined ? "say what to check: service or receiver" : `unknown command ${JSON.stringify(which)}`);

@@ -21,4 +21,6 @@ export const PATHS = {
   sessions: "/api/v1/earn/payment-sessions/",
   transaction: (id: string) => `/api/v1/earn/transactions/${encodeURIComponent(id)}/`,
   webhooks: "/webhooks",
+  /** The sandbox's control API: what the customer does on the payment page. */
+  simulate: (sessionId: string) => `/_sandbox/v1/payment-sessions/${encodeURIComponent(sessionId)}/simulate`,
 } as const;

@@ -1,8 +1,11 @@
-// The run as people and CI read it: a line per check as it ends, each failure with what was
-// sent and what came, the coverage table, and the count last; JUnit XML for CI to render.
-import type { CheckResult, ConformanceReport } from "./run.ts";
+// A run as people and CI read it: a line per check as it ends, each failure with what was sent,
+// what came and (for the receiver checks) the risk, then the summary, the count last; JUnit XML
+// for CI to render.
+import type { CheckResult } from "./check.ts";
+import type { ReceiverReport } from "./run-receiver.ts";
+import type { ConformanceReport } from "./run-service.ts";
 
-const MARK = { passed: "✓", failed: "✗", skipped: "-" } as const;
+const MARK = { passed: "✓", failed: "✗", warned: "!", skipped: "-" } as const;
 
 /** The items by key, in the order the keys first come. */
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
@@ -16,7 +19,8 @@ export function resultLines(result: CheckResult): string[] {
   const time = result.outcome === "skipped" ? "skipped" : `${Math.round(result.durationMs)} ms`;
   const head = `${MARK[result.outcome]} ${result.id}  ${result.name} (${time})`;
   if (result.outcome === "passed") return [head];
-  return [head, `    ${result.reason}`, ...(result.details ?? []).map((line) => `    ${line}`)];
+  const risk = result.risk ? [`    risk: ${result.risk}`] : [];
+  return [head, `    ${result.reason}`, ...risk, ...(result.details ?? []).map((line) => `    ${line}`)];
 }
 
 export function summaryLines(report: ConformanceReport): string[] {
@@ -32,10 +36,21 @@ export function summaryLines(report: ConformanceReport): string[] {
   ];
 }
 
+const ORIGIN = {
+  created: "payments created and paid (or failed) in the account at --base-url",
+  sessions: "sessions created in the account at --base-url, with made-up transactions (it has no control API to pay them)",
+  "made-up": "made-up objects: an endpoint that fetches the transaction fails those events; give --base-url and --token of the account it fetches from",
+} as const;
+
+export function receiverSummaryLines(report: ReceiverReport): string[] {
+  const { passed, failed, warned } = report.counts;
+  return ["", `endpoint: ${report.url}`, `the events named ${ORIGIN[report.payments]}`, "", `${passed} passed, ${failed} failed, ${warned} warned (advisory)`];
+}
+
 const xml = (text: string) => text.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!);
 
-/** JUnit XML: one testsuite per group of checks (the id's first part), one testcase per check. */
-export function junit(report: ConformanceReport): string {
+/** JUnit XML: one testsuite per group of checks (the id's first part), one testcase per check; an advisory warning is the case's output. */
+export function junit(report: { results: readonly CheckResult[] }): string {
   const groups = groupBy(report.results, (r) => r.id.split(".")[0]!);
   const suites = [...groups].map(([group, results]) => {
     const count = (outcome: CheckResult["outcome"]) => results.filter((r) => r.outcome === outcome).length;
@@ -44,7 +59,9 @@ export function junit(report: ConformanceReport): string {
       const open = `    <testcase classname="payin-conformance.${xml(group)}" name="${xml(`${r.id}: ${r.name}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
       if (r.outcome === "passed") return `${open}/>`;
       if (r.outcome === "skipped") return `${open}>\n      <skipped message="${xml(r.reason ?? "")}"/>\n    </testcase>`;
-      return `${open}>\n      <failure message="${xml(r.reason ?? "")}">${xml((r.details ?? []).join("\n"))}</failure>\n    </testcase>`;
+      const explained = [...(r.risk ? [`risk: ${r.risk}`] : []), ...(r.details ?? [])];
+      if (r.outcome === "warned") return `${open}>\n      <system-out>${xml([`warning (advisory): ${r.reason}`, ...explained].join("\n"))}</system-out>\n    </testcase>`;
+      return `${open}>\n      <failure message="${xml(r.reason ?? "")}">${xml(explained.join("\n"))}</failure>\n    </testcase>`;
     });
     return [`  <testsuite name="${xml(group)}" tests="${results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${time}">`, ...cases, "  </testsuite>"].join("\n");
   });

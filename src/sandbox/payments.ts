@@ -7,7 +7,7 @@ import type { PayinEvent } from "../../generated/event-types.ts";
 import type { components } from "../../generated/openapi.ts";
 import { accountNow, isoTime, realTime } from "./clock.ts";
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
-import { newId } from "./ids.ts";
+import { newId } from "../lib/ids.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Store } from "./store/index.ts";
 import type { SessionRecord } from "./store/sessions.ts";

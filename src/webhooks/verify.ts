@@ -21,7 +21,9 @@ const TIMESTAMP = /^[0-9]{1,12}$/;
  * Checks, in order: the three Standard Webhooks headers are present; the timestamp is within
  * the tolerance; one of the `v1` signatures is the HMAC of `id.timestamp.body` under the
  * secret (compared in constant time); the body is JSON and valid against its event's schema;
- * its `id` is the `webhook-id`. Throws `WebhookVerificationError` with a `code` otherwise.
+ * its `id` is the `webhook-id`. Throws `WebhookVerificationError` with a `code` otherwise; an
+ * authentic event of a type this version does not know is `unknown_event_type`, which the
+ * contract says to acknowledge with 2xx and ignore (decision D22).
  *
  * Pass the raw body exactly as received (string or bytes), not a re-serialized object.
  */

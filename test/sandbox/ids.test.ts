@@ -1,6 +1,6 @@
 // The sandbox's identifiers: unique however many are made at once, and in the order they were made.
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/sandbox/ids.ts";
+import { newId } from "../../src/lib/ids.ts";
 
 describe("sandbox ids", () => {
   it("stay unique and well formed across many refills of the random pool", () => {

@@ -2,7 +2,7 @@
 // rules, and the answer to what node:http cannot parse.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { eventPayload, type EventFacts } from "../../src/sandbox/event-payloads.ts";
+import { eventPayload, type EventFacts } from "../../src/lib/event-payload.ts";
 import { answerClientError } from "../../src/sandbox/http.ts";
 import { isLoopbackHttpUrl, unreachableUrls } from "../../src/sandbox/urls.ts";
 

@@ -190,20 +190,26 @@ describe("verifyWebhook", () => {
   });
 
   // Names every object has through its prototype: looked up carelessly, `constructor` finds
-  // Object, which "validates" anything.
-  it.each(["session.created", "constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])(
-    "rejects a signed event of type %j, which is not one of the seven, without validating it",
+  // Object, which "validates" anything. Each is a type this version does not know (D22).
+  it.each(["transaction-refunded", "session.created", "constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", ""])(
+    "rejects a signed event of type %j, which is not one of the seven, as unknown_event_type without validating it",
     async (type) => {
       const event = { ...exampleEvent("session-created") };
       Object.defineProperty(event, "type", { value: type, enumerable: true });
       const error = await rejection(verifyWebhook(...(await args(event))));
       expect(error).toMatchObject({
-        code: "invalid_event",
-        message: `The body's type ${JSON.stringify(type)} is not one of the seven event types.`,
-        errors: [{ field: "type", message: "must be one of the event types" }],
+        code: "unknown_event_type",
+        message: `The event type ${JSON.stringify(type)} is not one of the seven this version knows: acknowledge it with 2xx and ignore it.`,
+        errors: [],
       });
     },
   );
+
+  it("checks the signature before it looks at an unknown type: a forged one is invalid_signature", async () => {
+    const event = { ...exampleEvent("session-created"), type: "transaction-refunded" };
+    const { payload, headers } = await signed(event);
+    await rejects(verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW }), "invalid_signature");
+  });
 
   it.each([
     ["no type", {}],
@@ -214,7 +220,11 @@ describe("verifyWebhook", () => {
     const payload = JSON.stringify(body);
     const headers = await signWebhook({ id: "msg_1", timestamp: NOW, payload, secret: EXAMPLE_SECRET });
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
-    expect(error).toMatchObject({ code: "invalid_event", errors: [{ field: "type", message: "must be one of the event types" }] });
+    expect(error).toMatchObject({
+      code: "invalid_event",
+      message: "The body has no event type: it is not an event.",
+      errors: [{ field: "type", message: "must be one of the event types" }],
+    });
   });
 
   it("rejects a signed event whose id is not the webhook-id", async () => {
@@ -303,6 +313,7 @@ describe("verifyWebhook", () => {
     ["invalid_signature", 401, "Webhook verification failed"],
     ["invalid_payload", 400, "Invalid webhook event"],
     ["invalid_event", 400, "Invalid webhook event"],
+    ["unknown_event_type", 400, "Invalid webhook event"],
   ] as const)("turns %s into the contract's problem details: %i %s", (code, status, title) => {
     const problem = new WebhookVerificationError(code, "What went wrong.").toProblem();
     expect(problem).toEqual({ type: `https://docs.payin.example.com/problems/webhook_${code}`, title, status, detail: "What went wrong.", code: `webhook_${code}` });

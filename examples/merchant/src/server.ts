@@ -37,8 +37,10 @@ export interface RunningMerchant {
   /** `http://127.0.0.1:<port>`: the webhook endpoint is `${url}/webhooks/payin`, the orders `${url}/orders`. */
   url: string;
   orders: Orders;
-  /** Every delivery answered 2xx, in the order they were answered. */
+  /** Every delivery of a known event answered 2xx, in the order they were answered. */
   received: ReceivedEvent[];
+  /** The secret deliveries are signed with, from the registration. */
+  signingSecret: string;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,13 @@ export async function startMerchant({ baseUrl, token, port = 0, log = console.lo
       event = await verifyWebhook(Buffer.concat(chunks), req.headers, await secret);
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
+      // Authentic, but of a type added after this version of the package: acknowledge it, or
+      // the service retries it for days (decision D22). Upgrade the package to handle it.
+      if (error.code === "unknown_event_type") {
+        log(`ignored: ${error.message}`);
+        res.writeHead(204).end();
+        return;
+      }
       const problem = error.toProblem();
       res.writeHead(problem.status, { "Content-Type": "application/problem+json" }).end(JSON.stringify(problem));
       return;
@@ -128,7 +137,7 @@ export async function startMerchant({ baseUrl, token, port = 0, log = console.lo
     throw new Error(`POST /webhooks answered ${registered.error.status} ${registered.error.code}: ${registered.error.detail ?? ""}`);
   }
   setSecret(registered.data.signing_secret);
-  return { url, orders, received, close };
+  return { url, orders, received, signingSecret: registered.data.signing_secret, close };
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {
@@ -141,11 +150,14 @@ function text(res: ServerResponse, status: number, body: string) {
 
 // Run directly (npm start), not imported.
 if (process.argv[1] && realpathSync(process.argv[1]) === import.meta.filename) {
-  const merchant = await startMerchant({
-    baseUrl: process.env.PAYIN_BASE_URL ?? "http://127.0.0.1:4010",
-    token: process.env.PAYIN_TOKEN ?? "example-merchant",
-    port: Number(process.env.PORT ?? 3000),
-  });
+  const baseUrl = process.env.PAYIN_BASE_URL ?? "http://127.0.0.1:4010";
+  const token = process.env.PAYIN_TOKEN ?? "example-merchant";
+  const merchant = await startMerchant({ baseUrl, token, port: Number(process.env.PORT ?? 3000) });
   console.log(`merchant listening on ${merchant.url}: webhooks at ${merchant.url}/webhooks/payin, orders at ${merchant.url}/orders`);
+  // As `stripe listen` does: the secret of a test account, so that the endpoint can be checked.
+  // A shop that takes real payments keeps its secret out of its logs.
+  console.log(
+    `check the endpoint: npx payin-conformance receiver --url ${merchant.url}/webhooks/payin --secret ${merchant.signingSecret} --base-url ${baseUrl} --token ${token}`,
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void merchant.close().then(() => process.exit(0)));
 }

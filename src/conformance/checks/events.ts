@@ -149,7 +149,7 @@ export const eventChecks: Check[] = [
       const receiver = context.receiver!;
       const secret = await register(context, receiver);
       const [paid, failed, expired] = [await newSession(context), await newSession(context), await newSession(context)];
-      const simulate = (sessionId: string, body: object) => target.call("POST", `/_sandbox/v1/payment-sessions/${encodeURIComponent(sessionId)}/simulate`, { body });
+      const simulate = (sessionId: string, body: object) => target.call("POST", PATHS.simulate(sessionId), { body });
       expectAnswer(await simulate(paid.session.id, { outcome: "pay" }), 200);
       expectAnswer(await simulate(failed.session.id, { outcome: "fail", failure_reason: "card_declined" }), 200);
       // A minute short of the hour the link is valid: the unpaid sessions are still open. The

@@ -34,7 +34,7 @@ export const transactionChecks: Check[] = [
       const sent = sessionBody(counterparty.json.id);
       const session = await target.call("POST", PATHS.sessions, { body: sent });
       expectAnswer(session, 201);
-      const paid = await target.call("POST", `/_sandbox/v1/payment-sessions/${encodeURIComponent(session.json.id)}/simulate`, { body: { outcome: "pay" } });
+      const paid = await target.call("POST", PATHS.simulate(session.json.id), { body: { outcome: "pay" } });
       expectAnswer(paid, 200);
       const fetched = await target.call("GET", PATHS.transaction(paid.json.transaction.id));
       expectAnswer(fetched, 200);

@@ -2,7 +2,7 @@
 // second PAYIN counterparty with the same email and phone number gets 409 with the first's id.
 import type { components } from "../../../generated/openapi.ts";
 import { accountNow, isoTime } from "../clock.ts";
-import { newId } from "../ids.ts";
+import { newId } from "../../lib/ids.ts";
 import type { Operation } from "../operation.ts";
 import { problem } from "../../lib/problem.ts";
 import { refusal } from "../problems.ts";

@@ -5,7 +5,7 @@ import type { components } from "../../../generated/openapi.ts";
 import { currencyMinorUnits } from "../../../generated/sandbox-requests.js";
 import { amountError } from "../../lib/amount.ts";
 import { accountNow, isoTime, realTime } from "../clock.ts";
-import { newId } from "../ids.ts";
+import { newId } from "../../lib/ids.ts";
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../page/routes.ts";
 import { validationProblem } from "../../lib/problem.ts";

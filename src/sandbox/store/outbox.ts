@@ -5,8 +5,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { PayinEvent } from "../../../generated/event-types.ts";
 import { isoTime } from "../clock.ts";
-import { eventPayload } from "../event-payloads.ts";
-import { newId } from "../ids.ts";
+import { eventPayload } from "../../lib/event-payload.ts";
+import { newId } from "../../lib/ids.ts";
 import { prepareAll } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
 

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { isoTime } from "../clock.ts";
-import { newSigningSecret } from "../ids.ts";
+import { newSigningSecret } from "../../lib/ids.ts";
 import { prepareAll } from "./database.ts";
 
 export interface WebhookRow {

@@ -1,7 +1,8 @@
-// The payloads of the events the sandbox sends, made from its own records: the envelope of
-// decision D13 with thin data (identifiers, the state announced, amount and currency), as the
-// contract's schemas say. The state announced is the one the type names (`transaction-settled`
-// announces `settled`), and only transaction-failed carries the failure reason.
+// An event's payload, as the service sends it (the sandbox's deliveries and the conformance
+// kit's receiver checks): the envelope of decision D13 with thin data (identifiers, the state
+// announced, amount and currency), as the contract's schemas say. The state announced is the
+// one the type names (`transaction-settled` announces `settled`), and only transaction-failed
+// carries the failure reason.
 import type { PayinEvent } from "../../generated/event-types.ts";
 
 /** What an event's payload is made of: the event, its session's facts, and its transaction's. */

@@ -1,5 +1,5 @@
 // Runs the checks against a target, one at a time in a fixed order, and reports each as it ends.
-import { CheckFailure, type Capability, type Check, type CheckContext } from "./check.ts";
+import { runCheck, type Capability, type Check, type CheckContext, type CheckResult } from "./check.ts";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { answerChecks } from "./checks/answers.ts";
 import { eventChecks } from "./checks/events.ts";
@@ -33,16 +33,6 @@ export interface ConformanceOptions {
   only?: readonly string[];
   /** Called with each check's result as it ends. */
   onResult?: (result: CheckResult) => void;
-}
-
-export interface CheckResult {
-  id: string;
-  name: string;
-  outcome: "passed" | "failed" | "skipped";
-  durationMs: number;
-  /** Why it failed, or why it was skipped. */
-  reason?: string;
-  details?: string[];
 }
 
 export interface CoverageRow {
@@ -86,7 +76,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     target.seen.clear();
     const results: CheckResult[] = [];
     for (const check of serviceChecks.filter((c) => !options.only || options.only.includes(c.id))) {
-      const result = await runCheck(check, offered, { target, receiver, random, offers: offered, eventsSeen });
+      const result = await runServiceCheck(check, offered, { target, receiver, random, offers: offered, eventsSeen });
       results.push(result);
       options.onResult?.(result);
     }
@@ -113,19 +103,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
 }
 
-async function runCheck(check: Check, offered: Set<Capability>, context: Omit<CheckContext, "receiver"> & { receiver: Receiver }): Promise<CheckResult> {
-  const base = { id: check.id, name: check.name };
+function runServiceCheck(check: Check, offered: Set<Capability>, context: Omit<CheckContext, "receiver"> & { receiver: Receiver }): Promise<CheckResult> {
   const missing = (check.needs ?? []).filter((need) => !offered.has(need));
-  if (missing.length > 0) return { ...base, outcome: "skipped", durationMs: 0, reason: `the target does not offer ${missing.map(describeCapability).join(" or ")}` };
-  const started = performance.now();
-  try {
-    await check.run({ ...context, receiver: offered.has("events") ? context.receiver : undefined });
-    return { ...base, outcome: "passed", durationMs: performance.now() - started };
-  } catch (error) {
-    const durationMs = performance.now() - started;
-    if (error instanceof CheckFailure) return { ...base, outcome: "failed", durationMs, reason: error.message, details: error.details };
-    return { ...base, outcome: "failed", durationMs, reason: `the check could not finish: ${(error as Error).message}` };
-  }
+  const skipped = missing.length > 0 ? `the target does not offer ${missing.map(describeCapability).join(" or ")}` : undefined;
+  return runCheck(check, { ...context, receiver: offered.has("events") ? context.receiver : undefined }, skipped);
 }
 
 const describeCapability = (capability: Capability) =>

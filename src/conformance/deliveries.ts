@@ -1,0 +1,89 @@
+// What the receiver checks deliver: events about three payments (one paid, one whose attempt
+// failed, and one paid whose events come out of order), built as the service builds them, with
+// fresh event ids; and the ways a delivery is bent after it was signed.
+import type { PayinEventType } from "../../generated/event-types.ts";
+import { eventPayload } from "../lib/event-payload.ts";
+import { newId } from "../lib/ids.ts";
+
+/** A session and its transaction, as events name them. */
+export interface Payment {
+  counterpartyId: string;
+  sessionId: string;
+  request: { order_id: string; amount: number; currency: string };
+  transactionId: string;
+}
+
+/** The payments the events are about, and where they come from (the run's report says it). */
+export interface Payments {
+  paid: Payment;
+  failed: Payment;
+  /** Paid too, but its events are delivered out of order, to an endpoint that has seen none of them. */
+  reordered: Payment;
+  /** `created`: in the merchant's account; `sessions`: the sessions only, the transactions made up; `made-up`: none of them exists. */
+  origin: "created" | "sessions" | "made-up";
+}
+
+/** Which payment each event type is about: the failed one's session is still open, to expire. */
+const PAYMENT_OF: Record<PayinEventType, "paid" | "failed"> = {
+  "session-created": "paid",
+  "transaction-created": "paid",
+  "transaction-completed": "paid",
+  "session-completed": "paid",
+  "transaction-settled": "paid",
+  "transaction-failed": "failed",
+  "session-expired": "failed",
+};
+
+export interface OutgoingEvent {
+  id: string;
+  body: string;
+}
+
+/** A new event of `type` about its payment (or the one given), with a fresh id, happening now. */
+export function newEvent(type: PayinEventType, payments: Payments, payment = payments[PAYMENT_OF[type]]): OutgoingEvent {
+  const id = newId("msg");
+  const body = eventPayload({
+    id,
+    type,
+    timestamp: new Date().toISOString(),
+    sessionId: payment.sessionId,
+    counterpartyId: payment.counterpartyId,
+    request: payment.request,
+    transactionId: type.startsWith("transaction-") ? payment.transactionId : null,
+    failureReason: type === "transaction-failed" ? "card_declined" : null,
+  });
+  return { id, body };
+}
+
+/** Payments nobody created, for an endpoint checked without an account to create them in. */
+export function madeUpPayments(): Payments {
+  const payment = (): Payment => ({
+    counterpartyId: newId("cp"),
+    sessionId: newId("ps"),
+    request: { order_id: `ORD-${newId("ps").slice(3, 15)}`, amount: 10, currency: "EUR" },
+    transactionId: newId("txn"),
+  });
+  return { paid: payment(), failed: payment(), reordered: payment(), origin: "made-up" };
+}
+
+/** The same JSON pretty-printed with every object's keys in reverse order: other bytes, the same event. */
+export function reformatted(body: string): string {
+  const reversed = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(reversed)
+      : value !== null && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reversed(item)]))
+        : value;
+  return JSON.stringify(reversed(JSON.parse(body)), null, 2);
+}
+
+/** One byte changed: the amount's first digit, so that the body stays a valid event that says something else. */
+export function changedByte(body: string): string {
+  return body.replace(/"amount":(\d)/, (_, digit: string) => `"amount":${digit === "9" ? "1" : "9"}`);
+}
+
+/** A space after the opening brace: the same JSON, one byte more. */
+export const addedWhitespace = (body: string): string => body.replace("{", "{ ");
+
+/** The body parsed and written again, pretty-printed: what a framework's JSON parser gives back. */
+export const reserialised = (body: string): string => JSON.stringify(JSON.parse(body), null, 2);

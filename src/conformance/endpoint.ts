@@ -1,0 +1,76 @@
+// The merchant's webhook endpoint under test, as the receiver checks reach it: each delivery is
+// POSTed as the service posts one (JSON, the three Standard Webhooks headers), and what came
+// back, or that nothing came in time, is kept with what was sent, for a failure to show both.
+import { signature, unixSeconds } from "../webhooks/sign.ts";
+import { secretKey } from "../webhooks/secret.ts";
+
+/** A delivery as sent: the body's exact bytes (as text) and the headers. */
+export interface Delivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface Sent extends Delivery {
+  /** The endpoint's status; undefined when it did not answer (`error` says why). */
+  status: number | undefined;
+  error?: string;
+  /** No answer within the time the service waits. */
+  timedOut: boolean;
+  /** The first bytes of the answer's body. */
+  answer: string;
+  durationMs: number;
+}
+
+export class Endpoint {
+  readonly url: string;
+  readonly secret: string;
+  readonly timeoutMs: number;
+
+  constructor(url: string, secret: string, timeoutMs: number) {
+    this.url = url;
+    this.secret = secret;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** The three headers of `body` signed as the service signs it, or as told otherwise. */
+  async signed(id: string, body: string, { secret = this.secret, at = new Date() }: { secret?: string; at?: Date } = {}): Promise<Delivery> {
+    const timestamp = String(unixSeconds(at));
+    return { body, headers: { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": await signature(id, timestamp, body, secretKey(secret)) } };
+  }
+
+  async send({ body, headers }: Delivery): Promise<Sent> {
+    const started = performance.now();
+    const sent = { body, headers };
+    try {
+      const response = await fetch(this.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "payin-conformance", ...headers },
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const answer = (await response.text()).slice(0, 300);
+      return { ...sent, status: response.status, answer, timedOut: false, durationMs: performance.now() - started };
+    } catch (error) {
+      const { name, cause, message } = error as Error;
+      const timedOut = name === "TimeoutError";
+      const why = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : `no answer: ${(cause as Error | undefined)?.message ?? message}`;
+      return { ...sent, status: undefined, error: why, timedOut, answer: "", durationMs: performance.now() - started };
+    }
+  }
+
+  /** Signs `body` under event id `id` and sends it. */
+  async deliver(id: string, body: string): Promise<Sent> {
+    return this.send(await this.signed(id, body));
+  }
+}
+
+/** The lines that show a delivery: the headers and body sent, and what came back. */
+export function shownDelivery(sent: Sent): string[] {
+  const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+  const headers = Object.entries(sent.headers).map(([name, value]) => `${name}: ${value}`);
+  return [
+    `sent: POST ${headers.length ? headers.join("; ") : "(no webhook headers)"}`,
+    `      ${cut(sent.body)}`,
+    sent.status === undefined ? `came: ${sent.error}` : `came: ${sent.status} ${cut(sent.answer)}`.trimEnd(),
+  ];
+}

@@ -1,0 +1,130 @@
+// The receiver checks against broken endpoints, one flaw each (flawed-endpoint.ts): each flaw is
+// reported by the checks that name it, with the risk in plain words, and by no other; the
+// same endpoint without a flaw passes every check. The command exits 1 on a flaw, 2 when it
+// cannot run.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { runReceiverConformance, type ReceiverOptions } from "../../src/conformance/index.ts";
+import { newSigningSecret } from "../../src/lib/ids.ts";
+import { startFlawedEndpoint, type Flaw, type FlawedEndpoint } from "./flawed-endpoint.ts";
+
+const endpoints: FlawedEndpoint[] = [];
+afterAll(() => Promise.all(endpoints.map((e) => e.close())));
+
+async function check(flaw: Flaw | undefined, options: Partial<ReceiverOptions> = {}, slowMs = 0) {
+  const secret = newSigningSecret();
+  const endpoint = await startFlawedEndpoint(secret, flaw, { slowMs });
+  endpoints.push(endpoint);
+  const report = await runReceiverConformance({ url: endpoint.url, secret, ...options });
+  const ids = (outcome: string) => report.results.filter((r) => r.outcome === outcome).map((r) => r.id);
+  return { report, failed: ids("failed"), warned: ids("warned"), risk: (id: string) => report.results.find((r) => r.id === id)?.risk };
+}
+
+const FORGED = ["receiver.forged.other-secret", "receiver.forged.other-body", "receiver.forged.changed-byte", "receiver.forged.added-whitespace", "receiver.forged.reserialised"];
+const ACKNOWLEDGED = [
+  "receiver.event.session-created",
+  "receiver.event.transaction-created",
+  "receiver.event.transaction-completed",
+  "receiver.event.transaction-settled",
+  "receiver.event.session-expired",
+  "receiver.event.transaction-failed",
+  "receiver.event.session-completed",
+  "receiver.redelivery",
+  "receiver.reformatted-json",
+  "receiver.signature-rotation",
+  "receiver.out-of-order",
+];
+
+describe("the receiver checks against broken endpoints", () => {
+  it("pass every check, required and advisory, on the endpoint without a flaw", async () => {
+    const { report } = await check(undefined);
+    expect(report.results.filter((r) => r.outcome !== "passed")).toEqual([]);
+    expect(report.payments).toBe("made-up");
+  });
+
+  it.each<[Flaw, string[], RegExp]>([
+    ["no-signature-check", [...FORGED, "receiver.missing-header.webhook-signature"], /^accepts forged events: anyone can mark an order paid/],
+    ["signature-over-reserialised-json", ["receiver.reformatted-json", "receiver.forged.added-whitespace", "receiver.forged.reserialised", "receiver.not-json"], /re-serialised JSON/],
+    ["no-timestamp-check", ["receiver.stale-timestamp", "receiver.future-timestamp"], /^accepts replays/],
+    ["500-on-redelivery", ["receiver.redelivery"], /^fails every retry/],
+    ["500-on-non-json", ["receiver.not-json"], /retries a delivery that can never succeed/],
+    ["500-on-forgery", FORGED, /^answers a forgery with 5xx/],
+    ["crash-on-missing-signature", ["receiver.missing-header.webhook-signature"], /^answers a forgery with 5xx/],
+    ["first-signature-only", ["receiver.signature-rotation"], /^tries only the first signature/],
+    ["accepts-invalid-events", ["receiver.invalid-event"], /lost without a trace/],
+    ["refuses-out-of-order", ["receiver.out-of-order"], /out of order/],
+  ])("report %s by %j, and nothing else", async (flaw, named, risk) => {
+    const { failed, warned, risk: riskOf } = await check(flaw);
+    expect(failed).toEqual(named);
+    expect(warned).toEqual([]);
+    expect(riskOf(named[0]!)).toMatch(risk);
+  });
+
+  it("report an answer after 16 s (here the timeout and the delay scaled down 50 times) by every check of an event it must acknowledge", async () => {
+    const { failed, warned, report, risk } = await check("slow", { timeoutMs: 300 }, 320);
+    expect(failed).toEqual(ACKNOWLEDGED);
+    expect(warned).toEqual(["receiver.answer-time"]);
+    expect(report.results.find((r) => r.id === "receiver.event.transaction-completed")!.reason).toBe("no answer within 0.3 s to a validly signed transaction-completed, where the contract expects 2xx");
+    expect(risk("receiver.event.transaction-completed")).toBe("answers after the service stops waiting: every event is delivered again, and handled more than once");
+  });
+
+  it("warn, without failing, of an endpoint that refuses event types it does not know", async () => {
+    const { failed, warned, risk } = await check("refuses-unknown-types");
+    expect([failed, warned]).toEqual([[], ["receiver.unknown-event-type"]]);
+    expect(risk("receiver.unknown-event-type")).toMatch(/^refuses event types added later/);
+  });
+
+  it("warn, without failing, of an endpoint that answers in time but slowly", async () => {
+    const { failed, warned, report } = await check("slow", { slowMs: 100 }, 120);
+    expect([failed, warned]).toEqual([[], ["receiver.answer-time"]]);
+    expect(report.results.find((r) => r.id === "receiver.answer-time")!.reason).toMatch(/^took 0\.[12] s to acknowledge, more than 0\.1 s$/);
+  });
+});
+
+describe("payin-conformance receiver", () => {
+  const exec = promisify(execFile);
+  const cli = (...args: string[]) => exec(process.execPath, [path.resolve("src/conformance/cli.ts"), "receiver", ...args]);
+
+  it("exits 1 on a broken endpoint, with each failure's risk, what was sent and what came, and writes JUnit", async () => {
+    const secret = newSigningSecret();
+    const endpoint = await startFlawedEndpoint(secret, "no-timestamp-check");
+    endpoints.push(endpoint);
+    const junit = path.join(mkdtempSync(path.join(tmpdir(), "receiver-junit-")), "receiver.xml");
+    const run = cli("--url", endpoint.url, "--secret", secret, "--junit", junit);
+    const error = await run.then(() => undefined, (e: { code: number; stdout: string }) => e);
+    expect(error?.code).toBe(1);
+    const lines = error!.stdout.split("\n");
+    const at = lines.findIndex((line) => line.startsWith("✗ receiver.stale-timestamp"));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      "    acknowledged a delivery signed 6 minutes ago with 204, where the contract allows 5 minutes",
+      "    risk: accepts replays: anyone who recorded one genuine delivery can send it again, whenever they like",
+      expect.stringMatching(/^ {4}sent: POST webhook-id: msg_\S+; webhook-timestamp: \d+; webhook-signature: v1,\S+$/),
+    ]);
+    expect(lines.at(-2)).toBe("23 passed, 2 failed, 0 warned (advisory)");
+    const xml = readFileSync(junit, "utf8");
+    expect(xml).toContain('<testsuite name="receiver" tests="25" failures="2" skipped="0"');
+    expect(xml).toContain('<failure message="acknowledged a delivery signed 6 minutes ago with 204, where the contract allows 5 minutes">risk: accepts replays');
+  });
+
+  it.each([
+    [["--secret", "whsec_AAAA"], "--url is required"],
+    [["--url", "ftp://x", "--secret", "whsec_AAAA"], '--url must be an http:// or https:// URL, not "ftp://x"'],
+    [["--url", "http://127.0.0.1:9"], "--secret is required"],
+    [["--url", "http://127.0.0.1:9", "--secret", "whsec_!"], "--secret must be the endpoint's whsec_ signing secret"],
+    [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--base-url", "http://127.0.0.1:9"], "--base-url and --token go together"],
+    [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--timeout-ms", "0"], '--timeout-ms must be a whole number of milliseconds, not "0"'],
+    [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--only", "receiver.nope"], "no check has the id receiver.nope"],
+  ])("exits 2 on bad flags %j, naming what is wrong", async (args, message) => {
+    await expect(cli(...args)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`payin-conformance receiver: ${message}`) });
+  });
+
+  it("exits 2 when the endpoint cannot be reached", async () => {
+    const endpoint = await startFlawedEndpoint(newSigningSecret());
+    await endpoint.close();
+    await expect(cli("--url", endpoint.url, "--secret", "whsec_AAAA")).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^payin-conformance: http:\/\/127\.0\.0\.1:\d+\/webhooks cannot be reached: .*ECONNREFUSED/) });
+  });
+});

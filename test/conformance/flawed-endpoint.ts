@@ -1,0 +1,88 @@
+// A merchant's webhook endpoint written by hand with node:crypto, as a merchant without the
+// package would write it, with one flaw switched on at a time: the broken endpoints the
+// receiver checks are proven against. With no flaw it is correct (it does not fetch anything,
+// so made-up objects do).
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import { EVENT_TYPES } from "../../src/webhooks/index.ts";
+
+export const FLAWS = [
+  "no-signature-check",
+  "signature-over-reserialised-json",
+  "no-timestamp-check",
+  "500-on-redelivery",
+  "500-on-non-json",
+  "500-on-forgery",
+  "crash-on-missing-signature",
+  "first-signature-only",
+  "accepts-invalid-events",
+  "refuses-out-of-order",
+  "refuses-unknown-types",
+  "slow",
+] as const;
+export type Flaw = (typeof FLAWS)[number];
+
+export interface FlawedEndpoint {
+  url: string;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `slowMs`: how long the `slow` flaw takes over each authentic event. */
+export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs = 0 } = {}): Promise<FlawedEndpoint> {
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const handled = new Set<string>();
+  const sessionsWithTransaction = new Set<string>();
+
+  function answer(headers: IncomingHttpHeaders, body: string): number | Promise<number> {
+    const id = headers["webhook-id"] as string | undefined;
+    const timestamp = headers["webhook-timestamp"] as string | undefined;
+    const signatures = headers["webhook-signature"] as string;
+    const needsSignature = flaw !== "crash-on-missing-signature" && flaw !== "no-signature-check";
+    if (!id || !timestamp || (needsSignature && !signatures)) return 401;
+    if (flaw !== "no-timestamp-check" && Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return 401;
+    if (flaw !== "no-signature-check") {
+      const signed = flaw === "signature-over-reserialised-json" ? JSON.stringify(JSON.parse(body)) : body;
+      const expected = Buffer.from(`v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${signed}`).digest("base64")}`);
+      const candidates = signatures.split(" ").slice(0, flaw === "first-signature-only" ? 1 : undefined);
+      const matched = candidates.some((candidate) => candidate.length === expected.length && timingSafeEqual(Buffer.from(candidate), expected));
+      if (!matched) return flaw === "500-on-forgery" ? 500 : 401;
+    }
+    let event;
+    try {
+      event = JSON.parse(body);
+    } catch (error) {
+      if (flaw === "500-on-non-json") throw error;
+      return 400;
+    }
+    if (typeof event?.type !== "string") return 400;
+    if (!(EVENT_TYPES as readonly string[]).includes(event.type)) return flaw === "refuses-unknown-types" ? 400 : 204;
+    if (flaw !== "accepts-invalid-events" && event.type.startsWith("transaction-") && typeof event.data?.transaction_id !== "string") return 400;
+    if (handled.has(id!)) return flaw === "500-on-redelivery" ? 500 : 204;
+    // A state machine where the contract promises no order: a transaction must be created first.
+    if (event.type === "transaction-created") sessionsWithTransaction.add(event.data.session_id);
+    else if (flaw === "refuses-out-of-order" && event.type === "transaction-completed" && !sessionsWithTransaction.has(event.data.session_id)) return 409;
+    handled.add(id!);
+    return flaw === "slow" ? sleep(slowMs).then(() => 204) : 204;
+  }
+
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      res.writeHead(await answer(req.headers, Buffer.concat(chunks).toString("utf8"))).end();
+    } catch {
+      res.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/webhooks`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
