@@ -1,10 +1,13 @@
 // The receiver checks against the example merchant (examples/merchant/), on a sandbox account of
-// its own: every check, required and advisory, passes, and the deliveries were what the
-// service sends (the merchant verified them with the package's own verifyWebhook).
+// its own. The events name payments the kit created in that account, so the merchant, which
+// fetches the transaction of every transaction event, can handle them: every check, required
+// and advisory, passes. Without the account the events name made-up objects, and the report
+// says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMerchant, type RunningMerchant } from "../../examples/merchant/src/server.ts";
-import { receiverChecks, runReceiverConformance, type ReceiverReport } from "../../src/conformance/index.ts";
+import { receiverChecks, receiverSummaryLines, runReceiverConformance, SetupFailed, UnreachableTarget, type ReceiverReport } from "../../src/conformance/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { startFaultyFront } from "./faulty-front.ts";
 
 let sandbox: RunningSandbox;
 let merchant: RunningMerchant;
@@ -22,11 +25,60 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+const endpoint = () => `${merchant.url}/webhooks/payin`;
+
 describe("the receiver checks against the example merchant", () => {
-  it("pass, every one of them, on events about a paid and a failed payment created in its account", () => {
-    console.log(report.results.filter((r) => r.outcome !== "passed"), logs);
+  it("pass, every one of them, on events about payments created in its account", () => {
     expect(report.results.filter((r) => r.outcome !== "passed")).toEqual([]);
     expect(report.results.map((r) => r.id)).toEqual(receiverChecks.map((c) => c.id));
     expect(report.payments).toBe("created");
+    expect(receiverSummaryLines(report)).toEqual([
+      "",
+      `endpoint: ${endpoint()}`,
+      "the events named payments created and paid (or failed) in the account at --base-url",
+      "",
+      `${receiverChecks.length} passed, 0 failed, 0 warned (advisory)`,
+    ]);
+  });
+
+  // The merchant answers 2xx only after verifyWebhook took the delivery (signature, timestamp,
+  // the event's schema): the seven event checks passing says the kit's events keep the contract.
+  it("sent events the merchant could act on: it fetched their transactions, and ignored the unknown type", () => {
+    expect(logs).toContainEqual('ignored: The event type "transaction-refunded" is not one of the seven this version knows: acknowledge it with 2xx and ignore it.');
+    expect(logs.filter((line) => / -> paid \(transaction-/.test(line)).length).toBeGreaterThan(0);
+    expect(logs.filter((line) => / -> failed \(transaction-created; \S+ is failed: card_declined\)/.test(line)).length).toBeGreaterThan(0);
+  });
+
+  it("without the merchant's account, sends made-up objects: the merchant cannot fetch their transactions, and the summary says to give --base-url", async () => {
+    const lonely = await runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, only: ["receiver.event.session-created", "receiver.event.transaction-completed"] });
+    expect(lonely.results.map((r) => [r.id, r.outcome])).toEqual([
+      ["receiver.event.session-created", "passed"],
+      ["receiver.event.transaction-completed", "failed"],
+    ]);
+    expect(lonely.results[1]!.reason).toBe("answered 500 to a validly signed transaction-completed, where the contract expects 2xx");
+    expect(receiverSummaryLines(lonely)[2]).toBe(
+      "the events named made-up objects: an endpoint that fetches the transaction fails those events; give --base-url and --token of the account it fetches from",
+    );
+  });
+
+  it("makes up the transactions where the account has no control API to pay, and says so", async () => {
+    const noControl = await startFaultyFront(sandbox.url, {
+      answer: (request, answer) => (request.path.startsWith("/_sandbox/") ? { status: 404, headers: {}, body: "" } : answer),
+    });
+    try {
+      const partial = await runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, baseUrl: noControl.url, token, only: ["receiver.event.session-created"] });
+      expect(partial.payments).toBe("sessions");
+      expect(partial.counts).toEqual({ passed: 1, failed: 0, warned: 0, skipped: 0 });
+      expect(receiverSummaryLines(partial)[2]).toMatch(/^the events named sessions created in the account at --base-url, with made-up transactions/);
+    } finally {
+      await noControl.close();
+    }
+  });
+
+  it("cannot run when the account refuses to create what the events name, or cannot be reached", async () => {
+    const run = (baseUrl: string) => runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, baseUrl, token: "", only: [] });
+    await expect(run(sandbox.url)).rejects.toThrow(SetupFailed);
+    await expect(run(sandbox.url)).rejects.toThrow(/^http:\/\/127\.0\.0\.1:\d+ answered 401 to create counterparty, not 201: \{.*"status":401/);
+    await expect(run("http://127.0.0.1:9")).rejects.toThrow(UnreachableTarget);
   });
 });

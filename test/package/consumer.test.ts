@@ -188,8 +188,9 @@ describe("the installed payin-conformance", () => {
 });
 
 describe("the example merchant (examples/merchant/), installed from the tarball", () => {
-  it("type-checks, and its endpoint turns a checkout the customer pays into a paid order", async () => {
-    // As its README says: install, npx payin-sandbox, npm start, npm run checkout, pay.
+  it("type-checks, its endpoint turns a checkout the customer pays into a paid order, and it passes payin-conformance receiver", async () => {
+    // As its README says: install, npx payin-sandbox, npm start, npm run checkout, pay, and check
+    // the endpoint with payin-conformance receiver.
     const example = path.join(root, "examples", "merchant");
     const dir = path.join(work, "merchant");
     cpSync(example, dir, { recursive: true, filter: (file) => !/^(node_modules|package-lock\.json)$/.test(path.relative(example, file).split(path.sep)[0]!) });
@@ -210,10 +211,14 @@ describe("the example merchant (examples/merchant/), installed from the tarball"
     const env = { ...process.env, PAYIN_BASE_URL: await started.url, PAYIN_TOKEN: `consumer-merchant-${crypto.randomUUID()}`, PORT: "0" };
     const merchant = spawn(process.execPath, ["src/server.ts"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
     try {
-      const merchantUrl = await new Promise<string>((resolve, reject) => {
+      // It prints where it listens, then the command that checks its endpoint.
+      let printed = "";
+      const [merchantUrl, checkCommand] = await new Promise<[string, string]>((resolve, reject) => {
         merchant.stdout!.on("data", (chunk: Buffer) => {
-          const found = chunk.toString().match(/merchant listening on (http:\/\/[\d.]+:\d+)/)?.[1];
-          if (found) resolve(found);
+          printed += chunk.toString();
+          const url = printed.match(/merchant listening on (http:\/\/[\d.]+:\d+)/)?.[1];
+          const command = printed.match(/check the endpoint: (npx payin-conformance receiver .*)\n/)?.[1];
+          if (url && command) resolve([url, command]);
         });
         merchant.once("exit", (code) => reject(new Error(`the merchant exited with ${code}`)));
       });
@@ -234,6 +239,13 @@ describe("the example merchant (examples/merchant/), installed from the tarball"
         order = await (await fetch(`${merchantUrl}/orders/${orderId}`)).json();
       }
       expect(order).toMatchObject({ order_id: orderId, session_id: sessionId, status: "paid", amount: 49.99, currency: "EUR" });
+
+      // The last step of its README: the command it printed, from the project, passes.
+      const [npx, ...args] = checkCommand.split(" ");
+      expect([npx, args.slice(0, 3)]).toEqual(["npx", ["payin-conformance", "receiver", "--url"]]);
+      const checked = await exec("npx", ["--no-install", ...args], { cwd: dir });
+      expect(checked.stdout).toContain(`endpoint: ${merchantUrl}/webhooks/payin`);
+      expect(checked.stdout.trimEnd().split("\n").at(-1)).toMatch(/^(\d+) passed, 0 failed, 0 warned \(advisory\)$/);
       expect(await typeErrors).toBe("");
     } finally {
       merchant.kill("SIGTERM");
