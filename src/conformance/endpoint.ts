@@ -1,8 +1,7 @@
 // The merchant's webhook endpoint under test, as the receiver checks reach it: each delivery is
 // POSTed as the service posts one (JSON, the three Standard Webhooks headers), and what came
 // back, or that nothing came in time, is kept with what was sent, for a failure to show both.
-import { signature, unixSeconds } from "../webhooks/sign.ts";
-import { secretKey } from "../webhooks/secret.ts";
+import { signWebhook } from "../webhooks/sign.ts";
 
 /** A delivery as sent: the body's exact bytes (as text) and the headers. */
 export interface Delivery {
@@ -34,8 +33,7 @@ export class Endpoint {
 
   /** The three headers of `body` signed as the service signs it, or as told otherwise. */
   async signed(id: string, body: string, { secret = this.secret, at = new Date() }: { secret?: string; at?: Date } = {}): Promise<Delivery> {
-    const timestamp = String(unixSeconds(at));
-    return { body, headers: { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": await signature(id, timestamp, body, secretKey(secret)) } };
+    return { body, headers: await signWebhook({ id, timestamp: at, payload: body, secret }) };
   }
 
   async send({ body, headers }: Delivery): Promise<Sent> {

@@ -13,7 +13,7 @@ export const FLAWS = [
   "500-on-redelivery",
   "500-on-non-json",
   "500-on-forgery",
-  "crash-on-missing-signature",
+  "crash-on-missing-header",
   "first-signature-only",
   "accepts-invalid-events",
   "refuses-out-of-order",
@@ -36,11 +36,10 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
   const sessionsWithTransaction = new Set<string>();
 
   function answer(headers: IncomingHttpHeaders, body: string): number | Promise<number> {
-    const id = headers["webhook-id"] as string | undefined;
-    const timestamp = headers["webhook-timestamp"] as string | undefined;
-    const signatures = headers["webhook-signature"] as string;
-    const needsSignature = flaw !== "crash-on-missing-signature" && flaw !== "no-signature-check";
-    if (!id || !timestamp || (needsSignature && !signatures)) return 401;
+    // The flaw reads each header as if it were there: a missing one throws, and answers 500.
+    const header = (name: string) => (flaw === "crash-on-missing-header" ? (headers[name] as string).trim() : (headers[name] as string | undefined));
+    const [id, timestamp, signatures] = [header("webhook-id"), header("webhook-timestamp"), header("webhook-signature")!];
+    if (!id || !timestamp || (flaw !== "no-signature-check" && !signatures)) return 401;
     if (flaw !== "no-timestamp-check" && Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return 401;
     if (flaw !== "no-signature-check") {
       const signed = flaw === "signature-over-reserialised-json" ? JSON.stringify(JSON.parse(body)) : body;
