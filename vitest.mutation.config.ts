@@ -3,8 +3,11 @@
 // never sees it), without the lint, build, docs and packaging tests that take minutes and
 // mutate nothing.
 import { defineConfig } from "vitest/config";
+import main from "./vitest.config.ts";
 
 export default defineConfig({
+  // The example merchant imports the package by name, resolved to src/ as in every run.
+  resolve: main.resolve,
   test: {
     include: ["test/contract/**/*.test.ts", "test/conformance/**/*.test.ts", "test/webhooks/**/*.test.ts", "test/lib/**/*.test.ts", "test/client/**/*.test.ts", "test/trigger/**/*.test.ts", "test/mock/**/*.test.ts", "test/sandbox/**/*.test.ts", "test/build/package-root.test.ts"],
     // The browser adds seconds to every run and sees nothing the page's HTTP tests do not.
