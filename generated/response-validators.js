@@ -5568,6 +5568,22 @@ const schema130 = {
 		"next_attempt_at": {
 			"$ref": "#/$defs/Timestamp",
 			"description": "When the next retry is due on the account's clock; absent when none will be made."
+		},
+		"faults": {
+			"description": "What delivery faults did to this attempt on purpose: `duplicate`, a second delivery of an acknowledged event; `shuffle`, sent before an earlier event of its session; `delay`, held `delay_ms` first. Absent for an attempt no fault touched.",
+			"type": "array",
+			"minItems": 1,
+			"maxItems": 3,
+			"uniqueItems": true,
+			"items": {
+				"type": "string",
+				"enum": [
+					"duplicate",
+					"shuffle",
+					"delay"
+				]
+			},
+			"examples": [["duplicate"]]
 		}
 	}
 };
@@ -5960,16 +5976,111 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 				errors++;
 			}
 		}
+		if (data.faults !== void 0) {
+			let data10 = data.faults;
+			if (Array.isArray(data10)) {
+				if (data10.length > 3) {
+					const err27 = {
+						instancePath: instancePath + "/faults",
+						schemaPath: "#/properties/faults/maxItems",
+						keyword: "maxItems",
+						params: { limit: 3 },
+						message: "must NOT have more than 3 items"
+					};
+					if (vErrors === null) vErrors = [err27];
+					else vErrors.push(err27);
+					errors++;
+				}
+				if (data10.length < 1) {
+					const err28 = {
+						instancePath: instancePath + "/faults",
+						schemaPath: "#/properties/faults/minItems",
+						keyword: "minItems",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 items"
+					};
+					if (vErrors === null) vErrors = [err28];
+					else vErrors.push(err28);
+					errors++;
+				}
+				const len0 = data10.length;
+				for (let i0 = 0; i0 < len0; i0++) {
+					let data11 = data10[i0];
+					if (typeof data11 !== "string") {
+						const err29 = {
+							instancePath: instancePath + "/faults/" + i0,
+							schemaPath: "#/properties/faults/items/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err29];
+						else vErrors.push(err29);
+						errors++;
+					}
+					if (!(data11 === "duplicate" || data11 === "shuffle" || data11 === "delay")) {
+						const err30 = {
+							instancePath: instancePath + "/faults/" + i0,
+							schemaPath: "#/properties/faults/items/enum",
+							keyword: "enum",
+							params: { allowedValues: schema130.properties.faults.items.enum },
+							message: "must be equal to one of the allowed values"
+						};
+						if (vErrors === null) vErrors = [err30];
+						else vErrors.push(err30);
+						errors++;
+					}
+				}
+				let i1 = data10.length;
+				let j0;
+				if (i1 > 1) {
+					const indices0 = {};
+					for (; i1--;) {
+						let item0 = data10[i1];
+						if (typeof item0 !== "string") continue;
+						if (typeof indices0[item0] == "number") {
+							j0 = indices0[item0];
+							const err31 = {
+								instancePath: instancePath + "/faults",
+								schemaPath: "#/properties/faults/uniqueItems",
+								keyword: "uniqueItems",
+								params: {
+									i: i1,
+									j: j0
+								},
+								message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)"
+							};
+							if (vErrors === null) vErrors = [err31];
+							else vErrors.push(err31);
+							errors++;
+							break;
+						}
+						indices0[item0] = i1;
+					}
+				}
+			} else {
+				const err32 = {
+					instancePath: instancePath + "/faults",
+					schemaPath: "#/properties/faults/type",
+					keyword: "type",
+					params: { type: "array" },
+					message: "must be array"
+				};
+				if (vErrors === null) vErrors = [err32];
+				else vErrors.push(err32);
+				errors++;
+			}
+		}
 	} else {
-		const err27 = {
+		const err33 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err27];
-		else vErrors.push(err27);
+		if (vErrors === null) vErrors = [err33];
+		else vErrors.push(err33);
 		errors++;
 	}
 	validate56.errors = vErrors;
@@ -5986,7 +6097,8 @@ validate56.evaluated = {
 		"error": true,
 		"attempted_at": true,
 		"duration_ms": true,
-		"next_attempt_at": true
+		"next_attempt_at": true,
+		"faults": true
 	},
 	"dynamicProps": false,
 	"dynamicItems": false
@@ -6432,16 +6544,111 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 				errors++;
 			}
 		}
+		if (data.faults !== void 0) {
+			let data10 = data.faults;
+			if (Array.isArray(data10)) {
+				if (data10.length > 3) {
+					const err27 = {
+						instancePath: instancePath + "/faults",
+						schemaPath: "#/properties/faults/maxItems",
+						keyword: "maxItems",
+						params: { limit: 3 },
+						message: "must NOT have more than 3 items"
+					};
+					if (vErrors === null) vErrors = [err27];
+					else vErrors.push(err27);
+					errors++;
+				}
+				if (data10.length < 1) {
+					const err28 = {
+						instancePath: instancePath + "/faults",
+						schemaPath: "#/properties/faults/minItems",
+						keyword: "minItems",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 items"
+					};
+					if (vErrors === null) vErrors = [err28];
+					else vErrors.push(err28);
+					errors++;
+				}
+				const len0 = data10.length;
+				for (let i0 = 0; i0 < len0; i0++) {
+					let data11 = data10[i0];
+					if (typeof data11 !== "string") {
+						const err29 = {
+							instancePath: instancePath + "/faults/" + i0,
+							schemaPath: "#/properties/faults/items/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err29];
+						else vErrors.push(err29);
+						errors++;
+					}
+					if (!(data11 === "duplicate" || data11 === "shuffle" || data11 === "delay")) {
+						const err30 = {
+							instancePath: instancePath + "/faults/" + i0,
+							schemaPath: "#/properties/faults/items/enum",
+							keyword: "enum",
+							params: { allowedValues: schema130.properties.faults.items.enum },
+							message: "must be equal to one of the allowed values"
+						};
+						if (vErrors === null) vErrors = [err30];
+						else vErrors.push(err30);
+						errors++;
+					}
+				}
+				let i1 = data10.length;
+				let j0;
+				if (i1 > 1) {
+					const indices0 = {};
+					for (; i1--;) {
+						let item0 = data10[i1];
+						if (typeof item0 !== "string") continue;
+						if (typeof indices0[item0] == "number") {
+							j0 = indices0[item0];
+							const err31 = {
+								instancePath: instancePath + "/faults",
+								schemaPath: "#/properties/faults/uniqueItems",
+								keyword: "uniqueItems",
+								params: {
+									i: i1,
+									j: j0
+								},
+								message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)"
+							};
+							if (vErrors === null) vErrors = [err31];
+							else vErrors.push(err31);
+							errors++;
+							break;
+						}
+						indices0[item0] = i1;
+					}
+				}
+			} else {
+				const err32 = {
+					instancePath: instancePath + "/faults",
+					schemaPath: "#/properties/faults/type",
+					keyword: "type",
+					params: { type: "array" },
+					message: "must be array"
+				};
+				if (vErrors === null) vErrors = [err32];
+				else vErrors.push(err32);
+				errors++;
+			}
+		}
 	} else {
-		const err27 = {
+		const err33 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err27];
-		else vErrors.push(err27);
+		if (vErrors === null) vErrors = [err33];
+		else vErrors.push(err33);
 		errors++;
 	}
 	validate58.errors = vErrors;
@@ -6458,8 +6665,1594 @@ validate58.evaluated = {
 		"error": true,
 		"attempted_at": true,
 		"duration_ms": true,
-		"next_attempt_at": true
+		"next_attempt_at": true,
+		"faults": true
 	},
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_listFaults_200_body = validate59;
+const schema142 = {
+	"description": "`request`: the account's requests to the contract's six operations (not the control API's); `delivery`: the account's webhook deliveries.",
+	"type": "string",
+	"enum": ["request", "delivery"],
+	"examples": ["request"]
+};
+const schema143 = {
+	"description": "On a request:\n- `status`: answers with `status` and its problem document, and does nothing else;\n- `delay`: waits `delay_ms`, then handles the request as usual;\n- `drop`: handles the request, then closes the connection before the answer. A retry\n  with the same `Idempotency-Key` gets the answer it missed; one without creates again.\n\nOn a delivery (every one, until the faults are cleared):\n- `duplicate`: sends every acknowledged event once more, at once, with the same\n  `webhook-id` (a redelivery);\n- `shuffle`: sends each session's pending events newest first, so a later event always\n  overtakes an earlier one; each is still retried until acknowledged;\n- `delay`: waits `delay_ms` before each attempt.\n",
+	"type": "string",
+	"enum": [
+		"status",
+		"delay",
+		"drop",
+		"duplicate",
+		"shuffle"
+	],
+	"examples": ["drop"]
+};
+const schema144 = {
+	"description": "On a request, the contract operation whose requests meet the fault; all six when absent.",
+	"type": "string",
+	"enum": [
+		"createCounterparty",
+		"getCounterpartySchema",
+		"createPaymentSession",
+		"getTransaction",
+		"registerWebhook",
+		"getWebhook"
+	],
+	"examples": ["createPaymentSession"]
+};
+const pattern34 = new RegExp("^flt_[A-Za-z0-9_-]{1,60}$", "u");
+function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate60.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "id" },
+				message: "must have required property 'id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.target === void 0) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "target" },
+				message: "must have required property 'target'"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (data.effect === void 0) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "effect" },
+				message: "must have required property 'effect'"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		if (data.met === void 0) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "met" },
+				message: "must have required property 'met'"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (data.created_at === void 0) {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "created_at" },
+				message: "must have required property 'created_at'"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
+			errors++;
+		}
+		if (data.id !== void 0) {
+			let data0 = data.id;
+			if (typeof data0 === "string") {
+				if (!pattern34.test(data0)) {
+					const err5 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/properties/id/pattern",
+						keyword: "pattern",
+						params: { pattern: "^flt_[A-Za-z0-9_-]{1,60}$" },
+						message: "must match pattern \"^flt_[A-Za-z0-9_-]{1,60}$\""
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			} else {
+				const err6 = {
+					instancePath: instancePath + "/id",
+					schemaPath: "#/properties/id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+		}
+		if (data.target !== void 0) {
+			let data1 = data.target;
+			if (typeof data1 !== "string") {
+				const err7 = {
+					instancePath: instancePath + "/target",
+					schemaPath: "#/$defs/target/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err7];
+				else vErrors.push(err7);
+				errors++;
+			}
+			if (!(data1 === "request" || data1 === "delivery")) {
+				const err8 = {
+					instancePath: instancePath + "/target",
+					schemaPath: "#/$defs/target/enum",
+					keyword: "enum",
+					params: { allowedValues: schema142.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err8];
+				else vErrors.push(err8);
+				errors++;
+			}
+		}
+		if (data.effect !== void 0) {
+			let data2 = data.effect;
+			if (typeof data2 !== "string") {
+				const err9 = {
+					instancePath: instancePath + "/effect",
+					schemaPath: "#/$defs/effect/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+			if (!(data2 === "status" || data2 === "delay" || data2 === "drop" || data2 === "duplicate" || data2 === "shuffle")) {
+				const err10 = {
+					instancePath: instancePath + "/effect",
+					schemaPath: "#/$defs/effect/enum",
+					keyword: "enum",
+					params: { allowedValues: schema143.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err10];
+				else vErrors.push(err10);
+				errors++;
+			}
+		}
+		if (data.operation_id !== void 0) {
+			let data3 = data.operation_id;
+			if (typeof data3 !== "string") {
+				const err11 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/$defs/operation_id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+			if (!(data3 === "createCounterparty" || data3 === "getCounterpartySchema" || data3 === "createPaymentSession" || data3 === "getTransaction" || data3 === "registerWebhook" || data3 === "getWebhook")) {
+				const err12 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/$defs/operation_id/enum",
+					keyword: "enum",
+					params: { allowedValues: schema144.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+		}
+		if (data.status !== void 0) {
+			let data4 = data.status;
+			if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+				const err13 = {
+					instancePath: instancePath + "/status",
+					schemaPath: "#/$defs/status/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err13];
+				else vErrors.push(err13);
+				errors++;
+			}
+			if (typeof data4 == "number" && isFinite(data4)) {
+				if (data4 > 599 || isNaN(data4)) {
+					const err14 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/$defs/status/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 599
+						},
+						message: "must be <= 599"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+				if (data4 < 400 || isNaN(data4)) {
+					const err15 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/$defs/status/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 400
+						},
+						message: "must be >= 400"
+					};
+					if (vErrors === null) vErrors = [err15];
+					else vErrors.push(err15);
+					errors++;
+				}
+			}
+		}
+		if (data.retry_after_seconds !== void 0) {
+			let data5 = data.retry_after_seconds;
+			if (!(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
+				const err16 = {
+					instancePath: instancePath + "/retry_after_seconds",
+					schemaPath: "#/$defs/retry_after_seconds/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err16];
+				else vErrors.push(err16);
+				errors++;
+			}
+			if (typeof data5 == "number" && isFinite(data5)) {
+				if (data5 > 3600 || isNaN(data5)) {
+					const err17 = {
+						instancePath: instancePath + "/retry_after_seconds",
+						schemaPath: "#/$defs/retry_after_seconds/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 3600
+						},
+						message: "must be <= 3600"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+				if (data5 < 0 || isNaN(data5)) {
+					const err18 = {
+						instancePath: instancePath + "/retry_after_seconds",
+						schemaPath: "#/$defs/retry_after_seconds/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 0
+						},
+						message: "must be >= 0"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			}
+		}
+		if (data.delay_ms !== void 0) {
+			let data6 = data.delay_ms;
+			if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+				const err19 = {
+					instancePath: instancePath + "/delay_ms",
+					schemaPath: "#/$defs/delay_ms/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err19];
+				else vErrors.push(err19);
+				errors++;
+			}
+			if (typeof data6 == "number" && isFinite(data6)) {
+				if (data6 > 6e4 || isNaN(data6)) {
+					const err20 = {
+						instancePath: instancePath + "/delay_ms",
+						schemaPath: "#/$defs/delay_ms/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 6e4
+						},
+						message: "must be <= 60000"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+				if (data6 < 1 || isNaN(data6)) {
+					const err21 = {
+						instancePath: instancePath + "/delay_ms",
+						schemaPath: "#/$defs/delay_ms/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 1
+						},
+						message: "must be >= 1"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+			}
+		}
+		if (data.times_left !== void 0) {
+			let data7 = data.times_left;
+			if (!(typeof data7 == "number" && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+				const err22 = {
+					instancePath: instancePath + "/times_left",
+					schemaPath: "#/properties/times_left/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err22];
+				else vErrors.push(err22);
+				errors++;
+			}
+			if (typeof data7 == "number" && isFinite(data7)) {
+				if (data7 > 1e3 || isNaN(data7)) {
+					const err23 = {
+						instancePath: instancePath + "/times_left",
+						schemaPath: "#/properties/times_left/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 1e3
+						},
+						message: "must be <= 1000"
+					};
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
+					errors++;
+				}
+				if (data7 < 1 || isNaN(data7)) {
+					const err24 = {
+						instancePath: instancePath + "/times_left",
+						schemaPath: "#/properties/times_left/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 1
+						},
+						message: "must be >= 1"
+					};
+					if (vErrors === null) vErrors = [err24];
+					else vErrors.push(err24);
+					errors++;
+				}
+			}
+		}
+		if (data.share !== void 0) {
+			let data8 = data.share;
+			if (typeof data8 == "number" && isFinite(data8)) {
+				if (data8 > 1 || isNaN(data8)) {
+					const err25 = {
+						instancePath: instancePath + "/share",
+						schemaPath: "#/$defs/share/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 1
+						},
+						message: "must be <= 1"
+					};
+					if (vErrors === null) vErrors = [err25];
+					else vErrors.push(err25);
+					errors++;
+				}
+				if (data8 <= 0 || isNaN(data8)) {
+					const err26 = {
+						instancePath: instancePath + "/share",
+						schemaPath: "#/$defs/share/exclusiveMinimum",
+						keyword: "exclusiveMinimum",
+						params: {
+							comparison: ">",
+							limit: 0
+						},
+						message: "must be > 0"
+					};
+					if (vErrors === null) vErrors = [err26];
+					else vErrors.push(err26);
+					errors++;
+				}
+			} else {
+				const err27 = {
+					instancePath: instancePath + "/share",
+					schemaPath: "#/$defs/share/type",
+					keyword: "type",
+					params: { type: "number" },
+					message: "must be number"
+				};
+				if (vErrors === null) vErrors = [err27];
+				else vErrors.push(err27);
+				errors++;
+			}
+		}
+		if (data.met !== void 0) {
+			let data9 = data.met;
+			if (!(typeof data9 == "number" && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+				const err28 = {
+					instancePath: instancePath + "/met",
+					schemaPath: "#/properties/met/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err28];
+				else vErrors.push(err28);
+				errors++;
+			}
+			if (typeof data9 == "number" && isFinite(data9)) {
+				if (data9 < 0 || isNaN(data9)) {
+					const err29 = {
+						instancePath: instancePath + "/met",
+						schemaPath: "#/properties/met/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 0
+						},
+						message: "must be >= 0"
+					};
+					if (vErrors === null) vErrors = [err29];
+					else vErrors.push(err29);
+					errors++;
+				}
+			}
+		}
+		if (data.created_at !== void 0) {
+			let data10 = data.created_at;
+			if (typeof data10 === "string") {
+				if (!formats4.validate(data10)) {
+					const err30 = {
+						instancePath: instancePath + "/created_at",
+						schemaPath: "#/$defs/Timestamp/format",
+						keyword: "format",
+						params: { format: "date-time" },
+						message: "must match format \"date-time\""
+					};
+					if (vErrors === null) vErrors = [err30];
+					else vErrors.push(err30);
+					errors++;
+				}
+			} else {
+				const err31 = {
+					instancePath: instancePath + "/created_at",
+					schemaPath: "#/$defs/Timestamp/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err31];
+				else vErrors.push(err31);
+				errors++;
+			}
+		}
+	} else {
+		const err32 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err32];
+		else vErrors.push(err32);
+		errors++;
+	}
+	validate60.errors = vErrors;
+	return errors === 0;
+}
+validate60.evaluated = {
+	"props": {
+		"id": true,
+		"target": true,
+		"effect": true,
+		"operation_id": true,
+		"status": true,
+		"retry_after_seconds": true,
+		"delay_ms": true,
+		"times_left": true,
+		"share": true,
+		"met": true,
+		"created_at": true
+	},
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate59.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.data === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "data" },
+				message: "must have required property 'data'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.data !== void 0) {
+			let data0 = data.data;
+			if (Array.isArray(data0)) {
+				const len0 = data0.length;
+				for (let i0 = 0; i0 < len0; i0++) if (!validate60(data0[i0], {
+					instancePath: instancePath + "/data/" + i0,
+					parentData: data0,
+					parentDataProperty: i0,
+					rootData,
+					dynamicAnchors
+				})) {
+					vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+					errors = vErrors.length;
+				}
+			} else {
+				const err1 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/properties/data/type",
+					keyword: "type",
+					params: { type: "array" },
+					message: "must be array"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+		}
+	} else {
+		const err2 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err2];
+		else vErrors.push(err2);
+		errors++;
+	}
+	validate59.errors = vErrors;
+	return errors === 0;
+}
+validate59.evaluated = {
+	"props": { "data": true },
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_armFault_201_body = validate62;
+function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate62.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "id" },
+				message: "must have required property 'id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.target === void 0) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "target" },
+				message: "must have required property 'target'"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (data.effect === void 0) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "effect" },
+				message: "must have required property 'effect'"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		if (data.met === void 0) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "met" },
+				message: "must have required property 'met'"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (data.created_at === void 0) {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "created_at" },
+				message: "must have required property 'created_at'"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
+			errors++;
+		}
+		if (data.id !== void 0) {
+			let data0 = data.id;
+			if (typeof data0 === "string") {
+				if (!pattern34.test(data0)) {
+					const err5 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/properties/id/pattern",
+						keyword: "pattern",
+						params: { pattern: "^flt_[A-Za-z0-9_-]{1,60}$" },
+						message: "must match pattern \"^flt_[A-Za-z0-9_-]{1,60}$\""
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			} else {
+				const err6 = {
+					instancePath: instancePath + "/id",
+					schemaPath: "#/properties/id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+		}
+		if (data.target !== void 0) {
+			let data1 = data.target;
+			if (typeof data1 !== "string") {
+				const err7 = {
+					instancePath: instancePath + "/target",
+					schemaPath: "#/$defs/target/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err7];
+				else vErrors.push(err7);
+				errors++;
+			}
+			if (!(data1 === "request" || data1 === "delivery")) {
+				const err8 = {
+					instancePath: instancePath + "/target",
+					schemaPath: "#/$defs/target/enum",
+					keyword: "enum",
+					params: { allowedValues: schema142.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err8];
+				else vErrors.push(err8);
+				errors++;
+			}
+		}
+		if (data.effect !== void 0) {
+			let data2 = data.effect;
+			if (typeof data2 !== "string") {
+				const err9 = {
+					instancePath: instancePath + "/effect",
+					schemaPath: "#/$defs/effect/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+			if (!(data2 === "status" || data2 === "delay" || data2 === "drop" || data2 === "duplicate" || data2 === "shuffle")) {
+				const err10 = {
+					instancePath: instancePath + "/effect",
+					schemaPath: "#/$defs/effect/enum",
+					keyword: "enum",
+					params: { allowedValues: schema143.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err10];
+				else vErrors.push(err10);
+				errors++;
+			}
+		}
+		if (data.operation_id !== void 0) {
+			let data3 = data.operation_id;
+			if (typeof data3 !== "string") {
+				const err11 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/$defs/operation_id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+			if (!(data3 === "createCounterparty" || data3 === "getCounterpartySchema" || data3 === "createPaymentSession" || data3 === "getTransaction" || data3 === "registerWebhook" || data3 === "getWebhook")) {
+				const err12 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/$defs/operation_id/enum",
+					keyword: "enum",
+					params: { allowedValues: schema144.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+		}
+		if (data.status !== void 0) {
+			let data4 = data.status;
+			if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+				const err13 = {
+					instancePath: instancePath + "/status",
+					schemaPath: "#/$defs/status/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err13];
+				else vErrors.push(err13);
+				errors++;
+			}
+			if (typeof data4 == "number" && isFinite(data4)) {
+				if (data4 > 599 || isNaN(data4)) {
+					const err14 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/$defs/status/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 599
+						},
+						message: "must be <= 599"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+				if (data4 < 400 || isNaN(data4)) {
+					const err15 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/$defs/status/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 400
+						},
+						message: "must be >= 400"
+					};
+					if (vErrors === null) vErrors = [err15];
+					else vErrors.push(err15);
+					errors++;
+				}
+			}
+		}
+		if (data.retry_after_seconds !== void 0) {
+			let data5 = data.retry_after_seconds;
+			if (!(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
+				const err16 = {
+					instancePath: instancePath + "/retry_after_seconds",
+					schemaPath: "#/$defs/retry_after_seconds/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err16];
+				else vErrors.push(err16);
+				errors++;
+			}
+			if (typeof data5 == "number" && isFinite(data5)) {
+				if (data5 > 3600 || isNaN(data5)) {
+					const err17 = {
+						instancePath: instancePath + "/retry_after_seconds",
+						schemaPath: "#/$defs/retry_after_seconds/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 3600
+						},
+						message: "must be <= 3600"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+				if (data5 < 0 || isNaN(data5)) {
+					const err18 = {
+						instancePath: instancePath + "/retry_after_seconds",
+						schemaPath: "#/$defs/retry_after_seconds/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 0
+						},
+						message: "must be >= 0"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			}
+		}
+		if (data.delay_ms !== void 0) {
+			let data6 = data.delay_ms;
+			if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+				const err19 = {
+					instancePath: instancePath + "/delay_ms",
+					schemaPath: "#/$defs/delay_ms/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err19];
+				else vErrors.push(err19);
+				errors++;
+			}
+			if (typeof data6 == "number" && isFinite(data6)) {
+				if (data6 > 6e4 || isNaN(data6)) {
+					const err20 = {
+						instancePath: instancePath + "/delay_ms",
+						schemaPath: "#/$defs/delay_ms/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 6e4
+						},
+						message: "must be <= 60000"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+				if (data6 < 1 || isNaN(data6)) {
+					const err21 = {
+						instancePath: instancePath + "/delay_ms",
+						schemaPath: "#/$defs/delay_ms/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 1
+						},
+						message: "must be >= 1"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+			}
+		}
+		if (data.times_left !== void 0) {
+			let data7 = data.times_left;
+			if (!(typeof data7 == "number" && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+				const err22 = {
+					instancePath: instancePath + "/times_left",
+					schemaPath: "#/properties/times_left/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err22];
+				else vErrors.push(err22);
+				errors++;
+			}
+			if (typeof data7 == "number" && isFinite(data7)) {
+				if (data7 > 1e3 || isNaN(data7)) {
+					const err23 = {
+						instancePath: instancePath + "/times_left",
+						schemaPath: "#/properties/times_left/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 1e3
+						},
+						message: "must be <= 1000"
+					};
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
+					errors++;
+				}
+				if (data7 < 1 || isNaN(data7)) {
+					const err24 = {
+						instancePath: instancePath + "/times_left",
+						schemaPath: "#/properties/times_left/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 1
+						},
+						message: "must be >= 1"
+					};
+					if (vErrors === null) vErrors = [err24];
+					else vErrors.push(err24);
+					errors++;
+				}
+			}
+		}
+		if (data.share !== void 0) {
+			let data8 = data.share;
+			if (typeof data8 == "number" && isFinite(data8)) {
+				if (data8 > 1 || isNaN(data8)) {
+					const err25 = {
+						instancePath: instancePath + "/share",
+						schemaPath: "#/$defs/share/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 1
+						},
+						message: "must be <= 1"
+					};
+					if (vErrors === null) vErrors = [err25];
+					else vErrors.push(err25);
+					errors++;
+				}
+				if (data8 <= 0 || isNaN(data8)) {
+					const err26 = {
+						instancePath: instancePath + "/share",
+						schemaPath: "#/$defs/share/exclusiveMinimum",
+						keyword: "exclusiveMinimum",
+						params: {
+							comparison: ">",
+							limit: 0
+						},
+						message: "must be > 0"
+					};
+					if (vErrors === null) vErrors = [err26];
+					else vErrors.push(err26);
+					errors++;
+				}
+			} else {
+				const err27 = {
+					instancePath: instancePath + "/share",
+					schemaPath: "#/$defs/share/type",
+					keyword: "type",
+					params: { type: "number" },
+					message: "must be number"
+				};
+				if (vErrors === null) vErrors = [err27];
+				else vErrors.push(err27);
+				errors++;
+			}
+		}
+		if (data.met !== void 0) {
+			let data9 = data.met;
+			if (!(typeof data9 == "number" && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+				const err28 = {
+					instancePath: instancePath + "/met",
+					schemaPath: "#/properties/met/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err28];
+				else vErrors.push(err28);
+				errors++;
+			}
+			if (typeof data9 == "number" && isFinite(data9)) {
+				if (data9 < 0 || isNaN(data9)) {
+					const err29 = {
+						instancePath: instancePath + "/met",
+						schemaPath: "#/properties/met/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 0
+						},
+						message: "must be >= 0"
+					};
+					if (vErrors === null) vErrors = [err29];
+					else vErrors.push(err29);
+					errors++;
+				}
+			}
+		}
+		if (data.created_at !== void 0) {
+			let data10 = data.created_at;
+			if (typeof data10 === "string") {
+				if (!formats4.validate(data10)) {
+					const err30 = {
+						instancePath: instancePath + "/created_at",
+						schemaPath: "#/$defs/Timestamp/format",
+						keyword: "format",
+						params: { format: "date-time" },
+						message: "must match format \"date-time\""
+					};
+					if (vErrors === null) vErrors = [err30];
+					else vErrors.push(err30);
+					errors++;
+				}
+			} else {
+				const err31 = {
+					instancePath: instancePath + "/created_at",
+					schemaPath: "#/$defs/Timestamp/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err31];
+				else vErrors.push(err31);
+				errors++;
+			}
+		}
+	} else {
+		const err32 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err32];
+		else vErrors.push(err32);
+		errors++;
+	}
+	validate62.errors = vErrors;
+	return errors === 0;
+}
+validate62.evaluated = {
+	"props": {
+		"id": true,
+		"target": true,
+		"effect": true,
+		"operation_id": true,
+		"status": true,
+		"retry_after_seconds": true,
+		"delay_ms": true,
+		"times_left": true,
+		"share": true,
+		"met": true,
+		"created_at": true
+	},
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_listRequests_200_body = validate63;
+function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate64.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.method === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "method" },
+				message: "must have required property 'method'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.path === void 0) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "path" },
+				message: "must have required property 'path'"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (data.operation_id === void 0) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "operation_id" },
+				message: "must have required property 'operation_id'"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		if (data.status === void 0) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "status" },
+				message: "must have required property 'status'"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (data.answered === void 0) {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "answered" },
+				message: "must have required property 'answered'"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
+			errors++;
+		}
+		if (data.received_at === void 0) {
+			const err5 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "received_at" },
+				message: "must have required property 'received_at'"
+			};
+			if (vErrors === null) vErrors = [err5];
+			else vErrors.push(err5);
+			errors++;
+		}
+		if (data.duration_ms === void 0) {
+			const err6 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "duration_ms" },
+				message: "must have required property 'duration_ms'"
+			};
+			if (vErrors === null) vErrors = [err6];
+			else vErrors.push(err6);
+			errors++;
+		}
+		if (data.method !== void 0) {
+			if (typeof data.method !== "string") {
+				const err7 = {
+					instancePath: instancePath + "/method",
+					schemaPath: "#/properties/method/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err7];
+				else vErrors.push(err7);
+				errors++;
+			}
+		}
+		if (data.path !== void 0) {
+			let data1 = data.path;
+			if (typeof data1 === "string") {
+				if (func1(data1) > 2048) {
+					const err8 = {
+						instancePath: instancePath + "/path",
+						schemaPath: "#/properties/path/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
+					errors++;
+				}
+			} else {
+				const err9 = {
+					instancePath: instancePath + "/path",
+					schemaPath: "#/properties/path/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+		}
+		if (data.operation_id !== void 0) {
+			let data2 = data.operation_id;
+			if (typeof data2 !== "string") {
+				const err10 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/$defs/operation_id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err10];
+				else vErrors.push(err10);
+				errors++;
+			}
+			if (!(data2 === "createCounterparty" || data2 === "getCounterpartySchema" || data2 === "createPaymentSession" || data2 === "getTransaction" || data2 === "registerWebhook" || data2 === "getWebhook")) {
+				const err11 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/$defs/operation_id/enum",
+					keyword: "enum",
+					params: { allowedValues: schema144.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+		}
+		if (data.status !== void 0) {
+			let data3 = data.status;
+			if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+				const err12 = {
+					instancePath: instancePath + "/status",
+					schemaPath: "#/properties/status/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+		}
+		if (data.answered !== void 0) {
+			if (typeof data.answered !== "boolean") {
+				const err13 = {
+					instancePath: instancePath + "/answered",
+					schemaPath: "#/properties/answered/type",
+					keyword: "type",
+					params: { type: "boolean" },
+					message: "must be boolean"
+				};
+				if (vErrors === null) vErrors = [err13];
+				else vErrors.push(err13);
+				errors++;
+			}
+		}
+		if (data.idempotency_key !== void 0) {
+			let data5 = data.idempotency_key;
+			if (typeof data5 === "string") {
+				if (func1(data5) > 255) {
+					const err14 = {
+						instancePath: instancePath + "/idempotency_key",
+						schemaPath: "#/properties/idempotency_key/maxLength",
+						keyword: "maxLength",
+						params: { limit: 255 },
+						message: "must NOT have more than 255 characters"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			} else {
+				const err15 = {
+					instancePath: instancePath + "/idempotency_key",
+					schemaPath: "#/properties/idempotency_key/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
+				errors++;
+			}
+		}
+		if (data.fault !== void 0) {
+			let data6 = data.fault;
+			if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+				if (data6.id === void 0) {
+					const err16 = {
+						instancePath: instancePath + "/fault",
+						schemaPath: "#/properties/fault/required",
+						keyword: "required",
+						params: { missingProperty: "id" },
+						message: "must have required property 'id'"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+				if (data6.effect === void 0) {
+					const err17 = {
+						instancePath: instancePath + "/fault",
+						schemaPath: "#/properties/fault/required",
+						keyword: "required",
+						params: { missingProperty: "effect" },
+						message: "must have required property 'effect'"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+				if (data6.id !== void 0) {
+					let data7 = data6.id;
+					if (typeof data7 === "string") {
+						if (!pattern34.test(data7)) {
+							const err18 = {
+								instancePath: instancePath + "/fault/id",
+								schemaPath: "#/$defs/id/pattern",
+								keyword: "pattern",
+								params: { pattern: "^flt_[A-Za-z0-9_-]{1,60}$" },
+								message: "must match pattern \"^flt_[A-Za-z0-9_-]{1,60}$\""
+							};
+							if (vErrors === null) vErrors = [err18];
+							else vErrors.push(err18);
+							errors++;
+						}
+					} else {
+						const err19 = {
+							instancePath: instancePath + "/fault/id",
+							schemaPath: "#/$defs/id/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err19];
+						else vErrors.push(err19);
+						errors++;
+					}
+				}
+				if (data6.effect !== void 0) {
+					let data8 = data6.effect;
+					if (typeof data8 !== "string") {
+						const err20 = {
+							instancePath: instancePath + "/fault/effect",
+							schemaPath: "#/$defs/effect/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err20];
+						else vErrors.push(err20);
+						errors++;
+					}
+					if (!(data8 === "status" || data8 === "delay" || data8 === "drop" || data8 === "duplicate" || data8 === "shuffle")) {
+						const err21 = {
+							instancePath: instancePath + "/fault/effect",
+							schemaPath: "#/$defs/effect/enum",
+							keyword: "enum",
+							params: { allowedValues: schema143.enum },
+							message: "must be equal to one of the allowed values"
+						};
+						if (vErrors === null) vErrors = [err21];
+						else vErrors.push(err21);
+						errors++;
+					}
+				}
+			} else {
+				const err22 = {
+					instancePath: instancePath + "/fault",
+					schemaPath: "#/properties/fault/type",
+					keyword: "type",
+					params: { type: "object" },
+					message: "must be object"
+				};
+				if (vErrors === null) vErrors = [err22];
+				else vErrors.push(err22);
+				errors++;
+			}
+		}
+		if (data.received_at !== void 0) {
+			let data9 = data.received_at;
+			if (typeof data9 === "string") {
+				if (!formats4.validate(data9)) {
+					const err23 = {
+						instancePath: instancePath + "/received_at",
+						schemaPath: "#/$defs/Timestamp/format",
+						keyword: "format",
+						params: { format: "date-time" },
+						message: "must match format \"date-time\""
+					};
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
+					errors++;
+				}
+			} else {
+				const err24 = {
+					instancePath: instancePath + "/received_at",
+					schemaPath: "#/$defs/Timestamp/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err24];
+				else vErrors.push(err24);
+				errors++;
+			}
+		}
+		if (data.duration_ms !== void 0) {
+			let data10 = data.duration_ms;
+			if (!(typeof data10 == "number" && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+				const err25 = {
+					instancePath: instancePath + "/duration_ms",
+					schemaPath: "#/properties/duration_ms/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err25];
+				else vErrors.push(err25);
+				errors++;
+			}
+			if (typeof data10 == "number" && isFinite(data10)) {
+				if (data10 < 0 || isNaN(data10)) {
+					const err26 = {
+						instancePath: instancePath + "/duration_ms",
+						schemaPath: "#/properties/duration_ms/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 0
+						},
+						message: "must be >= 0"
+					};
+					if (vErrors === null) vErrors = [err26];
+					else vErrors.push(err26);
+					errors++;
+				}
+			}
+		}
+	} else {
+		const err27 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err27];
+		else vErrors.push(err27);
+		errors++;
+	}
+	validate64.errors = vErrors;
+	return errors === 0;
+}
+validate64.evaluated = {
+	"props": {
+		"method": true,
+		"path": true,
+		"operation_id": true,
+		"status": true,
+		"answered": true,
+		"idempotency_key": true,
+		"fault": true,
+		"received_at": true,
+		"duration_ms": true
+	},
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate63.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.data === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "data" },
+				message: "must have required property 'data'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.data !== void 0) {
+			let data0 = data.data;
+			if (Array.isArray(data0)) {
+				if (data0.length > 100) {
+					const err1 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/properties/data/maxItems",
+						keyword: "maxItems",
+						params: { limit: 100 },
+						message: "must NOT have more than 100 items"
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+				const len0 = data0.length;
+				for (let i0 = 0; i0 < len0; i0++) if (!validate64(data0[i0], {
+					instancePath: instancePath + "/data/" + i0,
+					parentData: data0,
+					parentDataProperty: i0,
+					rootData,
+					dynamicAnchors
+				})) {
+					vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+					errors = vErrors.length;
+				}
+			} else {
+				const err2 = {
+					instancePath: instancePath + "/data",
+					schemaPath: "#/properties/data/type",
+					keyword: "type",
+					params: { type: "array" },
+					message: "must be array"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+		}
+	} else {
+		const err3 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err3];
+		else vErrors.push(err3);
+		errors++;
+	}
+	validate63.errors = vErrors;
+	return errors === 0;
+}
+validate63.evaluated = {
+	"props": { "data": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
@@ -7393,7 +9186,187 @@ const responses = [
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
 		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listFaults",
+		method: "GET",
+		path: "/_sandbox/v1/faults",
+		status: "200",
+		mediaType: "application/json",
+		validateBody: validate_listFaults_200_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listFaults",
+		method: "GET",
+		path: "/_sandbox/v1/faults",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listFaults",
+		method: "GET",
+		path: "/_sandbox/v1/faults",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "201",
+		mediaType: "application/json",
+		validateBody: validate_armFault_201_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "400",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "413",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "415",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "422",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "clearFaults",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults",
+		status: "204",
+		mediaType: null,
+		validateBody: null,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "clearFaults",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "clearFaults",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listRequests",
+		method: "GET",
+		path: "/_sandbox/v1/requests",
+		status: "200",
+		mediaType: "application/json",
+		validateBody: validate_listRequests_200_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listRequests",
+		method: "GET",
+		path: "/_sandbox/v1/requests",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listRequests",
+		method: "GET",
+		path: "/_sandbox/v1/requests",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
 	}
 ];
 
-export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };
+export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };

@@ -8,7 +8,7 @@ export interface RequestValidator {
 }
 
 /** Every operation of the contract and of the sandbox's control API. */
-export type OperationId = "createCounterparty" | "getCounterpartySchema" | "createPaymentSession" | "getTransaction" | "getWebhook" | "registerWebhook" | "advanceClock" | "getSandboxPaymentSession" | "simulatePayment" | "listDeliveries" | "redeliverEvent" | "resetAccount";
+export type OperationId = "createCounterparty" | "getCounterpartySchema" | "createPaymentSession" | "getTransaction" | "getWebhook" | "registerWebhook" | "advanceClock" | "getSandboxPaymentSession" | "simulatePayment" | "listDeliveries" | "redeliverEvent" | "resetAccount" | "listFaults" | "armFault" | "clearFaults" | "listRequests";
 
 export interface OperationRequest {
   /** `contract`: the service's OpenAPI document; `sandbox`: the control API's. */
@@ -22,6 +22,8 @@ export interface OperationRequest {
   validateParameters: RequestValidator;
   /** Checks the JSON body; null when the operation takes none. */
   validateBody: RequestValidator | null;
+  /** The statuses its responses document: `201`, `422`, … */
+  statuses: readonly string[];
 }
 
 export declare const operations: readonly OperationRequest[];

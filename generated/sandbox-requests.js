@@ -2316,6 +2316,564 @@ validate47.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
+const validate_listFaults_parameters = validate48;
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate48.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (!(data && typeof data == "object" && !Array.isArray(data))) {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	validate48.errors = vErrors;
+	return errors === 0;
+}
+validate48.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_armFault_parameters = validate49;
+function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate49.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (!(data && typeof data == "object" && !Array.isArray(data))) {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	validate49.errors = vErrors;
+	return errors === 0;
+}
+validate49.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_armFault_body = validate50;
+const schema81 = {
+	"title": "FaultCreate",
+	"description": "Body of arm fault: what goes wrong, on the account's requests or on its webhook deliveries, and how often. Rules the schema cannot say are checked too, each answered with `422` naming the field: `effect` fits `target` (`status`, `delay`, `drop` on a request; `duplicate`, `shuffle`, `delay` on a delivery); `status` comes with `effect` `status` and only then; `delay_ms` with `effect` `delay` and only then; `operation_id`, `times` and `share` only on a request, and not `times` with `share`.",
+	"type": "object",
+	"additionalProperties": false,
+	"required": ["target", "effect"],
+	"properties": {
+		"target": {
+			"description": "`request`: the account's requests to the contract's six operations (not the control API's); `delivery`: the account's webhook deliveries.",
+			"type": "string",
+			"enum": ["request", "delivery"],
+			"examples": ["request"]
+		},
+		"effect": {
+			"description": "On a request:\n- `status`: answers with `status` and its problem document, and does nothing else;\n- `delay`: waits `delay_ms`, then handles the request as usual;\n- `drop`: handles the request, then closes the connection before the answer. A retry\n  with the same `Idempotency-Key` gets the answer it missed; one without creates again.\n\nOn a delivery (every one, until the faults are cleared):\n- `duplicate`: sends every acknowledged event once more, at once, with the same\n  `webhook-id` (a redelivery);\n- `shuffle`: sends each session's pending events newest first, so a later event always\n  overtakes an earlier one; each is still retried until acknowledged;\n- `delay`: waits `delay_ms` before each attempt.\n",
+			"type": "string",
+			"enum": [
+				"status",
+				"delay",
+				"drop",
+				"duplicate",
+				"shuffle"
+			],
+			"examples": ["drop"]
+		},
+		"operation_id": {
+			"description": "On a request, the contract operation whose requests meet the fault; all six when absent.",
+			"type": "string",
+			"enum": [
+				"createCounterparty",
+				"getCounterpartySchema",
+				"createPaymentSession",
+				"getTransaction",
+				"registerWebhook",
+				"getWebhook"
+			],
+			"examples": ["createPaymentSession"]
+		},
+		"status": {
+			"description": "With `effect` `status`: the status to answer, one the operation documents for the server's own conditions, `429`, `500` or `503` (every operation documents the three). A status the operation does not document, or one that only a request can cause, is refused.",
+			"type": "integer",
+			"minimum": 400,
+			"maximum": 599,
+			"examples": [503]
+		},
+		"retry_after_seconds": {
+			"description": "With `status` `429` or `503`, the `Retry-After` header of the answer, in seconds. Default 1.",
+			"type": "integer",
+			"minimum": 0,
+			"maximum": 3600,
+			"examples": [1]
+		},
+		"delay_ms": {
+			"description": "With `effect` `delay`, how long to wait, in milliseconds of real time.",
+			"type": "integer",
+			"minimum": 1,
+			"maximum": 6e4,
+			"examples": [2e3]
+		},
+		"times": {
+			"description": "On a request, the fault meets the next `times` matching requests, then is gone. Without `times` or `share`, it meets every one until the faults are cleared.",
+			"type": "integer",
+			"minimum": 1,
+			"maximum": 1e3,
+			"examples": [1]
+		},
+		"share": {
+			"description": "On a request, the fault meets this share of the matching requests, evenly spread (`0.25` meets the 4th, the 8th, …), until the faults are cleared.",
+			"type": "number",
+			"exclusiveMinimum": 0,
+			"maximum": 1,
+			"examples": [.25]
+		}
+	}
+};
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate50.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.target === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "target" },
+				message: "must have required property 'target'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.effect === void 0) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "effect" },
+				message: "must have required property 'effect'"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		for (const key0 in data) if (!(key0 === "target" || key0 === "effect" || key0 === "operation_id" || key0 === "status" || key0 === "retry_after_seconds" || key0 === "delay_ms" || key0 === "times" || key0 === "share")) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/additionalProperties",
+				keyword: "additionalProperties",
+				params: { additionalProperty: key0 },
+				message: "must NOT have additional properties"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		if (data.target !== void 0) {
+			let data0 = data.target;
+			if (typeof data0 !== "string") {
+				const err3 = {
+					instancePath: instancePath + "/target",
+					schemaPath: "#/properties/target/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (!(data0 === "request" || data0 === "delivery")) {
+				const err4 = {
+					instancePath: instancePath + "/target",
+					schemaPath: "#/properties/target/enum",
+					keyword: "enum",
+					params: { allowedValues: schema81.properties.target.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+		}
+		if (data.effect !== void 0) {
+			let data1 = data.effect;
+			if (typeof data1 !== "string") {
+				const err5 = {
+					instancePath: instancePath + "/effect",
+					schemaPath: "#/properties/effect/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
+			if (!(data1 === "status" || data1 === "delay" || data1 === "drop" || data1 === "duplicate" || data1 === "shuffle")) {
+				const err6 = {
+					instancePath: instancePath + "/effect",
+					schemaPath: "#/properties/effect/enum",
+					keyword: "enum",
+					params: { allowedValues: schema81.properties.effect.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+		}
+		if (data.operation_id !== void 0) {
+			let data2 = data.operation_id;
+			if (typeof data2 !== "string") {
+				const err7 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/properties/operation_id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err7];
+				else vErrors.push(err7);
+				errors++;
+			}
+			if (!(data2 === "createCounterparty" || data2 === "getCounterpartySchema" || data2 === "createPaymentSession" || data2 === "getTransaction" || data2 === "registerWebhook" || data2 === "getWebhook")) {
+				const err8 = {
+					instancePath: instancePath + "/operation_id",
+					schemaPath: "#/properties/operation_id/enum",
+					keyword: "enum",
+					params: { allowedValues: schema81.properties.operation_id.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err8];
+				else vErrors.push(err8);
+				errors++;
+			}
+		}
+		if (data.status !== void 0) {
+			let data3 = data.status;
+			if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+				const err9 = {
+					instancePath: instancePath + "/status",
+					schemaPath: "#/properties/status/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+			if (typeof data3 == "number" && isFinite(data3)) {
+				if (data3 > 599 || isNaN(data3)) {
+					const err10 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/properties/status/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 599
+						},
+						message: "must be <= 599"
+					};
+					if (vErrors === null) vErrors = [err10];
+					else vErrors.push(err10);
+					errors++;
+				}
+				if (data3 < 400 || isNaN(data3)) {
+					const err11 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/properties/status/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 400
+						},
+						message: "must be >= 400"
+					};
+					if (vErrors === null) vErrors = [err11];
+					else vErrors.push(err11);
+					errors++;
+				}
+			}
+		}
+		if (data.retry_after_seconds !== void 0) {
+			let data4 = data.retry_after_seconds;
+			if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+				const err12 = {
+					instancePath: instancePath + "/retry_after_seconds",
+					schemaPath: "#/properties/retry_after_seconds/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+			if (typeof data4 == "number" && isFinite(data4)) {
+				if (data4 > 3600 || isNaN(data4)) {
+					const err13 = {
+						instancePath: instancePath + "/retry_after_seconds",
+						schemaPath: "#/properties/retry_after_seconds/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 3600
+						},
+						message: "must be <= 3600"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+				if (data4 < 0 || isNaN(data4)) {
+					const err14 = {
+						instancePath: instancePath + "/retry_after_seconds",
+						schemaPath: "#/properties/retry_after_seconds/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 0
+						},
+						message: "must be >= 0"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			}
+		}
+		if (data.delay_ms !== void 0) {
+			let data5 = data.delay_ms;
+			if (!(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
+				const err15 = {
+					instancePath: instancePath + "/delay_ms",
+					schemaPath: "#/properties/delay_ms/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
+				errors++;
+			}
+			if (typeof data5 == "number" && isFinite(data5)) {
+				if (data5 > 6e4 || isNaN(data5)) {
+					const err16 = {
+						instancePath: instancePath + "/delay_ms",
+						schemaPath: "#/properties/delay_ms/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 6e4
+						},
+						message: "must be <= 60000"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+				if (data5 < 1 || isNaN(data5)) {
+					const err17 = {
+						instancePath: instancePath + "/delay_ms",
+						schemaPath: "#/properties/delay_ms/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 1
+						},
+						message: "must be >= 1"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+			}
+		}
+		if (data.times !== void 0) {
+			let data6 = data.times;
+			if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+				const err18 = {
+					instancePath: instancePath + "/times",
+					schemaPath: "#/properties/times/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err18];
+				else vErrors.push(err18);
+				errors++;
+			}
+			if (typeof data6 == "number" && isFinite(data6)) {
+				if (data6 > 1e3 || isNaN(data6)) {
+					const err19 = {
+						instancePath: instancePath + "/times",
+						schemaPath: "#/properties/times/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 1e3
+						},
+						message: "must be <= 1000"
+					};
+					if (vErrors === null) vErrors = [err19];
+					else vErrors.push(err19);
+					errors++;
+				}
+				if (data6 < 1 || isNaN(data6)) {
+					const err20 = {
+						instancePath: instancePath + "/times",
+						schemaPath: "#/properties/times/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 1
+						},
+						message: "must be >= 1"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+			}
+		}
+		if (data.share !== void 0) {
+			let data7 = data.share;
+			if (typeof data7 == "number" && isFinite(data7)) {
+				if (data7 > 1 || isNaN(data7)) {
+					const err21 = {
+						instancePath: instancePath + "/share",
+						schemaPath: "#/properties/share/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 1
+						},
+						message: "must be <= 1"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+				if (data7 <= 0 || isNaN(data7)) {
+					const err22 = {
+						instancePath: instancePath + "/share",
+						schemaPath: "#/properties/share/exclusiveMinimum",
+						keyword: "exclusiveMinimum",
+						params: {
+							comparison: ">",
+							limit: 0
+						},
+						message: "must be > 0"
+					};
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
+					errors++;
+				}
+			} else {
+				const err23 = {
+					instancePath: instancePath + "/share",
+					schemaPath: "#/properties/share/type",
+					keyword: "type",
+					params: { type: "number" },
+					message: "must be number"
+				};
+				if (vErrors === null) vErrors = [err23];
+				else vErrors.push(err23);
+				errors++;
+			}
+		}
+	} else {
+		const err24 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err24];
+		else vErrors.push(err24);
+		errors++;
+	}
+	validate50.errors = vErrors;
+	return errors === 0;
+}
+validate50.evaluated = {
+	"props": true,
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_clearFaults_parameters = validate51;
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate51.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (!(data && typeof data == "object" && !Array.isArray(data))) {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	validate51.errors = vErrors;
+	return errors === 0;
+}
+validate51.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_listRequests_parameters = validate52;
+function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate52.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (!(data && typeof data == "object" && !Array.isArray(data))) {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	validate52.errors = vErrors;
+	return errors === 0;
+}
+validate52.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
 const operations = [
 	{
 		document: "contract",
@@ -2327,7 +2885,19 @@ const operations = [
 			"in": "header"
 		}],
 		validateParameters: validate_createCounterparty_parameters,
-		validateBody: validate_createCounterparty_body
+		validateBody: validate_createCounterparty_body,
+		statuses: [
+			"201",
+			"400",
+			"401",
+			"409",
+			"413",
+			"415",
+			"422",
+			"429",
+			"500",
+			"503"
+		]
 	},
 	{
 		document: "contract",
@@ -2342,7 +2912,15 @@ const operations = [
 			"in": "query"
 		}],
 		validateParameters: validate_getCounterpartySchema_parameters,
-		validateBody: null
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"422",
+			"429",
+			"500",
+			"503"
+		]
 	},
 	{
 		document: "contract",
@@ -2354,7 +2932,19 @@ const operations = [
 			"in": "header"
 		}],
 		validateParameters: validate_createPaymentSession_parameters,
-		validateBody: validate_createPaymentSession_body
+		validateBody: validate_createPaymentSession_body,
+		statuses: [
+			"201",
+			"400",
+			"401",
+			"409",
+			"413",
+			"415",
+			"422",
+			"429",
+			"500",
+			"503"
+		]
 	},
 	{
 		document: "contract",
@@ -2366,7 +2956,16 @@ const operations = [
 			"in": "path"
 		}],
 		validateParameters: validate_getTransaction_parameters,
-		validateBody: null
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"404",
+			"422",
+			"429",
+			"500",
+			"503"
+		]
 	},
 	{
 		document: "contract",
@@ -2375,7 +2974,15 @@ const operations = [
 		path: "/webhooks",
 		parameters: [],
 		validateParameters: validate_getWebhook_parameters,
-		validateBody: null
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"404",
+			"429",
+			"500",
+			"503"
+		]
 	},
 	{
 		document: "contract",
@@ -2384,7 +2991,19 @@ const operations = [
 		path: "/webhooks",
 		parameters: [],
 		validateParameters: validate_registerWebhook_parameters,
-		validateBody: validate_registerWebhook_body
+		validateBody: validate_registerWebhook_body,
+		statuses: [
+			"200",
+			"201",
+			"400",
+			"401",
+			"413",
+			"415",
+			"422",
+			"429",
+			"500",
+			"503"
+		]
 	},
 	{
 		document: "sandbox",
@@ -2393,7 +3012,16 @@ const operations = [
 		path: "/_sandbox/v1/clock/advance",
 		parameters: [],
 		validateParameters: validate_advanceClock_parameters,
-		validateBody: validate_advanceClock_body
+		validateBody: validate_advanceClock_body,
+		statuses: [
+			"200",
+			"400",
+			"401",
+			"413",
+			"415",
+			"422",
+			"500"
+		]
 	},
 	{
 		document: "sandbox",
@@ -2405,7 +3033,14 @@ const operations = [
 			"in": "path"
 		}],
 		validateParameters: validate_getSandboxPaymentSession_parameters,
-		validateBody: null
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"404",
+			"422",
+			"500"
+		]
 	},
 	{
 		document: "sandbox",
@@ -2417,7 +3052,18 @@ const operations = [
 			"in": "path"
 		}],
 		validateParameters: validate_simulatePayment_parameters,
-		validateBody: validate_simulatePayment_body
+		validateBody: validate_simulatePayment_body,
+		statuses: [
+			"200",
+			"400",
+			"401",
+			"404",
+			"409",
+			"413",
+			"415",
+			"422",
+			"500"
+		]
 	},
 	{
 		document: "sandbox",
@@ -2426,7 +3072,12 @@ const operations = [
 		path: "/_sandbox/v1/deliveries",
 		parameters: [],
 		validateParameters: validate_listDeliveries_parameters,
-		validateBody: null
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"500"
+		]
 	},
 	{
 		document: "sandbox",
@@ -2438,7 +3089,14 @@ const operations = [
 			"in": "path"
 		}],
 		validateParameters: validate_redeliverEvent_parameters,
-		validateBody: null
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"404",
+			"422",
+			"500"
+		]
 	},
 	{
 		document: "sandbox",
@@ -2447,7 +3105,72 @@ const operations = [
 		path: "/_sandbox/v1/reset",
 		parameters: [],
 		validateParameters: validate_resetAccount_parameters,
-		validateBody: null
+		validateBody: null,
+		statuses: [
+			"204",
+			"401",
+			"500"
+		]
+	},
+	{
+		document: "sandbox",
+		operationId: "listFaults",
+		method: "GET",
+		path: "/_sandbox/v1/faults",
+		parameters: [],
+		validateParameters: validate_listFaults_parameters,
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"500"
+		]
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		parameters: [],
+		validateParameters: validate_armFault_parameters,
+		validateBody: validate_armFault_body,
+		statuses: [
+			"201",
+			"400",
+			"401",
+			"413",
+			"415",
+			"422",
+			"500"
+		]
+	},
+	{
+		document: "sandbox",
+		operationId: "clearFaults",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults",
+		parameters: [],
+		validateParameters: validate_clearFaults_parameters,
+		validateBody: null,
+		statuses: [
+			"204",
+			"401",
+			"500"
+		]
+	},
+	{
+		document: "sandbox",
+		operationId: "listRequests",
+		method: "GET",
+		path: "/_sandbox/v1/requests",
+		parameters: [],
+		validateParameters: validate_listRequests_parameters,
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"500"
+		]
 	}
 ];
 const counterpartyCreateSchema = {
@@ -2653,4 +3376,4 @@ const currencyMinorUnits = {
 	"XPF": 0
 };
 
-export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };
+export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

@@ -127,9 +127,66 @@ export interface paths {
         put?: never;
         /**
          * Reset the account
-         * @description Empties the caller's account: its counterparties, sessions, transactions, webhook URL and secret, idempotency keys, and its clock offset. Other accounts are untouched.
+         * @description Empties the caller's account: its counterparties, sessions, transactions, webhook URL and secret, idempotency keys, faults, request journal, and its clock offset. Other accounts are untouched.
          */
         post: operations["resetAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/v1/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List armed faults
+         * @description The faults still armed on the caller's account, oldest first, with how often each has acted. A fault with `times` is gone once used up.
+         */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Arm a fault
+         * @description Arms a fault on the caller's account: its requests to the contract's operations, or its
+         *     webhook deliveries, go wrong as a real service's sometimes do, until the fault is used up
+         *     or cleared. Other accounts are untouched. A fault is kept with the account (with `--db`,
+         *     across restarts) and cleared by `DELETE /_sandbox/v1/faults` and by a reset.
+         *
+         *     A request meets at most one fault, the oldest armed that applies to it. Every faulty answer
+         *     is one the contract documents (`429` and `503` with `Retry-After`, `500`, each with its
+         *     problem document); `GET /_sandbox/v1/requests` shows which fault acted on which request,
+         *     and the delivery log (`GET /_sandbox/v1/deliveries`) marks the attempts a delivery fault
+         *     changed.
+         */
+        post: operations["armFault"];
+        /**
+         * Clear faults
+         * @description Disarms every fault of the caller's account; its requests and deliveries go as usual again.
+         */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/v1/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent requests
+         * @description The caller's account's last 100 requests to the contract's operations, newest first: the method, path and operation, the status, the `Idempotency-Key`, the fault that acted on it, and when. A test asserts with it what its client sent ("it retried with the same key") without a proxy. Kept in memory: a restart or a reset empties it. Requests to the control API are not listed.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -451,6 +508,13 @@ export interface components {
             duration_ms: number;
             /** @description When the next retry is due on the account's clock; absent when none will be made. */
             next_attempt_at?: components["schemas"]["Timestamp"];
+            /**
+             * @description What delivery faults did to this attempt on purpose: `duplicate`, a second delivery of an acknowledged event; `shuffle`, sent before an earlier event of its session; `delay`, held `delay_ms` first. Absent for an attempt no fault touched.
+             * @example [
+             *       "duplicate"
+             *     ]
+             */
+            faults?: ("duplicate" | "shuffle" | "delay")[];
         };
         /**
          * DeliveryList
@@ -459,6 +523,210 @@ export interface components {
         DeliveryList: {
             /** @description The attempts. */
             data: components["schemas"]["Delivery"][];
+        };
+        /**
+         * @description `request`: the account's requests to the contract's six operations (not the control API's); `delivery`: the account's webhook deliveries.
+         * @example request
+         * @enum {string}
+         */
+        target: "request" | "delivery";
+        /**
+         * @description On a request:
+         *     - `status`: answers with `status` and its problem document, and does nothing else;
+         *     - `delay`: waits `delay_ms`, then handles the request as usual;
+         *     - `drop`: handles the request, then closes the connection before the answer. A retry
+         *       with the same `Idempotency-Key` gets the answer it missed; one without creates again.
+         *
+         *     On a delivery (every one, until the faults are cleared):
+         *     - `duplicate`: sends every acknowledged event once more, at once, with the same
+         *       `webhook-id` (a redelivery);
+         *     - `shuffle`: sends each session's pending events newest first, so a later event always
+         *       overtakes an earlier one; each is still retried until acknowledged;
+         *     - `delay`: waits `delay_ms` before each attempt.
+         * @example drop
+         * @enum {string}
+         */
+        effect: "status" | "delay" | "drop" | "duplicate" | "shuffle";
+        /**
+         * @description On a request, the contract operation whose requests meet the fault; all six when absent.
+         * @example createPaymentSession
+         * @enum {string}
+         */
+        operation_id: "createCounterparty" | "getCounterpartySchema" | "createPaymentSession" | "getTransaction" | "registerWebhook" | "getWebhook";
+        /**
+         * @description With `effect` `status`: the status to answer, one the operation documents for the server's own conditions, `429`, `500` or `503` (every operation documents the three). A status the operation does not document, or one that only a request can cause, is refused.
+         * @example 503
+         */
+        status: number;
+        /**
+         * @description With `status` `429` or `503`, the `Retry-After` header of the answer, in seconds. Default 1.
+         * @example 1
+         */
+        retry_after_seconds: number;
+        /**
+         * @description With `effect` `delay`, how long to wait, in milliseconds of real time.
+         * @example 2000
+         */
+        delay_ms: number;
+        /**
+         * @description On a request, the fault meets this share of the matching requests, evenly spread (`0.25` meets the 4th, the 8th, …), until the faults are cleared.
+         * @example 0.25
+         */
+        share: number;
+        /**
+         * Fault
+         * @description A fault armed on the account, as `POST /_sandbox/v1/faults` took it, with how often it has acted.
+         */
+        Fault: {
+            /**
+             * @description The fault's id.
+             * @example flt_0mwu77a14XIpIO7sFrrmJvZm3
+             */
+            id: string;
+            target: components["schemas"]["target"];
+            effect: components["schemas"]["effect"];
+            operation_id?: components["schemas"]["operation_id"];
+            status?: components["schemas"]["status"];
+            retry_after_seconds?: components["schemas"]["retry_after_seconds"];
+            delay_ms?: components["schemas"]["delay_ms"];
+            /**
+             * @description With `times`, how many matching requests it will still meet.
+             * @example 1
+             */
+            times_left?: number;
+            share?: components["schemas"]["share"];
+            /**
+             * @description How many requests, or delivery attempts, it has acted on.
+             * @example 0
+             */
+            met: number;
+            /** @description When it was armed, on the account's clock. */
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * FaultList
+         * @description The faults armed on the account, oldest first.
+         */
+        FaultList: {
+            /** @description The faults. */
+            data: components["schemas"]["Fault"][];
+        };
+        /**
+         * FaultCreate
+         * @description Body of arm fault: what goes wrong, on the account's requests or on its webhook deliveries, and how often. Rules the schema cannot say are checked too, each answered with `422` naming the field: `effect` fits `target` (`status`, `delay`, `drop` on a request; `duplicate`, `shuffle`, `delay` on a delivery); `status` comes with `effect` `status` and only then; `delay_ms` with `effect` `delay` and only then; `operation_id`, `times` and `share` only on a request, and not `times` with `share`.
+         */
+        FaultCreate: {
+            /**
+             * @description `request`: the account's requests to the contract's six operations (not the control API's); `delivery`: the account's webhook deliveries.
+             * @example request
+             * @enum {string}
+             */
+            target: "request" | "delivery";
+            /**
+             * @description On a request:
+             *     - `status`: answers with `status` and its problem document, and does nothing else;
+             *     - `delay`: waits `delay_ms`, then handles the request as usual;
+             *     - `drop`: handles the request, then closes the connection before the answer. A retry
+             *       with the same `Idempotency-Key` gets the answer it missed; one without creates again.
+             *
+             *     On a delivery (every one, until the faults are cleared):
+             *     - `duplicate`: sends every acknowledged event once more, at once, with the same
+             *       `webhook-id` (a redelivery);
+             *     - `shuffle`: sends each session's pending events newest first, so a later event always
+             *       overtakes an earlier one; each is still retried until acknowledged;
+             *     - `delay`: waits `delay_ms` before each attempt.
+             * @example drop
+             * @enum {string}
+             */
+            effect: "status" | "delay" | "drop" | "duplicate" | "shuffle";
+            /**
+             * @description On a request, the contract operation whose requests meet the fault; all six when absent.
+             * @example createPaymentSession
+             * @enum {string}
+             */
+            operation_id?: "createCounterparty" | "getCounterpartySchema" | "createPaymentSession" | "getTransaction" | "registerWebhook" | "getWebhook";
+            /**
+             * @description With `effect` `status`: the status to answer, one the operation documents for the server's own conditions, `429`, `500` or `503` (every operation documents the three). A status the operation does not document, or one that only a request can cause, is refused.
+             * @example 503
+             */
+            status?: number;
+            /**
+             * @description With `status` `429` or `503`, the `Retry-After` header of the answer, in seconds. Default 1.
+             * @example 1
+             */
+            retry_after_seconds?: number;
+            /**
+             * @description With `effect` `delay`, how long to wait, in milliseconds of real time.
+             * @example 2000
+             */
+            delay_ms?: number;
+            /**
+             * @description On a request, the fault meets the next `times` matching requests, then is gone. Without `times` or `share`, it meets every one until the faults are cleared.
+             * @example 1
+             */
+            times?: number;
+            /**
+             * @description On a request, the fault meets this share of the matching requests, evenly spread (`0.25` meets the 4th, the 8th, …), until the faults are cleared.
+             * @example 0.25
+             */
+            share?: number;
+        };
+        /**
+         * @description The fault's id.
+         * @example flt_0mwu77a14XIpIO7sFrrmJvZm3
+         */
+        id: string;
+        /**
+         * RecordedRequest
+         * @description One request of the account to the contract's operations, as the sandbox took and answered it.
+         */
+        RecordedRequest: {
+            /**
+             * @description The request's method.
+             * @example POST
+             */
+            method: string;
+            /**
+             * @description The request's path, without its query.
+             * @example /api/v1/earn/payment-sessions/
+             */
+            path: string;
+            operation_id: components["schemas"]["operation_id"];
+            /**
+             * @description The status of the answer the sandbox made; with a `drop` fault, the answer the client never received.
+             * @example 201
+             */
+            status: number;
+            /**
+             * @description `false` when a `drop` fault closed the connection before the answer.
+             * @example true
+             */
+            answered: boolean;
+            /**
+             * @description The request's `Idempotency-Key` header, when it had one.
+             * @example ORD-1001
+             */
+            idempotency_key?: string;
+            /** @description The fault that acted on the request, when one did. */
+            fault?: {
+                id: components["schemas"]["id"];
+                effect: components["schemas"]["effect"];
+            };
+            /** @description When the request arrived, on the account's clock. */
+            received_at: components["schemas"]["Timestamp"];
+            /**
+             * @description How long the sandbox took to answer it, a fault's delay included, in milliseconds.
+             * @example 2
+             */
+            duration_ms: number;
+        };
+        /**
+         * RequestList
+         * @description The account's last requests to the contract's operations, newest first.
+         */
+        RequestList: {
+            /** @description The requests, at most the last 100. */
+            data: components["schemas"]["RecordedRequest"][];
         };
     };
     responses: {
@@ -739,6 +1007,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The armed faults. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    armFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultCreate"];
+            };
+        };
+        responses: {
+            /** @description The fault is armed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid, or the fault cannot apply (a status the operation does not document); `errors` names it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No fault is armed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];

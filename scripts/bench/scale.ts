@@ -37,8 +37,8 @@ const PAYING_ACCOUNT = 3;
 /** Fills `file` with `sessions` sessions over `accounts` accounts, through the create handlers. */
 function fill(file: string, sessions: number, accounts: number) {
   const store = new Store(file);
-  // Only the creates run: nothing routes, delivers or makes links here.
-  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, origin: "http://127.0.0.1:4010", route: undefined as never, handlers };
+  // Only the creates run: nothing routes, delivers, journals or makes links here.
+  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, journal: undefined as never, origin: "http://127.0.0.1:4010", route: undefined as never, handlers };
   const perAccount = Math.ceil(sessions / accounts);
   let made = 0;
   for (let a = 0; a < accounts && made < sessions; a++) {

@@ -1,7 +1,8 @@
 // The sandbox's knowledge of requests, generated from the two bundled documents (the
 // contract and the sandbox's control API): every operation's method and path, one
 // standalone validator for its body and one for its parameters, the create-counterparty
-// schema that get counterparty schema serves, and the currencies' minor units. A changed
+// schema that get counterparty schema serves, and the currencies' minor units; and the statuses
+// each operation documents (which faults it may be made to answer). A changed
 // schema changes the sandbox at the next build, with no hand edit.
 import { resolveRef, type Json } from "../../src/lib/json.ts";
 import { minorUnitsOf } from "../../src/lib/amount.ts";
@@ -16,6 +17,8 @@ export interface RequestEntry {
   path: string;
   parameters: Array<{ name: string; in: "query" | "path" | "header"; required: boolean; schema: Json }>;
   body?: Json;
+  /** The statuses its responses document. */
+  statuses: string[];
 }
 
 export function requestEntries(document: RequestEntry["document"], bundle: Json): RequestEntry[] {
@@ -25,7 +28,7 @@ export function requestEntries(document: RequestEntry["document"], bundle: Json)
       return { name: resolved.name, in: resolved.in, required: !!resolved.required, schema: resolved.schema };
     });
     const body = op.requestBody?.content?.["application/json"]?.schema;
-    return { document, operationId: op.operationId, method: method.toUpperCase(), path, parameters, ...(body ? { body } : {}) };
+    return { document, operationId: op.operationId, method: method.toUpperCase(), path, parameters, ...(body ? { body } : {}), statuses: Object.keys(op.responses ?? {}) };
   });
 }
 
@@ -71,6 +74,7 @@ export function sandboxRequestsModule(bundles: { contract: string; sandbox: stri
       `    parameters: ${JSON.stringify(e.parameters.map((p) => ({ name: p.name, in: p.in })))},`,
       `    validateParameters: ${validatorName(parametersDef(e))},`,
       `    validateBody: ${e.body ? validatorName(bodyDef(e)) : "null"},`,
+      `    statuses: ${JSON.stringify(e.statuses)},`,
       "  },",
     ].join("\n"),
   );
@@ -123,6 +127,8 @@ export function sandboxRequestsDeclarations(bundles: { contract: string; sandbox
     "  validateParameters: RequestValidator;",
     "  /** Checks the JSON body; null when the operation takes none. */",
     "  validateBody: RequestValidator | null;",
+    "  /** The statuses its responses document: `201`, `422`, … */",
+    "  statuses: readonly string[];",
     "}",
     "",
     "export declare const operations: readonly OperationRequest[];",

@@ -3,14 +3,16 @@
 // timeout acknowledges, anything else is retried with the same webhook-id and a fresh signature
 // on a schedule measured on the account's clock. The events of one session go one at a time,
 // in the order they were made, each once the earlier ones are acknowledged or have failed for
-// good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order.
+// good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order, unless a
+// delivery fault armed on the account says otherwise (duplicates, a shuffled order, a delay).
 import http, { type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
 import { signWebhook } from "../webhooks/sign.ts";
 import { accountNow, realTime } from "./clock.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_SCHEDULE_SECONDS } from "./defaults.ts";
 import type { Account } from "./store/accounts.ts";
-import type { Attempt, DueEvent, DueKey } from "./store/outbox.ts";
+import type { FaultRow } from "./store/faults.ts";
+import type { DueEvent, DueKey } from "./store/outbox.ts";
 import type { Store } from "./store/index.ts";
 import { isLoopbackHost } from "./urls.ts";
 
@@ -91,7 +93,8 @@ export class Dispatcher {
     setImmediate(() => {
       this.#kicked = false;
       // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next kick
-      if (!this.#closing.signal.aborted) this.#start(this.#store.outbox.due(Date.now(), BATCH + this.#inFlight.size));
+      const now = Date.now();
+      if (!this.#closing.signal.aborted) this.#start(this.#store.outbox.due(now, BATCH + this.#inFlight.size), now);
     });
   }
 
@@ -107,7 +110,7 @@ export class Dispatcher {
     let made = 0;
     while (!this.#closing.signal.aborted) {
       // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
-      this.#start(this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size));
+      this.#start(this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size), targetMs);
       // Stryker disable next-line MethodExpression,ConditionalExpression: waiting for other accounts' attempts as well only makes the advance answer later
       const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
       if (running.length === 0) break;
@@ -124,7 +127,7 @@ export class Dispatcher {
   async redeliver(key: DueKey) {
     const session = `${key.accountId}/${key.sessionId}`;
     for (let busy = this.#busySessions.get(session); busy; busy = this.#busySessions.get(session)) await busy;
-    this.#start([key]);
+    this.#start([key], null);
     await this.#inFlight.get(key.seq)?.done;
   }
 
@@ -134,13 +137,22 @@ export class Dispatcher {
     await Promise.all([...this.#inFlight.values()].map((f) => f.done));
   }
 
-  #start(due: DueKey[]) {
-    for (const key of due) {
-      const session = `${key.accountId}/${key.sessionId}`;
+  /**
+   * Starts an attempt of each due event whose session has none under way. Where the account has
+   * a shuffle fault, a session's newest pending event due by `nowMs` goes instead of its oldest
+   * (null: the event named, as it is).
+   */
+  #start(due: DueKey[], nowMs: number | null) {
+    for (const oldest of due) {
+      const session = `${oldest.accountId}/${oldest.sessionId}`;
+      const faults = this.#store.faults.forDelivery(oldest.accountId);
+      const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
+      const key = shuffle ? this.#store.outbox.newestPending(oldest, nowMs!) : oldest;
       if (this.#inFlight.has(key.seq) || this.#busySessions.has(session)) continue;
       const event = this.#store.outbox.load(key.seq);
       if (!event) continue;
-      const done = this.#attempt(event).finally(() => {
+      const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== oldest.seq));
+      const done = this.#attempt(event, acting).finally(() => {
         this.#inFlight.delete(event.seq);
         this.#busySessions.delete(session);
         this.kick();
@@ -150,9 +162,34 @@ export class Dispatcher {
     }
   }
 
-  async #attempt(event: DueEvent) {
+  /** One attempt of the event, and the duplicate a duplicate fault adds to an acknowledged one. */
+  async #attempt(event: DueEvent, faults: readonly FaultRow[]) {
     const account = this.#store.accounts.byId(event.accountId);
-    const attempt = event.attempts + 1;
+    const delayed = faults.find((f) => f.effect === "delay");
+    if (delayed) await new Promise((resolve) => setTimeout(resolve, delayed.delay_ms!));
+    const first = await this.#send(event, account, event.attempts + 1);
+    if (!first) return;
+    const succeeded = first.error === null;
+    const delay = this.#schedule[first.attempt - 1];
+    const nextAttemptAtMs = succeeded || delay === undefined ? null : accountNow(account) + jittered(delay * 1000);
+    const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
+    const applied = faults.filter((f) => f.effect !== "duplicate");
+    this.#store.transaction(() => {
+      this.#store.outbox.recordAttempt({ ...first, succeeded, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) });
+      for (const fault of applied) this.#store.faults.acted(fault);
+    });
+    const duplicate = faults.find((f) => f.effect === "duplicate");
+    if (!succeeded || !duplicate) return;
+    const again = await this.#send(event, account, first.attempt + 1);
+    if (!again) return;
+    this.#store.transaction(() => {
+      this.#store.outbox.recordExtraAttempt({ ...again, succeeded: again.error === null, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });
+      this.#store.faults.acted(duplicate);
+    });
+  }
+
+  /** Posts the event, signed now; undefined when the sandbox closed meanwhile (the attempt is made again after a restart). */
+  async #send(event: DueEvent, account: Account, attempt: number) {
     const attemptedAtMs = accountNow(account);
     const started = performance.now();
     let responseStatus: number | null = null;
@@ -169,15 +206,9 @@ export class Dispatcher {
         error = describe(caught, this.#timeoutMs);
       }
     }
-    if (this.#closing.signal.aborted) return;
-    const succeeded = error === null;
-    const delay = this.#schedule[attempt - 1];
-    const nextAttemptAtMs = succeeded || delay === undefined ? null : accountNow(account) + jittered(delay * 1000);
-    const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
-    const durationMs = Math.round(performance.now() - started);
+    if (this.#closing.signal.aborted) return undefined;
     const { accountId, id: eventId, sessionId, url } = event;
-    const recorded: Attempt = { accountId, eventId, sessionId, attempt, url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs, nextDueMs };
-    this.#store.transaction(() => this.#store.outbox.recordAttempt(recorded));
+    return { accountId, eventId, sessionId, attempt, url, responseStatus, error, attemptedAtMs, durationMs: Math.round(performance.now() - started) };
   }
 
   /** Why the sandbox makes no connection to `url`, or null when it may (decision D21). */

@@ -4,17 +4,19 @@
 import type { ValidationError } from "../../generated/event-validators.js";
 import type { OperationId } from "../../generated/sandbox-requests.js";
 import type { Dispatcher } from "./dispatcher.ts";
+import type { Journal } from "./journal.ts";
 import type { Payments } from "./payments.ts";
 import type { ProblemFieldError as FieldError } from "../lib/problem.ts";
 import type { RouteMatch } from "./router.ts";
 import type { Account } from "./store/accounts.ts";
 import type { Store } from "./store/index.ts";
 
-/** The sandbox as its handlers, routes and jobs see it: its state, payment flow, dispatcher and address. */
+/** The sandbox as its handlers, routes and jobs see it: its state, payment flow, dispatcher, journal and address. */
 export interface Sandbox {
   store: Store;
   payments: Payments;
   dispatcher: Dispatcher;
+  journal: Journal;
   /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */
   origin: string;
   route: (method: string, pathname: string) => RouteMatch;

@@ -1,68 +1,117 @@
-// One request through the sandbox: route, bearer token, body, validation from the contract,
-// idempotency, then the operation's handler. Every rejection is the contract's problem document.
+// One request through the sandbox: route, bearer token, the account's faults, body, validation
+// from the contract, idempotency, then the operation's handler; the journal keeps what came of
+// each request to the contract. Every rejection is the contract's problem document.
 // A body left unread is node:http's to drain: it does so once the answer is sent.
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationRequest } from "../../generated/sandbox-requests.js";
-import { accountNow } from "./clock.ts";
+import { accountNow, isoTime } from "./clock.ts";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import type { Answer, Call, Sandbox } from "./operation.ts";
 import { problem, validationProblem, type Problem } from "../lib/problem.ts";
 import type { Account } from "./store/accounts.ts";
+import type { FaultRow } from "./store/faults.ts";
 import { requestHash } from "./store/idempotency.ts";
 import { fieldErrors } from "./validation.ts";
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
 
+/** An answer ready to send: its status, its body as JSON text (none for 204), and extra headers. */
+interface Reply {
+  status: number;
+  body: string | undefined;
+  headers?: Record<string, string>;
+}
 
-const reject = (res: ServerResponse, body: Problem, headers?: Record<string, string>) => sendJson(res, body.status, JSON.stringify(body), headers);
+const rejection = (body: Problem, headers?: Record<string, string>): Reply => ({ status: body.status, body: JSON.stringify(body), ...(headers ? { headers } : {}) });
 
 export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse) {
   // node:http gives every request it hands a server its url and method.
   const url = req.url!;
   const pathname = url.split("?", 1)[0]!;
   const match = sandbox.route(req.method!, pathname);
+  const send = ({ status, body, headers }: Reply) => sendJson(res, status, body, headers);
   if (match.found === "no path") {
-    return reject(res, problem(404, "not_found", `No operation has the path ${pathname}.`));
+    return send(rejection(problem(404, "not_found", `No operation has the path ${pathname}.`)));
   }
   if (match.found === "no method") {
-    return reject(res, problem(405, "method_not_allowed", `${pathname} takes ${match.allowed.join(", ")}, not ${req.method}.`), { Allow: match.allowed.join(", ") });
+    return send(rejection(problem(405, "method_not_allowed", `${pathname} takes ${match.allowed.join(", ")}, not ${req.method}.`), { Allow: match.allowed.join(", ") }));
   }
   const op = match.found;
 
   const token = bearerToken(req.headers.authorization);
   if (!token) {
     const error = req.headers.authorization ? ', error="invalid_token"' : "";
-    return reject(res, problem(401, "unauthorized", "The Authorization header is missing or its bearer token is not valid."), {
-      "WWW-Authenticate": `Bearer realm="payin"${error}`,
-    });
+    return send(
+      rejection(problem(401, "unauthorized", "The Authorization header is missing or its bearer token is not valid."), {
+        "WWW-Authenticate": `Bearer realm="payin"${error}`,
+      }),
+    );
   }
+  const account = sandbox.store.accounts.forToken(token);
+  // The control API is the test's own: only the contract's operations meet faults and are journaled.
+  if (op.document === "sandbox") return send(await answerOf(sandbox, req, op, url.slice(pathname.length + 1), match.pathParameters, account));
 
+  const started = performance.now();
+  const receivedAt = accountNow(account);
+  const fault = sandbox.store.faults.forRequest(account.id, op.operationId);
+  if (fault?.effect === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delay_ms!));
+  const reply = fault?.effect === "status" ? faultReply(fault) : await answerOf(sandbox, req, op, url.slice(pathname.length + 1), match.pathParameters, account);
+  const dropped = fault?.effect === "drop";
+  const key = req.headers[IDEMPOTENCY_KEY.toLowerCase()];
+  sandbox.journal.record(account.id, {
+    method: req.method!,
+    path: pathname,
+    operation_id: op.operationId,
+    status: reply.status,
+    answered: !dropped,
+    ...(typeof key === "string" ? { idempotency_key: key } : {}),
+    ...(fault ? { fault: { id: fault.id, effect: fault.effect } } : {}),
+    received_at: isoTime(receivedAt),
+    duration_ms: Math.round(performance.now() - started),
+  });
+  // The work is done and the answer made; the client never gets it.
+  if (dropped) return void req.socket.destroy();
+  send(reply);
+}
+
+const FAULT_CODES: Record<number, string> = { 429: "rate_limited", 500: "internal_error", 503: "service_unavailable" };
+
+/** The answer of a status fault: the status's problem document, with Retry-After where the contract gives one. */
+function faultReply(fault: FaultRow): Reply {
+  const status = fault.status!;
+  const retryAfter = status === 500 ? undefined : String(fault.retry_after_seconds ?? 1);
+  const detail = `A fault armed with POST /_sandbox/v1/faults (${fault.id}) answered this request${retryAfter === undefined ? "" : `; retry after ${retryAfter} s`}.`;
+  return rejection(problem(status, FAULT_CODES[status]!, detail), retryAfter === undefined ? undefined : { "Retry-After": retryAfter });
+}
+
+/** What the operation answers to the request: every rejection is the contract's problem document. */
+async function answerOf(sandbox: Sandbox, req: IncomingMessage, op: OperationRequest, queryString: string, pathParameters: Record<string, string>, account: Account): Promise<Reply> {
   let body: unknown;
   let rawBody: Buffer | undefined;
   if (op.validateBody) {
     if (!isJsonType(req.headers["content-type"])) {
-      return reject(res, problem(415, "unsupported_media_type", "Send the body as application/json."));
+      return rejection(problem(415, "unsupported_media_type", "Send the body as application/json."));
     }
     const charset = foreignCharset(req.headers["content-type"]);
     if (charset !== undefined) {
-      return reject(res, problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
+      return rejection(problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
     }
     const read = await readBody(req);
     if (read === "too large") {
-      return reject(res, problem(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`), { Connection: "close" });
+      return rejection(problem(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`), { Connection: "close" });
     }
-    if (!isUtf8(read)) return reject(res, problem(400, "malformed_request", "The request body is not valid UTF-8."));
+    if (!isUtf8(read)) return rejection(problem(400, "malformed_request", "The request body is not valid UTF-8."));
     rawBody = read;
     try {
       body = JSON.parse(read.toString("utf8"));
     } catch (error) {
-      return reject(res, problem(400, "malformed_request", `The request body is not valid JSON: ${(error as Error).message}.`));
+      return rejection(problem(400, "malformed_request", `The request body is not valid JSON: ${(error as Error).message}.`));
     }
   }
 
-  const parameters = parametersOf(op, req, url.slice(pathname.length + 1), match.pathParameters);
+  const parameters = parametersOf(op, req, queryString, pathParameters);
   const handler = sandbox.handlers[op.operationId];
   const waive = handler.waive && ((e: Parameters<NonNullable<typeof handler.waive>>[0]) => handler.waive!(e, body));
   const errors = [
@@ -72,15 +121,14 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   ];
   // The rules beyond the schemas, for the fields the schemas found nothing wrong with.
   errors.push(...(handler.check?.(body) ?? []).filter((e) => !errors.some((known) => known.field === e.field)));
-  if (errors.length > 0) return reject(res, validationProblem(errors));
+  if (errors.length > 0) return rejection(validationProblem(errors));
 
-  const account = sandbox.store.accounts.forToken(token);
   const call: Call = { account, body, parameters };
   const key = parameters[IDEMPOTENCY_KEY];
   const answer = key !== undefined && rawBody ? idempotent(sandbox, op, call, key, rawBody) : serialized(await handler.handle(call, sandbox));
   // Whatever the handler committed to the outbox goes out now, not at the next tick.
   sandbox.dispatcher.kick();
-  sendJson(res, answer.status, answer.body);
+  return answer;
 }
 
 /** An answer with its body as the JSON text to send (none for 204: JSON.stringify(undefined) is undefined). */

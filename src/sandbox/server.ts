@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import { Dispatcher } from "./dispatcher.ts";
 import { runDueWork } from "./due-work.ts";
 import { handlers } from "./operations/index.ts";
+import { Journal } from "./journal.ts";
 import { handlePage, PAGE_PREFIX } from "./page/routes.ts";
 import { Payments } from "./payments.ts";
 import { problem } from "../lib/problem.ts";
@@ -69,7 +70,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     allowedHosts: options.allowWebhookHosts,
   });
   // The origin is known once the server listens, before any request can arrive.
-  const sandbox: Sandbox = { store, payments, dispatcher, route: createRouter(), handlers, origin: "" };
+  const sandbox: Sandbox = { store, payments, dispatcher, journal: new Journal(), route: createRouter(), handlers, origin: "" };
 
   const server = createServer((req, res) => {
     const handled = req.url?.startsWith(PAGE_PREFIX) ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox")) : handleRequest(sandbox, req, res);

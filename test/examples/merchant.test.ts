@@ -34,7 +34,7 @@ async function until<T>(what: string, value: () => T | undefined | false | Promi
 let orders = 0;
 
 /** A merchant on an account of its own, with every transaction it fetched and the control API of its account. */
-async function shop({ unreachableFetches = 0 } = {}) {
+async function shop({ unreachableFetches = 0, faults = [] as object[] } = {}) {
   const token = `merchant-${crypto.randomUUID()}`;
   const fetched: string[] = [];
   const merchant = await startMerchant({
@@ -58,6 +58,8 @@ async function shop({ unreachableFetches = 0 } = {}) {
     });
     return { status: res.status, body: await res.json() };
   };
+  // Armed before checkout, on the merchant's account only.
+  for (const fault of faults) expect((await control("POST", "faults", fault)).status).toBe(201);
   const orderId = `ORD-${++orders}`;
   const session = await checkout(
     payin,
@@ -83,6 +85,7 @@ async function shop({ unreachableFetches = 0 } = {}) {
     advance: (seconds: number) => control("POST", "clock/advance", { seconds }),
     deliveries: async () => (await control("GET", "deliveries")).body.data as Array<{ event_id: string; event_type: string; attempt: number; status: string; response_status?: number }>,
     redeliver: (eventId: string) => control("POST", `deliveries/${eventId}/redeliver`),
+    requests: async () => (await control("GET", "requests")).body.data as Array<{ operation_id: string; status: number; answered: boolean; idempotency_key?: string; fault?: { effect: string } }>,
   };
 }
 
@@ -208,5 +211,57 @@ describe("the example merchant", () => {
     expect(await res.json()).toMatchObject({ code: "webhook_invalid_signature" });
     expect(s.order.status).toBe("pending");
     expect(s.merchant.received.map((e) => e.id)).not.toContain("msg_forged");
+  });
+
+  it("checks out through a 503 and a lost answer: it retries with the same Idempotency-Key, and the order has one session", async () => {
+    const s = await shop({
+      faults: [
+        { target: "request", operation_id: "createCounterparty", effect: "status", status: 503, retry_after_seconds: 0, times: 1 },
+        { target: "request", operation_id: "createPaymentSession", effect: "drop", times: 1 },
+      ],
+    });
+    // Oldest first, after the merchant's registration of its webhook URL.
+    const requests = (await s.requests()).reverse().filter((r) => r.operation_id !== "registerWebhook");
+    expect(requests.map((r) => [r.operation_id, r.status, r.answered, r.idempotency_key ?? null, r.fault?.effect ?? null])).toEqual([
+      ["createCounterparty", 503, true, null, "status"],
+      ["createCounterparty", 201, true, null, null],
+      ["createPaymentSession", 201, false, s.order.order_id, "drop"],
+      ["createPaymentSession", 201, true, s.order.order_id, null],
+    ]);
+    // One session: one session-created, for the session the order has.
+    await s.handled(1);
+    const created = (await s.deliveries()).filter((d) => d.event_type === "session-created");
+    expect(created).toHaveLength(1);
+    expect(s.order.session_id).toBe(s.session.id);
+    expect(s.types()).toEqual(["session-created"]);
+  });
+
+  it("ends each order right when every event comes twice and each session's events come newest first", async () => {
+    const faults = [
+      { target: "delivery", effect: "duplicate" },
+      { target: "delivery", effect: "shuffle" },
+    ];
+    const [paid, failed] = [await shop({ faults }), await shop({ faults })];
+    await paid.handled(1);
+    await failed.handled(1);
+    const txn: string = (await paid.simulate({ outcome: "pay" })).body.transaction.id;
+    await failed.simulate({ outcome: "fail", failure_reason: "card_declined" });
+    await paid.handled(4);
+    await failed.handled(3);
+    // Newest first: the transaction was completed before the merchant heard it was created.
+    expect(paid.types()).toEqual(["session-created", "session-completed", "transaction-completed", "transaction-created"]);
+    expect(failed.types()).toEqual(["session-created", "transaction-failed", "transaction-created"]);
+    await paid.advance(60);
+    await failed.advance(3600);
+    for (const s of [paid, failed]) {
+      // Each event twice, with the same id: the second is a duplicate, and changes nothing.
+      const received = s.merchant.received;
+      await until("every duplicate", () => received.filter((e) => e.duplicate).length === received.length / 2);
+      expect(received.filter((e) => e.duplicate).map((e) => e.id).sort()).toEqual(received.filter((e) => !e.duplicate).map((e) => e.id).sort());
+    }
+    expect(paid.order).toMatchObject({ status: "settled", transactions: { [txn]: "settled" } });
+    expect(paid.order.history).toEqual(["pending", "paid", "settled"]);
+    expect(failed.order).toMatchObject({ status: "expired", failure_reason: "card_declined" });
+    expect(failed.order.history).toEqual(["pending", "failed", "expired"]);
   });
 });

@@ -15,6 +15,7 @@ export function delivery(row: AttemptRow) {
     attempted_at: isoTime(row.attempted_at_ms),
     duration_ms: row.duration_ms,
     ...(row.next_attempt_at_ms === null ? {} : { next_attempt_at: isoTime(row.next_attempt_at_ms) }),
+    ...(row.faults === null ? {} : { faults: row.faults.split(",") }),
   };
 }
 

@@ -1,7 +1,11 @@
 // Every operation of the two documents and its handler; the type makes a missing one a compile error.
 import { advanceClock } from "../control/advance-clock.ts";
+import { armFault } from "../control/arm-fault.ts";
+import { clearFaults } from "../control/clear-faults.ts";
 import { getSandboxPaymentSession } from "../control/get-payment-session.ts";
 import { listDeliveries } from "../control/list-deliveries.ts";
+import { listFaults } from "../control/list-faults.ts";
+import { listRequests } from "../control/list-requests.ts";
 import { redeliverEvent } from "../control/redeliver-event.ts";
 import { resetAccount } from "../control/reset-account.ts";
 import { simulatePayment } from "../control/simulate-payment.ts";
@@ -26,4 +30,8 @@ export const handlers: Operations = {
   listDeliveries,
   redeliverEvent,
   resetAccount,
+  armFault,
+  listFaults,
+  clearFaults,
+  listRequests,
 };

@@ -4,6 +4,7 @@ import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import { inTransaction, openDatabase } from "./database.ts";
 import { DueTimes } from "./due.ts";
+import { Faults } from "./faults.ts";
 import { Outbox } from "./outbox.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Sessions } from "./sessions.ts";
@@ -22,6 +23,7 @@ export class Store {
   readonly webhooks: Webhooks;
   readonly idempotencyKeys: IdempotencyKeys;
   readonly outbox: Outbox;
+  readonly faults: Faults;
   readonly #dueTimes;
   readonly #resets;
 
@@ -34,6 +36,7 @@ export class Store {
     this.webhooks = new Webhooks(this.db);
     this.idempotencyKeys = new IdempotencyKeys(this.db);
     this.outbox = new Outbox(this.db);
+    this.faults = new Faults(this.db);
     this.#dueTimes = new DueTimes(this.db);
     this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
   }
@@ -50,10 +53,11 @@ export class Store {
     });
   }
 
-  /** Empties the account: its records, its webhook, its keys, and its clock's offset. */
+  /** Empties the account: its records, its webhook, its keys, its faults, and its clock's offset. */
   reset(account: Account) {
     this.transaction(() => {
       for (const statement of this.#resets) statement.run(account.id);
+      this.faults.clear(account.id);
       this.accounts.setClockOffset(account, 0);
     });
   }

@@ -242,4 +242,28 @@ export const migrations: readonly string[] = [
   CREATE INDEX events_pending_by_session ON events (account_id, session_id, seq) WHERE state = 'pending';
   CREATE INDEX idempotency_keys_due ON idempotency_keys (due_ms);
   `,
+  `
+  -- Faults armed on an account's requests or deliveries (POST /_sandbox/v1/faults), oldest first.
+  CREATE TABLE faults (
+    seq INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    id TEXT NOT NULL,
+    target TEXT NOT NULL,
+    effect TEXT NOT NULL,
+    operation_id TEXT,
+    status INTEGER,
+    retry_after_seconds INTEGER,
+    delay_ms INTEGER,
+    times_left INTEGER,
+    -- A share in parts per million, and what it has built up since it last acted: whole
+    -- numbers, so that 0.25 acts on exactly every fourth request.
+    share_ppm INTEGER,
+    credit_ppm INTEGER NOT NULL DEFAULT 0,
+    met INTEGER NOT NULL DEFAULT 0,
+    created_at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX faults_by_account ON faults (account_id, seq);
+  -- What delivery faults did to an attempt on purpose: a comma-separated list, or null.
+  ALTER TABLE delivery_attempts ADD COLUMN faults TEXT;
+  `,
 ];

@@ -53,6 +53,8 @@ export interface Attempt {
   nextAttemptAtMs: number | null;
   /** The same in real time. */
   nextDueMs: number | null;
+  /** What delivery faults did to it on purpose. */
+  faults: readonly string[];
 }
 
 export interface AttemptRow {
@@ -66,6 +68,7 @@ export interface AttemptRow {
   attempted_at_ms: number;
   duration_ms: number;
   next_attempt_at_ms: number | null;
+  faults: string | null;
 }
 
 interface LoadedRow {
@@ -112,14 +115,18 @@ export class Outbox {
          JOIN payment_sessions s ON s.account_id = e.account_id AND s.id = e.session_id
          LEFT JOIN transactions t ON t.account_id = e.account_id AND t.id = e.transaction_id
        WHERE e.seq = ? AND e.state = 'pending'`,
-      insertAttempt: `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      insertAttempt: `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      countAttempts: "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?",
+      // The shuffle fault's pick: the session's newest pending event whose time has come.
+      newestPending: `SELECT seq, account_id AS accountId, session_id AS sessionId FROM events
+       WHERE account_id = ? AND session_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) ORDER BY seq DESC LIMIT 1`,
       afterAttempt: "UPDATE events SET state = ?, attempts = ?, due_ms = ? WHERE account_id = ? AND id = ?",
       next: `UPDATE events SET due_ms = ${dueFromItsTime}
        WHERE seq = (SELECT MIN(seq) FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending') AND due_ms IS NULL`,
       get: "SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?",
       again: "UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?",
-      attempts: `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms
+      attempts: `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults
        FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
        WHERE d.account_id = ? ORDER BY d.attempted_at_ms, e.seq, d.attempt`,
     });
@@ -173,10 +180,26 @@ export class Outbox {
    * failed; once the event is done with, the next of its session is due.
    */
   recordAttempt(a: Attempt) {
-    this.#sql.insertAttempt.run(a.accountId, a.eventId, a.attempt, a.url, a.responseStatus, a.error, a.succeeded ? 1 : 0, a.attemptedAtMs, a.durationMs, a.nextAttemptAtMs);
+    this.#insertAttempt(a);
     const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
     this.#sql.afterAttempt.run(state, a.attempt, state === "pending" ? a.nextDueMs : null, a.accountId, a.eventId);
     if (state !== "pending") this.#sql.next.run(a.accountId, a.sessionId);
+  }
+
+  /** Records an attempt a fault added (a duplicate): the event stays as it was, its attempts counted. */
+  recordExtraAttempt(a: Attempt) {
+    this.#insertAttempt(a);
+    this.#sql.countAttempts.run(a.attempt, a.accountId, a.eventId);
+  }
+
+  #insertAttempt(a: Attempt) {
+    const faults = a.faults.length > 0 ? a.faults.join(",") : null;
+    this.#sql.insertAttempt.run(a.accountId, a.eventId, a.attempt, a.url, a.responseStatus, a.error, a.succeeded ? 1 : 0, a.attemptedAtMs, a.durationMs, a.nextAttemptAtMs, faults);
+  }
+
+  /** The session's newest pending event that is due by real time `nowMs` (held back by the order rule or not). */
+  newestPending(key: DueKey, nowMs: number): DueKey {
+    return (this.#sql.newestPending.get(key.accountId, key.sessionId, nowMs) as unknown as DueKey | undefined) ?? key;
   }
 
   get(accountId: number, id: string) {

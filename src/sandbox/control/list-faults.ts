@@ -1,0 +1,9 @@
+// GET /_sandbox/v1/faults: the faults still armed on the caller's account, oldest first.
+import type { Operation } from "../operation.ts";
+import { fault } from "./arm-fault.ts";
+
+export const listFaults: Operation = {
+  handle({ account }, { store }) {
+    return { status: 200, body: { data: store.faults.list(account.id).map(fault) } };
+  },
+};

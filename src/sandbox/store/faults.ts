@@ -1,0 +1,113 @@
+// Faults armed on an account (POST /_sandbox/v1/faults): what goes wrong on its requests and
+// deliveries, and how often. The accounts that have one are also kept in memory, so that a
+// request of an account without a fault pays one Set lookup for the whole feature.
+import type { DatabaseSync } from "node:sqlite";
+import { newId } from "../../lib/ids.ts";
+import { prepareAll } from "./database.ts";
+
+export type FaultTarget = "request" | "delivery";
+export type FaultEffect = "status" | "delay" | "drop" | "duplicate" | "shuffle";
+
+/** What arm fault takes, as its body names it. */
+export interface FaultSpec {
+  target: FaultTarget;
+  effect: FaultEffect;
+  operation_id?: string;
+  status?: number;
+  retry_after_seconds?: number;
+  delay_ms?: number;
+  times?: number;
+  share?: number;
+}
+
+export interface FaultRow {
+  seq: number;
+  id: string;
+  target: FaultTarget;
+  effect: FaultEffect;
+  operation_id: string | null;
+  status: number | null;
+  retry_after_seconds: number | null;
+  delay_ms: number | null;
+  times_left: number | null;
+  share_ppm: number | null;
+  credit_ppm: number;
+  met: number;
+  created_at_ms: number;
+}
+
+const WHOLE = 1_000_000;
+const COLUMNS = "seq, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share_ppm, credit_ppm, met, created_at_ms";
+
+export class Faults {
+  readonly #sql;
+  readonly #armed = new Set<number>();
+
+  constructor(db: DatabaseSync) {
+    this.#sql = prepareAll(db, {
+      insert: `INSERT INTO faults (account_id, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share_ppm, created_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+      list: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? ORDER BY seq`,
+      ofTarget: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? AND target = ? ORDER BY seq`,
+      acted: "UPDATE faults SET met = met + 1, times_left = times_left - 1, credit_ppm = ? WHERE seq = ?",
+      credit: "UPDATE faults SET credit_ppm = ? WHERE seq = ?",
+      usedUp: "DELETE FROM faults WHERE account_id = ? AND times_left = 0",
+      clear: "DELETE FROM faults WHERE account_id = ?",
+      armedAccounts: "SELECT DISTINCT account_id AS accountId FROM faults",
+    });
+    for (const { accountId } of this.#sql.armedAccounts.all() as Array<{ accountId: number }>) this.#armed.add(accountId);
+  }
+
+  arm(accountId: number, spec: FaultSpec, atMs: number): FaultRow {
+    const share = spec.share === undefined ? null : Math.round(spec.share * WHOLE);
+    const row = this.#sql.insert.get(accountId, newId("flt"), spec.target, spec.effect, spec.operation_id ?? null, spec.status ?? null, spec.retry_after_seconds ?? null, spec.delay_ms ?? null, spec.times ?? null, share, atMs);
+    this.#armed.add(accountId);
+    return row as unknown as FaultRow;
+  }
+
+  list(accountId: number): FaultRow[] {
+    return this.#sql.list.all(accountId) as unknown as FaultRow[];
+  }
+
+  clear(accountId: number) {
+    this.#sql.clear.run(accountId);
+    this.#armed.delete(accountId);
+  }
+
+  /**
+   * The fault a request to `operationId` meets, counted as having acted: the oldest that applies
+   * to it and whose turn it is. A share builds up on every matching request, and acts once it
+   * makes a whole one. A fault with `times` is gone once used up.
+   */
+  forRequest(accountId: number, operationId: string): FaultRow | undefined {
+    if (!this.#armed.has(accountId)) return undefined;
+    for (const fault of this.#sql.ofTarget.all(accountId, "request") as unknown as FaultRow[]) {
+      if (fault.operation_id !== null && fault.operation_id !== operationId) continue;
+      const credit = fault.credit_ppm + (fault.share_ppm ?? WHOLE);
+      if (credit < WHOLE) {
+        this.#sql.credit.run(credit, fault.seq);
+        continue;
+      }
+      this.#sql.acted.run(credit - WHOLE, fault.seq);
+      if (fault.times_left === 1) this.#forgetUsedUp(accountId);
+      return fault;
+    }
+    return undefined;
+  }
+
+  /** The delivery faults of the account, which act together on every attempt. */
+  forDelivery(accountId: number): FaultRow[] {
+    if (!this.#armed.has(accountId)) return [];
+    return this.#sql.ofTarget.all(accountId, "delivery") as unknown as FaultRow[];
+  }
+
+  /** Counts an attempt a delivery fault acted on. */
+  acted(fault: FaultRow) {
+    this.#sql.acted.run(0, fault.seq);
+  }
+
+  #forgetUsedUp(accountId: number) {
+    this.#sql.usedUp.run(accountId);
+    if (this.list(accountId).length === 0) this.#armed.delete(accountId);
+  }
+}
