@@ -58,8 +58,9 @@ afterAll(() => {
 });
 
 describe("the packed package", () => {
-  it("is under 200 KiB and ships only what consumers use", () => {
-    expect(statSync(tarball).size).toBeLessThan(200 * 1024);
+  // A budget, raised from 200 KiB when the receiver checks and the sandbox's faults came (213 KiB).
+  it("is under 240 KiB and ships only what consumers use", () => {
+    expect(statSync(tarball).size).toBeLessThan(240 * 1024);
     const files = packed.files.map((f) => f.path);
     expect(files.filter((f) => !/^(dist\/(src|generated)\/.*\.(js|d\.ts)|generated\/(openapi|asyncapi)\.(json|yaml)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(f))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(["dist/src/index.js", "dist/src/webhooks/index.d.ts", "generated/openapi.yaml", "generated/asyncapi.json"]));
