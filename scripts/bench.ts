@@ -1,6 +1,6 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
-// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,flows,conformance,scale`
+// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,faults,flows,conformance,scale`
 // runs those sections alone.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { benchMock } from "./bench/mock.ts";
 import { benchFlows } from "./bench/flows.ts";
 import { benchConformance } from "./bench/conformance.ts";
+import { benchFaults } from "./bench/faults.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
@@ -16,7 +17,7 @@ import { root } from "./lib/paths.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, scale: { type: "string", default: "200000" }, only: { type: "string" } } });
 const seconds = Number(values.seconds);
-const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "flows", "conformance", "scale"]);
+const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "faults", "flows", "conformance", "scale"]);
 
 if (sections.has("webhooks")) {
   const [ours, reference] = await benchWebhooks(seconds * 1000);
@@ -52,6 +53,13 @@ if (sections.has("sandbox")) {
   console.log(`  rate: ${(sandbox!.requestsPerSecond / prismCli!.requestsPerSecond).toFixed(1)}x Prism's (goal: at least 4x), ${((100 * sandbox!.requestsPerSecond) / bare!.requestsPerSecond).toFixed(0)} % of the bare node:http server's`);
   console.log(`  start-up: ${Math.round(sandbox!.startupMs)} ms compiled, ${Math.round(sandboxSource!.startupMs)} ms from source (goal: under 300 ms), Prism's ${Math.round(prismCli!.startupMs)} ms, the bare server's ${Math.round(bare!.startupMs)} ms`);
   console.log(`  p99: ${sandbox!.latencyP99Ms} ms (goal: below Prism's ${prismCli!.latencyP99Ms} ms)`);
+}
+
+if (sections.has("faults")) {
+  console.log(`\nsandbox, create payment session for an account with no fault armed (TypeScript source, autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians):`);
+  const [before, now] = await benchFaults(seconds);
+  for (const m of [before!, now!]) console.log(`  ${m.name.padEnd(40)} ${Math.round(m.requestsPerSecond).toString().padStart(8)} req/s  p50 ${m.latencyP50Ms} ms  p99 ${m.latencyP99Ms} ms  non-2xx ${m.non2xx}`);
+  console.log(`  ratio: ${(now!.requestsPerSecond / before!.requestsPerSecond).toFixed(2)}x the rate before faults and the journal (goal: within noise, 0.95x to 1.05x)`);
 }
 
 if (sections.has("flows")) {

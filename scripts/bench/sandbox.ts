@@ -9,9 +9,9 @@ import { bin, root } from "../lib/paths.ts";
 import { median } from "./measure.ts";
 import { freePort } from "./mock.ts";
 
-const TOKEN = "bench";
+export const TOKEN = "bench";
 const EXAMPLE_COUNTERPARTY = "cp_7Hq2Lx9RbT4m";
-const sessionBody = (counterparty_id: string) => JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id, redirect_url: "https://shop.example.com/thanks" });
+export const sessionBody = (counterparty_id: string) => JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id, redirect_url: "https://shop.example.com/thanks" });
 
 /** A server that reads the request and answers 201 with one fixed session, doing nothing else. */
 const BARE_SERVER = `
@@ -24,7 +24,7 @@ const server = createServer((req, res) => {
 server.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + server.address().port));
 `;
 
-interface Contender {
+export interface Contender {
   name: string;
   /** Starts the server; resolves to its URL once it could be asked (not yet answered). */
   start(): Promise<{ child: ChildProcess; url: string }>;
@@ -33,7 +33,7 @@ interface Contender {
 }
 
 /** Spawns a server that prints `listening on <url>`, and resolves to that URL. */
-async function printsItsUrl(command: string, args: string[]) {
+export async function printsItsUrl(command: string, args: string[]) {
   const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -45,7 +45,7 @@ async function printsItsUrl(command: string, args: string[]) {
   return { child, url };
 }
 
-async function newCounterparty(url: string): Promise<string> {
+export async function newCounterparty(url: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/send/counterparties/`, {
     method: "POST",
     headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
@@ -54,7 +54,7 @@ async function newCounterparty(url: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-const contenders: Contender[] = [
+const SANDBOX_CONTENDERS: Contender[] = [
   {
     name: "bare node:http, fixed body (limit)",
     start: () => printsItsUrl(process.execPath, ["-e", BARE_SERVER]),
@@ -97,7 +97,7 @@ export interface ServerFigures {
  * under load. Both alternate between the contenders, the load in rounds of `roundSeconds`,
  * so that all of them see the same machine state; each figure is the median of its rounds.
  */
-export async function benchSandbox(durationSeconds: number, startups = 3, roundSeconds = 2): Promise<ServerFigures[]> {
+export async function benchSandbox(durationSeconds: number, { contenders = SANDBOX_CONTENDERS, startups = 3, roundSeconds = 2 } = {}): Promise<ServerFigures[]> {
   // The compiled bin is measured as shipped: compile dist/ from today's sources first.
   execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
   const startupRuns: Record<string, number[]> = {};

@@ -50,14 +50,15 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
     );
   }
   const account = sandbox.store.accounts.forToken(token);
+  const answer = () => answerOf(sandbox, req, op, url.slice(pathname.length + 1), match.pathParameters, account);
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
-  if (op.document === "sandbox") return send(await answerOf(sandbox, req, op, url.slice(pathname.length + 1), match.pathParameters, account));
+  if (op.document === "sandbox") return send(await answer());
 
   const started = performance.now();
   const receivedAt = accountNow(account);
   const fault = sandbox.store.faults.forRequest(account.id, op.operationId);
   if (fault?.effect === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delay_ms!));
-  const reply = fault?.effect === "status" ? faultReply(fault) : await answerOf(sandbox, req, op, url.slice(pathname.length + 1), match.pathParameters, account);
+  const reply = fault?.effect === "status" ? faultReply(fault) : await answer();
   const dropped = fault?.effect === "drop";
   const key = req.headers[IDEMPOTENCY_KEY.toLowerCase()];
   sandbox.journal.record(account.id, {

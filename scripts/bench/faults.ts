@@ -1,0 +1,53 @@
+// What faults on demand and the request journal cost an account that has no fault armed: the
+// sandbox's create payment session rate now, with faults armed on 100 other accounts, against
+// the sandbox of the commit before they came, checked out beside the repository. Both run from
+// their TypeScript source, in the same alternating rounds.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { root } from "../lib/paths.ts";
+import { benchSandbox, newCounterparty, printsItsUrl, sessionBody, type Contender, type ServerFigures } from "./sandbox.ts";
+
+/** The last commit without faults and the journal. */
+export const BEFORE_FAULTS = "1fcd30f";
+const OTHER_ACCOUNTS = 100;
+
+async function armOtherAccounts(url: string) {
+  for (let i = 0; i < OTHER_ACCOUNTS; i++) {
+    const res = await fetch(`${url}/_sandbox/v1/faults`, {
+      method: "POST",
+      headers: { Authorization: `Bearer faulty-${i}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ target: "request", effect: "status", status: 503, share: 0.5 }),
+    });
+    if (res.status !== 201) throw new Error(`arm fault answered ${res.status}`);
+  }
+}
+
+export async function benchFaults(durationSeconds: number): Promise<ServerFigures[]> {
+  const work = mkdtempSync(path.join(tmpdir(), "payin-before-faults-"));
+  const before = path.join(work, "sandbox");
+  execFileSync("git", ["worktree", "add", "--detach", before, BEFORE_FAULTS], { cwd: root, stdio: "ignore" });
+  try {
+    symlinkSync(path.join(root, "node_modules"), path.join(before, "node_modules"));
+    const contenders: Contender[] = [
+      {
+        name: `before faults (${BEFORE_FAULTS})`,
+        start: () => printsItsUrl(process.execPath, [path.join(before, "src/sandbox/cli.ts"), "--port", "0"]),
+        prepare: async (url) => sessionBody(await newCounterparty(url)),
+      },
+      {
+        name: `now, ${OTHER_ACCOUNTS} other accounts with faults`,
+        start: () => printsItsUrl(process.execPath, [path.join(root, "src/sandbox/cli.ts"), "--port", "0"]),
+        prepare: async (url) => {
+          await armOtherAccounts(url);
+          return sessionBody(await newCounterparty(url));
+        },
+      },
+    ];
+    return await benchSandbox(durationSeconds, { contenders, startups: 1 });
+  } finally {
+    execFileSync("git", ["worktree", "remove", "--force", before], { cwd: root, stdio: "ignore" });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
