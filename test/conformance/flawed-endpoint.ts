@@ -19,6 +19,7 @@ export const FLAWS = [
   "refuses-out-of-order",
   "refuses-unknown-types",
   "slow",
+  "redirects",
 ] as const;
 export type Flaw = (typeof FLAWS)[number];
 
@@ -36,6 +37,8 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
   const sessionsWithTransaction = new Set<string>();
 
   function answer(headers: IncomingHttpHeaders, body: string): number | Promise<number> {
+    // Behind a proxy that sends every request elsewhere: the service follows no redirect.
+    if (flaw === "redirects") return 300;
     // The flaw reads each header as if it were there: a missing one throws, and answers 500.
     const header = (name: string) => (flaw === "crash-on-missing-header" ? (headers[name] as string).trim() : (headers[name] as string | undefined));
     const [id, timestamp, signatures] = [header("webhook-id"), header("webhook-timestamp"), header("webhook-signature")!];
@@ -63,7 +66,9 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
     if (event.type === "transaction-created") sessionsWithTransaction.add(event.data.session_id);
     else if (flaw === "refuses-out-of-order" && event.type === "transaction-completed" && !sessionsWithTransaction.has(event.data.session_id)) return 409;
     handled.add(id!);
-    return flaw === "slow" ? sleep(slowMs).then(() => 204) : 204;
+    // Any 2xx acknowledges: 200 for session events, 204 for the others.
+    const ok = event.type.startsWith("session-") ? 200 : 204;
+    return flaw === "slow" ? sleep(slowMs).then(() => ok) : ok;
   }
 
   const server = createServer(async (req, res) => {

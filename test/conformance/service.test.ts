@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { junit, runConformance, serviceChecks, type ConformanceReport } from "../../src/conformance/index.ts";
+import { junit, resultLines, runConformance, serviceChecks, summaryLines, type ConformanceReport } from "../../src/conformance/index.ts";
 import { startMock, type RunningMock } from "../../src/mock/server.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 
@@ -57,6 +57,29 @@ describe("payin-conformance service", () => {
     expect(xml).toContain('name="answers.broken: a &lt;broken&gt; check"');
     expect(xml).toContain('<failure message="answered 500">sent: POST /x</failure>');
     expect(xml).toMatch(/<skipped message="the target does not offer state/);
+  });
+});
+
+describe("the service report as people read it", () => {
+  it("has a line per check, a failure's reason and details under it, then the coverage and the count", async () => {
+    const report = await runConformance({ baseUrl: mock.url, token: "conformance", seed: 1, only: ["answers.create-counterparty", "rules.idempotency"] });
+    const [passed, skipped] = report.results.map((r) => ({ ...r, durationMs: 3.4 }));
+    expect(resultLines(passed!)).toEqual([`✓ answers.create-counterparty  ${passed!.name} (3 ms)`]);
+    expect(resultLines(skipped!)).toEqual([`- rules.idempotency  ${skipped!.name} (skipped)`, `    ${skipped!.reason}`]);
+    expect(resultLines({ id: "a.b", name: "c", outcome: "failed", durationMs: 1, reason: "answered 500", risk: "r", details: ["sent: x", "came: y"] })).toEqual([
+      "✗ a.b  c (1 ms)",
+      "    answered 500",
+      "    risk: r",
+      "    sent: x",
+      "    came: y",
+    ]);
+    const lines = summaryLines(report);
+    expect(lines[1]).toBe(`coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke and of the event types (seed 1)`);
+    expect(lines).toContain("  createCounterparty     201✓ 409· 422· 400· 413· 415· 401·");
+    expect(lines.find((line) => line.trimStart().startsWith("events"))).toBe(
+      "  events                 session-created· transaction-created· transaction-completed· transaction-settled· session-expired· transaction-failed· session-completed·",
+    );
+    expect(lines.slice(-2)).toEqual(["", "1 passed, 0 failed, 1 skipped"]);
   });
 });
 
