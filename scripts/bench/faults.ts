@@ -1,7 +1,8 @@
 // What faults on demand and the request journal cost an account that has no fault armed: the
 // sandbox's create payment session rate now, with faults armed on 100 other accounts, against
 // the sandbox of the commit before they came, checked out beside the repository. Both run from
-// their TypeScript source, in the same alternating rounds.
+// their TypeScript source, in the same alternating rounds, with a second process of the
+// earlier sandbox to show the noise.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,12 +31,15 @@ export async function benchFaults(durationSeconds: number): Promise<ServerFigure
   execFileSync("git", ["worktree", "add", "--detach", before, BEFORE_FAULTS], { cwd: root, stdio: "ignore" });
   try {
     symlinkSync(path.join(root, "node_modules"), path.join(before, "node_modules"));
+    const beforeContender = (name: string): Contender => ({
+      name,
+      start: () => printsItsUrl(process.execPath, [path.join(before, "src/sandbox/cli.ts"), "--port", "0"]),
+      prepare: async (url) => sessionBody(await newCounterparty(url)),
+    });
     const contenders: Contender[] = [
-      {
-        name: `before faults (${BEFORE_FAULTS})`,
-        start: () => printsItsUrl(process.execPath, [path.join(before, "src/sandbox/cli.ts"), "--port", "0"]),
-        prepare: async (url) => sessionBody(await newCounterparty(url)),
-      },
+      beforeContender(`before faults (${BEFORE_FAULTS})`),
+      // The same code in another process: how far apart two runs of one server land, the noise.
+      beforeContender("before faults, a second process"),
       {
         name: `now, ${OTHER_ACCOUNTS} other accounts with faults`,
         start: () => printsItsUrl(process.execPath, [path.join(root, "src/sandbox/cli.ts"), "--port", "0"]),

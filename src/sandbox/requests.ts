@@ -5,7 +5,7 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationRequest } from "../../generated/sandbox-requests.js";
-import { accountNow, isoTime } from "./clock.ts";
+import { accountNow } from "./clock.ts";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import type { Answer, Call, Sandbox } from "./operation.ts";
@@ -55,22 +55,22 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   if (op.document === "sandbox") return send(await answer());
 
   const started = performance.now();
-  const receivedAt = accountNow(account);
+  const receivedAtMs = accountNow(account);
   const fault = sandbox.store.faults.forRequest(account.id, op.operationId);
   if (fault?.effect === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delay_ms!));
   const reply = fault?.effect === "status" ? faultReply(fault) : await answer();
   const dropped = fault?.effect === "drop";
-  const key = req.headers[IDEMPOTENCY_KEY.toLowerCase()];
+  const key = req.headers["idempotency-key"];
   sandbox.journal.record(account.id, {
     method: req.method!,
     path: pathname,
-    operation_id: op.operationId,
+    operationId: op.operationId,
     status: reply.status,
     answered: !dropped,
-    ...(typeof key === "string" ? { idempotency_key: key } : {}),
-    ...(fault ? { fault: { id: fault.id, effect: fault.effect } } : {}),
-    received_at: isoTime(receivedAt),
-    duration_ms: Math.round(performance.now() - started),
+    idempotencyKey: typeof key === "string" ? key : undefined,
+    fault: fault && { id: fault.id, effect: fault.effect },
+    receivedAtMs,
+    durationMs: Math.round(performance.now() - started),
   });
   // The work is done and the answer made; the client never gets it.
   if (dropped) return void req.socket.destroy();
