@@ -2383,7 +2383,7 @@ const schema81 = {
 			"examples": ["request"]
 		},
 		"effect": {
-			"description": "On a request:\n- `status`: answers with `status` and its problem document, and does nothing else;\n- `delay`: waits `delay_ms`, then handles the request as usual;\n- `drop`: handles the request, then closes the connection before the answer. A retry\n  with the same `Idempotency-Key` gets the answer it missed; one without creates again.\n\nOn a delivery (every one, until the faults are cleared):\n- `duplicate`: sends every acknowledged event once more, at once, with the same\n  `webhook-id` (a redelivery);\n- `shuffle`: sends each session's pending events newest first, so a later event always\n  overtakes an earlier one; each is still retried until acknowledged;\n- `delay`: waits `delay_ms` before each attempt.\n",
+			"description": "On a request:\n- `status`: answers with `status` and its problem document, and does nothing else;\n- `delay`: waits `delay_ms`, then handles the request as usual;\n- `drop`: handles the request, then closes the connection before the answer. A retry\n  with the same `Idempotency-Key` gets the answer it missed; one without creates again.\n\nOn a delivery (every one, until the faults are cleared):\n- `duplicate`: sends every acknowledged event once more, at once, with the same\n  `webhook-id` (a redelivery);\n- `shuffle`: sends each session's pending events newest first: of the events made\n  together (a payment's transaction-created, transaction-completed and\n  session-completed), the last goes first. Each is still retried until acknowledged;\n- `delay`: waits `delay_ms` before each attempt.\n",
 			"type": "string",
 			"enum": [
 				"status",

@@ -27,7 +27,9 @@ export interface paths {
          *     side. So for each session an advance makes at most one attempt per event due, one after
          *     the other, and stops at the first that fails: with a receiver that never answers, it
          *     waits about one delivery timeout (15 s) in all. The answer says how many attempts were
-         *     made and how many events the order rule left due.
+         *     made and how many events the order rule left due. Delivery faults armed on the account
+         *     change this as they say (`POST /_sandbox/v1/faults`): a shuffle sends a session's newest
+         *     pending event first, a delay adds its wait to each attempt.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -182,7 +184,7 @@ export interface paths {
         };
         /**
          * List recent requests
-         * @description The caller's account's last 100 requests to the contract's operations, newest first: the method, path and operation, the status, the `Idempotency-Key`, the fault that acted on it, and when. A test asserts with it what its client sent ("it retried with the same key") without a proxy. Kept in memory: a restart or a reset empties it. Requests to the control API are not listed.
+         * @description The caller's account's last 100 requests to the contract's operations, newest first: the method, path and operation, the status, the `Idempotency-Key`, the fault that acted on it, and when. A test asserts with it what its client sent ("it retried with the same key") without a proxy. Kept in memory, for the 1,000 accounts that made a request last: a restart or a reset empties it. Requests to the control API are not listed.
          */
         get: operations["listRequests"];
         put?: never;
@@ -540,8 +542,9 @@ export interface components {
          *     On a delivery (every one, until the faults are cleared):
          *     - `duplicate`: sends every acknowledged event once more, at once, with the same
          *       `webhook-id` (a redelivery);
-         *     - `shuffle`: sends each session's pending events newest first, so a later event always
-         *       overtakes an earlier one; each is still retried until acknowledged;
+         *     - `shuffle`: sends each session's pending events newest first: of the events made
+         *       together (a payment's transaction-created, transaction-completed and
+         *       session-completed), the last goes first. Each is still retried until acknowledged;
          *     - `delay`: waits `delay_ms` before each attempt.
          * @example drop
          * @enum {string}
@@ -632,8 +635,9 @@ export interface components {
              *     On a delivery (every one, until the faults are cleared):
              *     - `duplicate`: sends every acknowledged event once more, at once, with the same
              *       `webhook-id` (a redelivery);
-             *     - `shuffle`: sends each session's pending events newest first, so a later event always
-             *       overtakes an earlier one; each is still retried until acknowledged;
+             *     - `shuffle`: sends each session's pending events newest first: of the events made
+             *       together (a payment's transaction-created, transaction-completed and
+             *       session-completed), the last goes first. Each is still retried until acknowledged;
              *     - `delay`: waits `delay_ms` before each attempt.
              * @example drop
              * @enum {string}
@@ -687,7 +691,7 @@ export interface components {
              */
             method: string;
             /**
-             * @description The request's path, without its query.
+             * @description The request's path, without its query, cut to 2048 characters.
              * @example /api/v1/earn/payment-sessions/
              */
             path: string;
@@ -703,7 +707,7 @@ export interface components {
              */
             answered: boolean;
             /**
-             * @description The request's `Idempotency-Key` header, when it had one.
+             * @description The request's `Idempotency-Key` header, when it had one, cut to 255 characters.
              * @example ORD-1001
              */
             idempotency_key?: string;

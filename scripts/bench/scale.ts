@@ -38,7 +38,7 @@ const PAYING_ACCOUNT = 3;
 function fill(file: string, sessions: number, accounts: number) {
   const store = new Store(file);
   // Only the creates run: nothing routes, delivers, journals or makes links here.
-  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, journal: undefined as never, origin: "http://127.0.0.1:4010", route: undefined as never, handlers };
+  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, journal: undefined as never, closing: undefined as never, origin: "http://127.0.0.1:4010", route: undefined as never, handlers };
   const perAccount = Math.ceil(sessions / accounts);
   let made = 0;
   for (let a = 0; a < accounts && made < sessions; a++) {

@@ -17,7 +17,11 @@ export interface Payment {
 export interface Payments {
   paid: Payment;
   failed: Payment;
-  /** Paid too, but its events are delivered out of order, to an endpoint that has seen none of them. */
+  /**
+   * Paid too, for the events delivered out of order: no other check names it. (Where the
+   * account delivers its own events to the endpoint, as the sandbox does, the endpoint may have
+   * had them in order first.)
+   */
   reordered: Payment;
   /** `created`: in the merchant's account; `sessions`: the sessions only, the transactions made up; `made-up`: none of them exists. */
   origin: "created" | "sessions" | "made-up";

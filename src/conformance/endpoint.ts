@@ -20,6 +20,9 @@ export interface Sent extends Delivery {
   durationMs: number;
 }
 
+/** How long the answer's body may take once its status came. */
+const BODY_WAIT_MS = 1000;
+
 export class Endpoint {
   readonly url: string;
   readonly secret: string;
@@ -39,16 +42,26 @@ export class Endpoint {
   async send({ body, headers }: Delivery): Promise<Sent> {
     const started = performance.now();
     const sent = { body, headers };
+    // The service waits for the answer's status, not its body, and follows no redirect.
+    const waiting = new AbortController();
+    const timer = setTimeout(() => waiting.abort(new DOMException("no answer", "TimeoutError")), this.timeoutMs);
     try {
       const response = await fetch(this.url, {
         method: "POST",
         headers: { "content-type": "application/json", "user-agent": "payin-conformance", ...headers },
         body,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: "manual",
+        signal: waiting.signal,
       });
-      const answer = (await response.text()).slice(0, 300);
-      return { ...sent, status: response.status, answer, timedOut: false, durationMs: performance.now() - started };
+      const durationMs = performance.now() - started;
+      clearTimeout(timer);
+      // Shown in a failure, never judged: a body that does not come is cut off.
+      const cutOff = setTimeout(() => waiting.abort(), BODY_WAIT_MS);
+      const answer = await response.text().catch(() => "");
+      clearTimeout(cutOff);
+      return { ...sent, status: response.status, answer: answer.slice(0, 300), timedOut: false, durationMs };
     } catch (error) {
+      clearTimeout(timer);
       const { name, cause, message } = error as Error;
       const timedOut = name === "TimeoutError";
       const why = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : `no answer: ${(cause as Error | undefined)?.message ?? message}`;

@@ -46,7 +46,7 @@ export class SetupFailed extends Error {
 export async function runReceiverConformance(options: ReceiverOptions): Promise<ReceiverReport> {
   const endpoint = new Endpoint(options.url, options.secret, options.timeoutMs ?? 15_000);
   try {
-    const probe = await fetch(options.url, { method: "HEAD", signal: AbortSignal.timeout(endpoint.timeoutMs) });
+    const probe = await fetch(options.url, { method: "HEAD", redirect: "manual", signal: AbortSignal.timeout(endpoint.timeoutMs) });
     await probe.body?.cancel();
   } catch (error) {
     // An endpoint that is there but slow is for the checks to judge.

@@ -7,6 +7,7 @@
 // delivery fault armed on the account says otherwise (duplicates, a shuffled order, a delay).
 import http, { type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
+import { setTimeout as sleep } from "node:timers/promises";
 import { signWebhook } from "../webhooks/sign.ts";
 import { accountNow, realTime } from "./clock.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_SCHEDULE_SECONDS } from "./defaults.ts";
@@ -143,15 +144,15 @@ export class Dispatcher {
    * (null: the event named, as it is).
    */
   #start(due: DueKey[], nowMs: number | null) {
-    for (const oldest of due) {
-      const session = `${oldest.accountId}/${oldest.sessionId}`;
-      const faults = this.#store.faults.forDelivery(oldest.accountId);
+    for (const scheduled of due) {
+      const session = `${scheduled.accountId}/${scheduled.sessionId}`;
+      const faults = this.#store.faults.forDelivery(scheduled.accountId);
       const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
-      const key = shuffle ? this.#store.outbox.newestPending(oldest, nowMs!) : oldest;
+      const key = shuffle ? this.#store.outbox.newestPending(scheduled, nowMs!) : scheduled;
       if (this.#inFlight.has(key.seq) || this.#busySessions.has(session)) continue;
       const event = this.#store.outbox.load(key.seq);
       if (!event) continue;
-      const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== oldest.seq));
+      const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== scheduled.seq));
       const done = this.#attempt(event, acting).finally(() => {
         this.#inFlight.delete(event.seq);
         this.#busySessions.delete(session);
@@ -166,7 +167,8 @@ export class Dispatcher {
   async #attempt(event: DueEvent, faults: readonly FaultRow[]) {
     const account = this.#store.accounts.byId(event.accountId);
     const delayed = faults.find((f) => f.effect === "delay");
-    if (delayed) await new Promise((resolve) => setTimeout(resolve, delayed.delay_ms!));
+    // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
+    if (delayed) await sleep(delayed.delay_ms!, undefined, { signal: this.#closing.signal }).catch(() => {});
     const first = await this.#send(event, account, event.attempts + 1);
     if (!first) return;
     const succeeded = first.error === null;

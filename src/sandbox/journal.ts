@@ -1,11 +1,11 @@
 // The request journal (GET /_sandbox/v1/requests): each account's last requests to the
 // contract's operations, in memory. Bounded twice, so that it never grows with the state: the
-// last 100 requests of an account, in a ring, and the 10,000 accounts that made one last. A
+// last 100 requests of an account, in a ring, and the 1,000 accounts that made one last. A
 // request pays for one small object; the answer's format is made only when it is listed.
 import { isoTime } from "./clock.ts";
 
 const PER_ACCOUNT = 100;
-const ACCOUNTS = 10_000;
+const ACCOUNTS = 1000;
 
 export interface JournalEntry {
   method: string;

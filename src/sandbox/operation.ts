@@ -17,6 +17,8 @@ export interface Sandbox {
   payments: Payments;
   dispatcher: Dispatcher;
   journal: Journal;
+  /** Aborted when the sandbox closes: what waits on purpose (a delay fault) stops waiting. */
+  closing: AbortSignal;
   /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */
   origin: string;
   route: (method: string, pathname: string) => RouteMatch;

@@ -4,12 +4,13 @@
 // A body left unread is node:http's to drain: it does so once the answer is sent.
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { OperationRequest } from "../../generated/sandbox-requests.js";
 import { accountNow } from "./clock.ts";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import type { Answer, Call, Sandbox } from "./operation.ts";
-import { problem, validationProblem, type Problem } from "../lib/problem.ts";
+import { problem, SERVER_CONDITIONS, validationProblem, type Problem } from "../lib/problem.ts";
 import type { Account } from "./store/accounts.ts";
 import type { FaultRow } from "./store/faults.ts";
 import { requestHash } from "./store/idempotency.ts";
@@ -57,17 +58,18 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const started = performance.now();
   const receivedAtMs = accountNow(account);
   const fault = sandbox.store.faults.forRequest(account.id, op.operationId);
-  if (fault?.effect === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delay_ms!));
+  if (fault?.effect === "delay") await sleep(fault.delay_ms!, undefined, { signal: sandbox.closing });
   const reply = fault?.effect === "status" ? faultReply(fault) : await answer();
   const dropped = fault?.effect === "drop";
   const key = req.headers["idempotency-key"];
   sandbox.journal.record(account.id, {
     method: req.method!,
-    path: pathname,
+    // Cut to the lengths the journal's schema gives: a rejected request may carry longer ones.
+    path: pathname.slice(0, 2048),
     operationId: op.operationId,
     status: reply.status,
     answered: !dropped,
-    idempotencyKey: typeof key === "string" ? key : undefined,
+    idempotencyKey: typeof key === "string" ? key.slice(0, 255) : undefined,
     fault: fault && { id: fault.id, effect: fault.effect },
     receivedAtMs,
     durationMs: Math.round(performance.now() - started),
@@ -77,14 +79,12 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   send(reply);
 }
 
-const FAULT_CODES: Record<number, string> = { 429: "rate_limited", 500: "internal_error", 503: "service_unavailable" };
-
 /** The answer of a status fault: the status's problem document, with Retry-After where the contract gives one. */
 function faultReply(fault: FaultRow): Reply {
   const status = fault.status!;
   const retryAfter = status === 500 ? undefined : String(fault.retry_after_seconds ?? 1);
   const detail = `A fault armed with POST /_sandbox/v1/faults (${fault.id}) answered this request${retryAfter === undefined ? "" : `; retry after ${retryAfter} s`}.`;
-  return rejection(problem(status, FAULT_CODES[status]!, detail), retryAfter === undefined ? undefined : { "Retry-After": retryAfter });
+  return rejection(problem(status, SERVER_CONDITIONS[status]!, detail), retryAfter === undefined ? undefined : { "Retry-After": retryAfter });
 }
 
 /** What the operation answers to the request: every rejection is the contract's problem document. */

@@ -70,12 +70,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     allowedHosts: options.allowWebhookHosts,
   });
   // The origin is known once the server listens, before any request can arrive.
-  const sandbox: Sandbox = { store, payments, dispatcher, journal: new Journal(), route: createRouter(), handlers, origin: "" };
+  const closing = new AbortController();
+  const sandbox: Sandbox = { store, payments, dispatcher, journal: new Journal(), closing: closing.signal, route: createRouter(), handlers, origin: "" };
 
   const server = createServer((req, res) => {
     const handled = req.url?.startsWith(PAGE_PREFIX) ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox")) : handleRequest(sandbox, req, res);
     handled.catch((error: unknown) => {
-      if (res.headersSent || res.destroyed) return void res.destroy();
+      // Closing cuts short what waited on purpose (a delay fault): its connection is gone.
+      if (res.headersSent || res.destroyed || closing.signal.aborted) return void res.destroy();
       console.error(`payin-sandbox: ${(error as Error).stack ?? error}`);
       const body = problem(500, "internal_error", `The sandbox failed on this request: ${(error as Error).message}`);
       sendJson(res, 500, JSON.stringify(body));
@@ -107,6 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
         clearInterval(ticker);
+        closing.abort();
         server.close(() => resolve());
         server.closeAllConnections();
       })

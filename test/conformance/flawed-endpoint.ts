@@ -38,7 +38,7 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
 
   function answer(headers: IncomingHttpHeaders, body: string): number | Promise<number> {
     // Behind a proxy that sends every request elsewhere: the service follows no redirect.
-    if (flaw === "redirects") return 300;
+    if (flaw === "redirects") return 302;
     // The flaw reads each header as if it were there: a missing one throws, and answers 500.
     const header = (name: string) => (flaw === "crash-on-missing-header" ? (headers[name] as string).trim() : (headers[name] as string | undefined));
     const [id, timestamp, signatures] = [header("webhook-id"), header("webhook-timestamp"), header("webhook-signature")!];
@@ -75,7 +75,10 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     try {
-      res.writeHead(await answer(req.headers, Buffer.concat(chunks).toString("utf8"))).end();
+      // Where the redirect points answers a GET with 200, as the page a proxy redirects to would.
+      if (req.method === "GET") return void res.writeHead(200).end("a page");
+      const status = await answer(req.headers, Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(status, status === 302 ? { Location: "/elsewhere" } : {}).end();
     } catch {
       res.writeHead(500).end();
     }

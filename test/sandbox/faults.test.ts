@@ -97,6 +97,25 @@ describe("request faults", () => {
     expect((await account.call("GET", SCHEMA)).status).toBe(200);
   });
 
+  it("meet a share that is no whole fraction on time: a third meets the 3rd, 6th and 9th", async () => {
+    const account = accountOn(sandbox.url);
+    await arm(account, { target: "request", effect: "status", status: 503, share: 1 / 3 });
+    const statuses = [];
+    for (let i = 0; i < 9; i++) statuses.push((await account.call("GET", SCHEMA)).status);
+    expect(statuses).toEqual([200, 200, 503, 200, 200, 503, 200, 200, 503]);
+  });
+
+  it("refuse a second delivery fault of the same effect, and more than 100 faults on an account", async () => {
+    const account = accountOn(sandbox.url);
+    const first = await arm(account, { target: "delivery", effect: "delay", delay_ms: 5 });
+    const again = await arm(account, { target: "delivery", effect: "delay", delay_ms: 9 });
+    expect([again.status, again.body.errors]).toEqual([422, [{ field: "effect", message: `delay is armed on the deliveries already (${first.body.id})` }]]);
+    for (let i = 1; i < 100; i++) expect((await arm(account, { target: "request", effect: "drop", operation_id: "getWebhook" })).status).toBe(201);
+    const full = await arm(account, { target: "request", effect: "drop" });
+    expect([full.status, full.body.errors]).toEqual([422, [{ field: "target", message: "has 100 faults armed already: clear them first" }]]);
+    expect(await faults(account)).toHaveLength(100);
+  });
+
   it("delay the answer by delay_ms, and the journal counts the wait", async () => {
     const account = accountOn(sandbox.url);
     await arm(account, { target: "request", operation_id: "getCounterpartySchema", effect: "delay", delay_ms: 250, times: 1 });
@@ -181,6 +200,14 @@ describe("the request journal", () => {
     expect(requests.at(-1).path).toBe("/api/v1/earn/transactions/txn_3/");
   });
 
+  it("cuts a refused request's path and Idempotency-Key to the lengths its schema gives", async () => {
+    const account = accountOn(sandbox.url);
+    const long = await raw(account, "GET", `/api/v1/earn/transactions/txn_${"x".repeat(3000)}/`, undefined, { "Idempotency-Key": "k".repeat(400) });
+    expect(long.status).toBe(422);
+    const [recorded] = await journal(account);
+    expect([recorded.path.length, recorded.idempotency_key.length, recorded.status]).toEqual([2048, 255, 422]);
+  });
+
   it("keeps the requests the contract refuses, and is emptied by a reset with the faults", async () => {
     const account = accountOn(sandbox.url);
     expect((await account.call("POST", COUNTERPARTIES, { type: "INDIVIDUAL" })).status).toBe(422);
@@ -188,6 +215,29 @@ describe("the request journal", () => {
     await arm(account, { target: "delivery", effect: "shuffle" });
     expect((await account.call("POST", "/_sandbox/v1/reset")).status).toBe(204);
     expect([await journal(account), await faults(account)]).toEqual([[], []]);
+  });
+});
+
+describe("a sandbox with a delay fault", () => {
+  it("closes at once, neither waiting for a delayed answer nor for a delayed delivery", async () => {
+    const own = await startSandbox({ port: 0 });
+    const account = accountOn(own.url);
+    const receiver = await startReceiver();
+    try {
+      await account.register(receiver.url);
+      await account.call("POST", "/_sandbox/v1/faults", { target: "delivery", effect: "delay", delay_ms: 60_000 });
+      await account.session();
+      await account.call("POST", "/_sandbox/v1/faults", { target: "request", effect: "delay", delay_ms: 60_000 });
+      const waiting = fetch(own.url + SCHEMA, { headers: { Authorization: `Bearer ${account.token}` } }).catch((error: Error) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      await own.close();
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(await waiting).toBeInstanceOf(TypeError);
+      expect(receiver.attempts).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -59,7 +59,8 @@ async function verified(delivery: Delivery, secret: string, eventsSeen: Set<stri
     if (!(error instanceof WebhookVerificationError)) throw error;
     const shownHeaders = ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => `${name}: ${delivery.headers[name] ?? "(missing)"}`);
     const risk = error.code === "invalid_signature" ? " (not signed with the secret POST /webhooks returned)" : "";
-    throw new CheckFailure(`a delivery a receiver must refuse: ${error.message}${risk}`, [...shownHeaders, `body: ${delivery.body.slice(0, 300)}`, ...error.errors.map((e) => `${e.field}: ${e.message}`)]);
+    const what = error.code === "unknown_event_type" ? "an event the contract does not have" : "a delivery a receiver must refuse";
+    throw new CheckFailure(`${what}: ${error.message}${risk}`, [...shownHeaders, `body: ${delivery.body.slice(0, 300)}`, ...error.errors.map((e) => `${e.field}: ${e.message}`)]);
   }
 }
 

@@ -5,10 +5,11 @@ import { operations } from "../../../generated/sandbox-requests.js";
 import { isoTime, accountNow } from "../clock.ts";
 import type { Operation } from "../operation.ts";
 import type { FaultRow, FaultSpec } from "../store/faults.ts";
-import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
+import { SERVER_CONDITIONS, validationProblem, type ProblemFieldError as FieldError } from "../../lib/problem.ts";
+import { refusal } from "../problems.ts";
 
-/** The statuses of the server's own conditions, which a fault may answer: no request causes them. */
-const FAULT_STATUSES = [429, 500, 503];
+/** Faults armed on one account at most: each request of the account reads them all. */
+const MAX_FAULTS = 100;
 const REQUEST_EFFECTS = ["status", "delay", "drop"];
 const DELIVERY_EFFECTS = ["duplicate", "shuffle", "delay"];
 const contractOperations = operations.filter((op) => op.document === "contract");
@@ -24,17 +25,19 @@ export function fault(row: FaultRow) {
     ...(row.retry_after_seconds === null ? {} : { retry_after_seconds: row.retry_after_seconds }),
     ...(row.delay_ms === null ? {} : { delay_ms: row.delay_ms }),
     ...(row.times_left === null ? {} : { times_left: row.times_left }),
-    ...(row.share_ppm === null ? {} : { share: row.share_ppm / 1_000_000 }),
+    ...(row.share === null ? {} : { share: row.share }),
     met: row.met,
     created_at: isoTime(row.created_at_ms),
   };
 }
 
+/** Why a status fault cannot answer `status`: one the operation does not document, or one only a request causes. */
 function statusError(spec: FaultSpec): string | undefined {
   const status = spec.status!;
   const undocumented = contractOperations.filter((op) => (spec.operation_id === undefined || op.operationId === spec.operation_id) && !op.statuses.includes(String(status)));
   if (undocumented.length > 0) return `${undocumented.map((op) => op.operationId).join(", ")} ${undocumented.length === 1 ? "does" : "do"} not document ${status}`;
-  if (!FAULT_STATUSES.includes(status)) return `must be one of the server's own conditions, ${FAULT_STATUSES.join(", ")}: a ${status} comes from the request itself`;
+  const conditions = Object.keys(SERVER_CONDITIONS);
+  if (!conditions.includes(String(status))) return `must be one of the server's own conditions, ${conditions.join(", ")}: a ${status} comes from the request itself`;
   return undefined;
 }
 
@@ -60,6 +63,11 @@ export const armFault: Operation = {
     return errors;
   },
   handle({ account, body }, { store }) {
+    const armed = store.faults.list(account.id);
+    if (armed.length >= MAX_FAULTS) return refusal(validationProblem([{ field: "target", message: `has ${MAX_FAULTS} faults armed already: clear them first` }]));
+    // Delivery faults act together: a second of one effect would do nothing more.
+    const same = body.target === "delivery" ? armed.find((f) => f.target === "delivery" && f.effect === body.effect) : undefined;
+    if (same) return refusal(validationProblem([{ field: "effect", message: `${body.effect} is armed on the deliveries already (${same.id})` }]));
     return { status: 201, body: fault(store.faults.arm(account.id, body, accountNow(account))) };
   },
 };

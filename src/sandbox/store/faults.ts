@@ -30,14 +30,16 @@ export interface FaultRow {
   retry_after_seconds: number | null;
   delay_ms: number | null;
   times_left: number | null;
-  share_ppm: number | null;
-  credit_ppm: number;
+  share: number | null;
+  matched: number;
   met: number;
   created_at_ms: number;
 }
 
-const WHOLE = 1_000_000;
-const COLUMNS = "seq, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share_ppm, credit_ppm, met, created_at_ms";
+const COLUMNS = "seq, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share, matched, met, created_at_ms";
+
+/** Whether a share acts on the n-th request it applies to: 0.25 on the 4th, the 8th, …; 1/3 on the 3rd, the 6th, … */
+const shareActsOn = (n: number, share: number) => Math.floor(n * share + 1e-9) > Math.floor((n - 1) * share + 1e-9);
 
 export class Faults {
   readonly #sql;
@@ -45,12 +47,12 @@ export class Faults {
 
   constructor(db: DatabaseSync) {
     this.#sql = prepareAll(db, {
-      insert: `INSERT INTO faults (account_id, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share_ppm, created_at_ms)
+      insert: `INSERT INTO faults (account_id, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share, created_at_ms)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       list: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? ORDER BY seq`,
       ofTarget: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? AND target = ? ORDER BY seq`,
-      acted: "UPDATE faults SET met = met + 1, times_left = times_left - 1, credit_ppm = ? WHERE seq = ?",
-      credit: "UPDATE faults SET credit_ppm = ? WHERE seq = ?",
+      acted: "UPDATE faults SET met = met + 1, times_left = times_left - 1, matched = matched + 1 WHERE seq = ?",
+      matched: "UPDATE faults SET matched = matched + 1 WHERE seq = ?",
       usedUp: "DELETE FROM faults WHERE account_id = ? AND times_left = 0",
       clear: "DELETE FROM faults WHERE account_id = ?",
       armedAccounts: "SELECT DISTINCT account_id AS accountId FROM faults",
@@ -59,8 +61,7 @@ export class Faults {
   }
 
   arm(accountId: number, spec: FaultSpec, atMs: number): FaultRow {
-    const share = spec.share === undefined ? null : Math.round(spec.share * WHOLE);
-    const row = this.#sql.insert.get(accountId, newId("flt"), spec.target, spec.effect, spec.operation_id ?? null, spec.status ?? null, spec.retry_after_seconds ?? null, spec.delay_ms ?? null, spec.times ?? null, share, atMs);
+    const row = this.#sql.insert.get(accountId, newId("flt"), spec.target, spec.effect, spec.operation_id ?? null, spec.status ?? null, spec.retry_after_seconds ?? null, spec.delay_ms ?? null, spec.times ?? null, spec.share ?? null, atMs);
     this.#armed.add(accountId);
     return row as unknown as FaultRow;
   }
@@ -76,19 +77,18 @@ export class Faults {
 
   /**
    * The fault a request to `operationId` meets, counted as having acted: the oldest that applies
-   * to it and whose turn it is. A share builds up on every matching request, and acts once it
-   * makes a whole one. A fault with `times` is gone once used up.
+   * to it and whose turn it is: a share acts on an evenly spread part of the requests it
+   * applies to. A fault with `times` is gone once used up.
    */
   forRequest(accountId: number, operationId: string): FaultRow | undefined {
     if (!this.#armed.has(accountId)) return undefined;
     for (const fault of this.#sql.ofTarget.all(accountId, "request") as unknown as FaultRow[]) {
       if (fault.operation_id !== null && fault.operation_id !== operationId) continue;
-      const credit = fault.credit_ppm + (fault.share_ppm ?? WHOLE);
-      if (credit < WHOLE) {
-        this.#sql.credit.run(credit, fault.seq);
+      if (fault.share !== null && !shareActsOn(fault.matched + 1, fault.share)) {
+        this.#sql.matched.run(fault.seq);
         continue;
       }
-      this.#sql.acted.run(credit - WHOLE, fault.seq);
+      this.#sql.acted.run(fault.seq);
       if (fault.times_left === 1) this.#forgetUsedUp(accountId);
       return fault;
     }
@@ -103,7 +103,7 @@ export class Faults {
 
   /** Counts an attempt a delivery fault acted on. */
   acted(fault: FaultRow) {
-    this.#sql.acted.run(0, fault.seq);
+    this.#sql.acted.run(fault.seq);
   }
 
   #forgetUsedUp(accountId: number) {

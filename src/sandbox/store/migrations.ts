@@ -255,10 +255,10 @@ export const migrations: readonly string[] = [
     retry_after_seconds INTEGER,
     delay_ms INTEGER,
     times_left INTEGER,
-    -- A share in parts per million, and what it has built up since it last acted: whole
-    -- numbers, so that 0.25 acts on exactly every fourth request.
-    share_ppm INTEGER,
-    credit_ppm INTEGER NOT NULL DEFAULT 0,
+    share REAL,
+    -- The requests it applied to so far, acted on or not: a share acts on the n-th when
+    -- n times the share passes a whole number.
+    matched INTEGER NOT NULL DEFAULT 0,
     met INTEGER NOT NULL DEFAULT 0,
     created_at_ms INTEGER NOT NULL
   );
