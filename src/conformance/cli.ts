@@ -5,6 +5,7 @@
 // --min-coverage), 1 when not, 2 for bad flags or a target that cannot be reached.
 import { writeFileSync } from "node:fs";
 import { parseFlags, portOf, refuse, usageOf, type Command } from "../lib/cli.ts";
+import { DEFAULT_DELIVERY_TIMEOUT_MS } from "../sandbox/defaults.ts";
 import { secretKey } from "../webhooks/secret.ts";
 import { receiverChecks } from "./checks/receiver.ts";
 import type { CheckResult } from "./check.ts";
@@ -43,7 +44,7 @@ const receiver = {
     secret: { type: "string", value: "whsec_…", description: "the endpoint's signing secret" },
     "base-url": { type: "string", value: "URL", description: "the service or sandbox the endpoint fetches transactions from: the events then name a paid and a failed payment created there" },
     token: { type: "string", value: "TOKEN", description: "the bearer token of that account, with --base-url" },
-    "timeout-ms": { type: "string", value: "MS", default: "15000", description: "how long a delivery waits for its answer, as the service does" },
+    "timeout-ms": { type: "string", value: "MS", default: String(DEFAULT_DELIVERY_TIMEOUT_MS), description: "how long a delivery waits for its answer, as the service does" },
     junit: JUNIT,
     only: ONLY,
   },
