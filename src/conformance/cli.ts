@@ -42,7 +42,7 @@ const receiver = {
   flags: {
     url: { type: "string", value: "URL", description: "the merchant's webhook endpoint" },
     secret: { type: "string", value: "whsec_…", description: "the endpoint's signing secret" },
-    "base-url": { type: "string", value: "URL", description: "the service or sandbox the endpoint fetches transactions from: the events then name a paid and a failed payment created there" },
+    "base-url": { type: "string", value: "URL", description: "the service or sandbox the endpoint fetches transactions from: the events then name payments created (and, on the sandbox, paid or failed) there" },
     token: { type: "string", value: "TOKEN", description: "the bearer token of that account, with --base-url" },
     "timeout-ms": { type: "string", value: "MS", default: String(DEFAULT_DELIVERY_TIMEOUT_MS), description: "how long a delivery waits for its answer, as the service does" },
     junit: JUNIT,
