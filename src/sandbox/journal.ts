@@ -34,6 +34,7 @@ export class Journal {
 
   record(accountId: number, entry: JournalEntry) {
     let ring = this.#byAccount.get(accountId);
+    // Stryker disable next-line ConditionalExpression: moving the last account to the end again changes no order; the check saves the Map's work
     if (accountId !== this.#lastAccount) {
       this.#lastAccount = accountId;
       this.#byAccount.delete(accountId);
@@ -68,6 +69,7 @@ export class Journal {
 
   clear(accountId: number) {
     this.#byAccount.delete(accountId);
+    // Stryker disable next-line ConditionalExpression: forgetting which account came last only costs the next request a move in the Map
     if (accountId === this.#lastAccount) this.#lastAccount = undefined;
   }
 }
