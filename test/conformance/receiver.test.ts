@@ -43,10 +43,8 @@ describe("the receiver checks against the example merchant", () => {
 
   // The merchant answers 2xx only after verifyWebhook took the delivery (signature, timestamp,
   // the event's schema): the seven event checks passing says the kit's events keep the contract.
-  it("sent events the merchant could act on: it fetched their transactions, and ignored the unknown type", () => {
+  it("sent an event of a type the merchant does not know, which verifyWebhook named and the merchant ignored", () => {
     expect(logs).toContainEqual('ignored: The event type "transaction-refunded" is not one of the seven this version knows: acknowledge it with 2xx and ignore it.');
-    expect(logs.filter((line) => / -> paid \(transaction-/.test(line)).length).toBeGreaterThan(0);
-    expect(logs.filter((line) => / -> failed \(transaction-created; \S+ is failed: card_declined\)/.test(line)).length).toBeGreaterThan(0);
   });
 
   it("without the merchant's account, sends made-up objects: the merchant cannot fetch their transactions, and the summary says to give --base-url", async () => {
