@@ -16,7 +16,10 @@ export default defineConfig({
     // Lint, build and mock tests start CLIs that take seconds on two cores.
     testTimeout: 60_000,
     hookTimeout: 90_000,
-    // Fails any test file whose code, or a server it started, reached for a host outside loopback.
+    // Nothing the suite starts may leave loopback: the global setup preloads the loopback guard
+    // into every worker and every process they start, and fails the run on any refusal in its
+    // log; the setup file fails a test file whose own process reached for a host outside loopback.
+    globalSetup: ["test/support/loopback-global-setup.ts"],
     setupFiles: ["test/support/loopback-setup.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/contract/**"] } },

@@ -14,7 +14,9 @@ export default defineConfig({
     exclude: ["test/sandbox/page.browser.test.ts"],
     // The contract suite runs against a sandbox that each file starts in its own worker.
     env: { PAYIN_SANDBOX_IN_WORKER: "1" },
-    // As in every run: nothing a test starts may leave loopback.
+    // As in every run: nothing a test starts may leave loopback (the global setup only reports,
+    // under Stryker, what a mutant tried: the test file that saw it has failed already).
+    globalSetup: ["test/support/loopback-global-setup.ts"],
     setupFiles: ["test/support/loopback-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 90_000,

@@ -6,6 +6,7 @@ import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
 import { bin, root } from "../lib/paths.ts";
+import { toolEnv } from "../lib/tool-env.ts";
 import { median } from "./measure.ts";
 
 const BODY = JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id: "cp_7Hq2Lx9RbT4m", redirect_url: "https://shop.example.com/thanks" });
@@ -37,7 +38,7 @@ const contenders: Contender[] = [
     start: async () => {
       // The CLI needs a port number: probe one, then hand it over.
       const port = await freePort();
-      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], { cwd: root, stdio: "ignore" });
+      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], { cwd: root, stdio: "ignore", env: toolEnv() });
       return { child, url: `http://127.0.0.1:${port}` };
     },
   },

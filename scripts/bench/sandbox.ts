@@ -6,6 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import autocannon from "autocannon";
 import { bin, root } from "../lib/paths.ts";
+import { toolEnv } from "../lib/tool-env.ts";
 import { median } from "./measure.ts";
 import { freePort } from "./mock.ts";
 
@@ -76,7 +77,7 @@ const SANDBOX_CONTENDERS: Contender[] = [
     name: "Prism CLI (reference)",
     start: async () => {
       const port = await freePort();
-      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], { cwd: root, stdio: "ignore" });
+      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], { cwd: root, stdio: "ignore", env: toolEnv() });
       return { child, url: `http://127.0.0.1:${port}` };
     },
     prepare: async () => sessionBody(EXAMPLE_COUNTERPARTY),

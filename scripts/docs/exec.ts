@@ -2,23 +2,14 @@
 // one fails, so that a successful build prints one line per page.
 import { spawn } from "node:child_process";
 import { bin, root } from "../lib/paths.ts";
-
-// Both CLIs phone home unless told not to, and this build must work with no network:
-// REDOCLY_TELEMETRY covers the Redocly CLI (and the pages it renders), CI=true the AsyncAPI
-// CLI's metrics, and the update check of each is switched off.
-const offline = {
-  CI: "true",
-  REDOCLY_TELEMETRY: "off",
-  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-  SUPPRESS_NO_CONFIG_WARNING: "1",
-  NO_UPDATE_NOTIFIER: "1",
-};
+import { toolEnv } from "../lib/tool-env.ts";
 
 export function run(cli: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin(cli), args, {
       cwd: root,
-      env: { ...process.env, ...offline, ...env },
+      // Both CLIs phone home unless told not to, and this build must work with no network.
+      env: toolEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

@@ -4,9 +4,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bin, root } from "../../scripts/lib/paths.ts";
+import { toolEnv } from "../../scripts/lib/tool-env.ts";
 
+// Each CLI runs as package.json's lint scripts run it: without telemetry or update checks.
 const run = (cmd: string, args: string[]) => {
-  const r = spawnSync(bin(cmd), args, { cwd: root, encoding: "utf8" });
+  const r = spawnSync(bin(cmd), args, { cwd: root, encoding: "utf8", env: toolEnv() });
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 };
 
@@ -56,11 +58,7 @@ describe("the house rules catch what they are for", () => {
 
 describe("the AsyncAPI source and bundle validate and lint clean", () => {
   it.each(["asyncapi/asyncapi.yaml", "generated/asyncapi.yaml"])("asyncapi validate %s: no diagnostics of any severity", (file) => {
-    const r = spawnSync(bin("asyncapi"), ["validate", file, "--fail-severity=hint"], {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, CI: "true", SUPPRESS_NO_CONFIG_WARNING: "1" },
-    });
+    const r = spawnSync(bin("asyncapi"), ["validate", file, "--fail-severity=hint"], { cwd: root, encoding: "utf8", env: toolEnv() });
     expect(r.stdout).toContain("don't have governance issues");
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
   });
