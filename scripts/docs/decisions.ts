@@ -1,9 +1,9 @@
 // The decision register (openapi/DECISIONS.md) as a page: one section per entry, anchored
 // `#d1` … so that the references can link to it, each listing where the documents rest on it.
-import { Marked } from "marked";
 import { decisionAnchor, type DecisionUse } from "./decision-links.ts";
 import { diagramForMermaid } from "./diagrams.ts";
 import { esc, page } from "./html.ts";
+import { siteMarkdown } from "./links.ts";
 
 export interface Decision {
   id: string;
@@ -32,9 +32,10 @@ export function readRegister(markdown: string): Register {
   return { intro: head.replace(/^# .*\n/, "").trim(), decisions };
 }
 
-// Mermaid blocks of the register draw the state diagrams; the page shows them drawn.
-const markdown = new Marked({
-  gfm: true,
+// Mermaid blocks of the register draw the state diagrams; the page shows them drawn. Its links
+// lead to repository files, as on GitHub, and become links to their pages (scripts/docs/links.ts).
+const render = siteMarkdown("openapi/DECISIONS.md", {
+  headingIds: false,
   renderer: {
     code(source, language) {
       const diagram = language === "mermaid" ? diagramForMermaid(source) : undefined;
@@ -42,7 +43,6 @@ const markdown = new Marked({
     },
   },
 });
-const render = (text: string) => markdown.parse(text, { async: false }) as string;
 
 function usesHtml(uses: DecisionUse[]): string {
   if (!uses.length) return "";

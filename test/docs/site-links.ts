@@ -1,0 +1,96 @@
+// Every relative link of the built docs site, read from its files as a static host serves them:
+// each `href` and `src` of every HTML page (outside scripts, styles and comments), and, for the
+// two pages Redoc renders in the browser, the links of the document it renders. Each must lead
+// to a file of the site, and its anchor to an id of that page.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { isExternal, markdownLinks } from "../../scripts/docs/links.ts";
+
+const attribute = (names: string) => new RegExp(`\\s(?:${names})\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, "gi");
+const values = (markup: string, names: string) => [...markup.matchAll(attribute(names))].map((m) => entities(m[1] ?? m[2] ?? m[3] ?? ""));
+const entities = (text: string) =>
+  text.replace(/&(?:#(\d+)|#x([\da-f]+)|(amp|lt|gt|quot|apos));/gi, (_, dec, hex, name: string | undefined) =>
+    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }[name!.toLowerCase()]!,
+  );
+
+/** The page's markup, without what a browser does not read as markup. */
+const markupOf = (html: string) =>
+  html
+    .replace(/<script\b[\s\S]*?<\/script\s*>/gi, "")
+    .replace(/<style\b[\s\S]*?<\/style\s*>/gi, "")
+    .replace(/<!--[\s\S]*?-->/g, "");
+
+/** The document a Redoc page renders in the browser (scripts/docs/openapi-reference.ts), if it is one. */
+function redocDefinition(html: string): unknown {
+  const match = /\bconst __redoc_definition = (\{.*\});\s*$/m.exec(html);
+  return match ? JSON.parse(match[1]!) : undefined;
+}
+
+/** The links in every `description` of a document: Redoc renders them as Markdown. */
+function descriptionLinks(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((item) => descriptionLinks(item, found));
+  else if (node && typeof node === "object")
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "description" && typeof value === "string") found.push(...markdownLinks(value));
+      else descriptionLinks(value, found);
+    }
+  return found;
+}
+
+interface SitePage {
+  links: string[];
+  /** The ids a link's anchor may name; undefined for a page that makes its markup in the browser. */
+  ids: Set<string> | undefined;
+}
+
+function readPage(file: string): SitePage {
+  const html = readFileSync(file, "utf8");
+  const markup = markupOf(html);
+  const links = values(markup, "href|src|xlink:href");
+  const definition = redocDefinition(html);
+  if (definition === undefined) return { links, ids: new Set(values(markup, "id")) };
+  return { links: [...links, ...descriptionLinks(definition)], ids: undefined };
+}
+
+const htmlFiles = (dir: string, under = ""): string[] =>
+  readdirSync(path.join(dir, under), { withFileTypes: true }).flatMap((entry) => {
+    const name = path.posix.join(under, entry.name);
+    return entry.isDirectory() ? htmlFiles(dir, name) : entry.name.endsWith(".html") ? [name] : [];
+  });
+
+/** What is wrong with the site's links, one line each (`page: href: why`); none when all resolve. */
+export function siteLinkProblems(site: string): { pages: string[]; links: number; problems: string[] } {
+  const pages = htmlFiles(site);
+  const read = new Map(pages.map((name) => [name, readPage(path.join(site, name))]));
+  const problems: string[] = [];
+  let links = 0;
+  for (const [name, { links: hrefs }] of read)
+    for (const href of new Set(hrefs)) {
+      if (isExternal(href) || href === "") continue;
+      links++;
+      const problem = (why: string) => problems.push(`${name}: ${href}: ${why}`);
+      if (href.startsWith("/")) {
+        problem("starts at the host's root, outside the site's folder");
+        continue;
+      }
+      const hash = href.indexOf("#");
+      const filePart = (hash < 0 ? href : href.slice(0, hash)).replace(/\?.*$/, "");
+      const anchor = hash < 0 ? "" : decodeURIComponent(href.slice(hash + 1));
+      const target = filePart ? path.posix.join(path.posix.dirname(name), decodeURIComponent(filePart)) : name;
+      if (target === ".." || target.startsWith("../")) {
+        problem("leads out of the site's folder");
+        continue;
+      }
+      const file = path.join(site, target);
+      if (!existsSync(file) || !statSync(file).isFile()) {
+        problem(`${target} is not in the site`);
+        continue;
+      }
+      if (!anchor) continue;
+      const page = target.endsWith(".html") ? read.get(target) : undefined;
+      if (!page) problem(`${target} is not a page: it has no anchors`);
+      else if (!page.ids) problem(`${target} makes its markup in the browser: an anchor into it cannot be checked`);
+      else if (!page.ids.has(anchor)) problem(`${target} has no id "${anchor}"`);
+    }
+  return { pages, links, problems };
+}
