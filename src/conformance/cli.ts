@@ -5,11 +5,12 @@
 // --min-coverage), 1 when not, 2 for bad flags or a target that cannot be reached.
 import { writeFileSync } from "node:fs";
 import { parseFlags, portOf, refuse, usageOf, type Command } from "../lib/cli.ts";
+import { PortTaken, portTakenLine } from "../lib/listen.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from "../sandbox/defaults.ts";
-import { secretKey } from "../webhooks/secret.ts";
+import { secretFlagError } from "../webhooks/secret.ts";
 import { receiverChecks } from "./checks/receiver.ts";
 import type { CheckResult } from "./check.ts";
-import { junit, receiverSummaryLines, resultLines, summaryLines } from "./report.ts";
+import { junit, receiverSecretLines, receiverSummaryLines, resultLines, summaryLines } from "./report.ts";
 import { runReceiverConformance, SetupFailed } from "./run-receiver.ts";
 import { runConformance, serviceChecks, UnreachableTarget } from "./run-service.ts";
 
@@ -69,11 +70,15 @@ function onlyOf(command: Command<any>, value: string | undefined, checks: Readon
 
 const printResult = (result: CheckResult) => console.log(resultLines(result).join("\n"));
 
-/** Runs a check of something that may not be there: exit 2 when it cannot be reached or set up. */
+/** Runs a check of something that may not be there: exit 2 when it cannot be reached or set up, or the kit's receiver cannot listen where asked. */
 async function orExit2(run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (error) {
+    if (error instanceof PortTaken) {
+      console.error(`payin-conformance: ${portTakenLine(error, (n) => `--receiver-port ${n}`)}`);
+      process.exit(2);
+    }
     if (!(error instanceof UnreachableTarget || error instanceof SetupFailed)) throw error;
     console.error(`payin-conformance: ${error.message}`);
     process.exit(2);
@@ -115,11 +120,8 @@ async function checkReceiver(args: string[]) {
   const url = values.url ?? refuse(receiver, "--url is required");
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) refuse(receiver, `--url must be an http:// or https:// URL, not ${JSON.stringify(url)}`);
   const secret = values.secret ?? refuse(receiver, "--secret is required");
-  try {
-    secretKey(secret);
-  } catch (error) {
-    refuse(receiver, `--secret must be the endpoint's whsec_ signing secret: ${(error as Error).message}`);
-  }
+  const secretError = secretFlagError(secret);
+  if (secretError) refuse(receiver, secretError);
   const baseUrl = values["base-url"];
   if (baseUrl !== undefined && !URL.canParse(baseUrl)) refuse(receiver, `--base-url must be a URL, not ${JSON.stringify(baseUrl)}`);
   if ((baseUrl === undefined) !== (values.token === undefined)) refuse(receiver, "--base-url and --token go together");
@@ -128,7 +130,16 @@ async function checkReceiver(args: string[]) {
   const only = onlyOf(receiver, values.only, receiverChecks);
   await orExit2(async () => {
     console.log(`checking ${url}`);
-    const report = await runReceiverConformance({ url, secret, timeoutMs, baseUrl, token: values.token, only, onResult: printResult });
+    // While every validly signed delivery is refused, the lines wait: if it stays so, that the
+    // secret is probably wrong is the first thing to read, before the failures it causes.
+    const held: CheckResult[] = [];
+    const onResult = (result: CheckResult, { secretSuspected }: { secretSuspected: boolean }) => {
+      held.push(result);
+      if (!secretSuspected) held.splice(0).forEach(printResult);
+    };
+    const report = await runReceiverConformance({ url, secret, timeoutMs, baseUrl, token: values.token, only, onResult });
+    for (const line of receiverSecretLines(report)) console.log(line);
+    held.forEach(printResult);
     console.log(receiverSummaryLines(report).join("\n"));
     if (values.junit) writeFileSync(values.junit, junit(report));
     process.exit(report.counts.failed > 0 ? 1 : 0);

@@ -27,6 +27,8 @@ export class Endpoint {
   readonly url: string;
   readonly secret: string;
   readonly timeoutMs: number;
+  /** The status of each validly signed delivery the contract expects acknowledged, as the checks judged them (undefined: no answer). */
+  readonly toAcknowledge: Array<number | undefined> = [];
 
   constructor(url: string, secret: string, timeoutMs: number) {
     this.url = url;
@@ -67,6 +69,15 @@ export class Endpoint {
       const why = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : `no answer: ${(cause as Error | undefined)?.message ?? message}`;
       return { ...sent, status: undefined, error: why, timedOut, answer: "", durationMs: performance.now() - started };
     }
+  }
+
+  /**
+   * Whether the endpoint refused with 4xx every validly signed delivery it should have
+   * acknowledged so far (true before the first): what an endpoint does when the kit signs with
+   * another secret than the one it verifies with.
+   */
+  refusedEverySigned(): boolean {
+    return this.toAcknowledge.every((status) => status !== undefined && status >= 400 && status < 500);
   }
 
   /** Signs `body` under event id `id` and sends it. */

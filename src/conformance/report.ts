@@ -42,6 +42,19 @@ const ORIGIN = {
   "made-up": "made-up objects: an endpoint that fetches the transaction fails those events; give --base-url and --token of the account it fetches from",
 } as const;
 
+/**
+ * What to read first when every validly signed delivery was refused: the secret, not the
+ * endpoint's checks, is most likely at fault. None otherwise.
+ */
+export function receiverSecretLines(report: Pick<ReceiverReport, "secretSuspected">): string[] {
+  if (!report.secretSuspected) return [];
+  return [
+    "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
+    "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); the failures below follow from it.",
+    "",
+  ];
+}
+
 export function receiverSummaryLines(report: ReceiverReport): string[] {
   const { passed, failed, warned } = report.counts;
   return ["", `endpoint: ${report.url}`, `the events named ${ORIGIN[report.payments]}`, "", `${passed} passed, ${failed} failed, ${warned} warned (advisory)`];

@@ -27,8 +27,12 @@ export interface ReceiverOptions {
   token?: string;
   /** Only the checks with these ids. */
   only?: readonly string[];
-  /** Called with each check's result as it ends. */
-  onResult?: (result: CheckResult) => void;
+  /**
+   * Called with each check's result as it ends, and whether so far every validly signed
+   * delivery to be acknowledged was refused with 4xx (as `secretSuspected` will say at the end,
+   * but true before the first such delivery too): a report can hold its lines while it is.
+   */
+  onResult?: (result: CheckResult, progress: { secretSuspected: boolean }) => void;
 }
 
 export interface ReceiverReport {
@@ -37,6 +41,12 @@ export interface ReceiverReport {
   payments: Payments["origin"];
   results: CheckResult[];
   counts: { passed: number; failed: number; warned: number; skipped: number };
+  /**
+   * The endpoint refused with 4xx every validly signed delivery it should have acknowledged
+   * (at least one was sent): the secret given is most likely not the one it verifies with, and
+   * the failures of those checks follow from that.
+   */
+  secretSuspected: boolean;
 }
 
 /** The account given could not be used to create what the events name. */
@@ -59,10 +69,16 @@ export async function runReceiverConformance(options: ReceiverOptions): Promise<
   for (const check of receiverChecks.filter((c) => !options.only || options.only.includes(c.id))) {
     const result = await runCheck(check, context);
     results.push(result);
-    options.onResult?.(result);
+    options.onResult?.(result, { secretSuspected: endpoint.refusedEverySigned() });
   }
   const count = (outcome: CheckResult["outcome"]) => results.filter((r) => r.outcome === outcome).length;
-  return { url: options.url, payments: payments.origin, results, counts: { passed: count("passed"), failed: count("failed"), warned: count("warned"), skipped: count("skipped") } };
+  return {
+    url: options.url,
+    payments: payments.origin,
+    results,
+    counts: { passed: count("passed"), failed: count("failed"), warned: count("warned"), skipped: count("skipped") },
+    secretSuspected: endpoint.toAcknowledge.length > 0 && endpoint.refusedEverySigned(),
+  };
 }
 
 /** Two paid payments and a failed one in the account; the transactions are made up where it has no control API to pay. */

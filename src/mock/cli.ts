@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `payin-mock [flags]`: serves the contract's mock until interrupted (`--help` lists the flags).
 import module from "node:module";
-import { LISTEN_FLAGS, parseFlags, portOf, type Command } from "../lib/cli.ts";
+import { failedToStart, LISTEN_FLAGS, parseFlags, portOf, type Command } from "../lib/cli.ts";
 
 const command = {
   name: "payin-mock",
@@ -21,11 +21,8 @@ const port = portOf(command, values.port);
 module.enableCompileCache?.();
 const { startMock } = await import("./server.ts");
 
-const mock = await startMock({ port, host: values.host, verbose: values.verbose, ...(values.document ? { document: values.document } : {}) }).catch(
-  (error: Error) => {
-    console.error(`payin-mock: ${error.message}`);
-    process.exit(1);
-  },
+const mock = await startMock({ port, host: values.host, verbose: values.verbose, ...(values.document ? { document: values.document } : {}) }).catch((error: Error) =>
+  failedToStart(command, error),
 );
 console.log(`Payin Acceptance Service mock (Prism) listening on ${mock.url}`);
 module.flushCompileCache?.();

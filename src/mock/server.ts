@@ -14,6 +14,7 @@ import { packageRoot } from "../package-root.ts";
 import { startPrism, type InProcessPrism, type PrismError } from "./prism.ts";
 import { fieldErrors } from "./violations.ts";
 import { listen } from "../lib/listen.ts";
+import { aSlashAway, slashAwayDetail, templatesMatcher } from "../lib/trailing-slash.ts";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 
 export interface MockOptions {
@@ -43,10 +44,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     throw new Error(`The mock needs the bundled OpenAPI document as JSON (${document}): ${(error as Error).message}`);
   }
   const minorUnits = minorUnitsOf(openapi);
+  const documented = templatesMatcher(Object.keys((openapi as { paths?: object }).paths ?? {}));
 
   const prism = await startPrism(openapi, options.verbose ?? false);
   const server = createServer((req, res) => {
-    handle(req, res, prism, minorUnits).catch((error: unknown) => {
+    handle(req, res, prism, minorUnits, documented).catch((error: unknown) => {
       // Prism failing, or an answer of its the front cannot send: the contract's answer to an
       // outage. Every answer is whole before its head is written, so nothing is sent yet.
       sendProblem(res, problem(503, "service_unavailable", `The mock could not answer: ${(error as Error).message}`), { "retry-after": "1" });
@@ -63,7 +65,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, prism: InProcessPrism, minorUnits: MinorUnits) {
+async function handle(req: IncomingMessage, res: ServerResponse, prism: InProcessPrism, minorUnits: MinorUnits, documented: (path: string) => boolean) {
   const raw = await readBody(req);
   if (raw === "too large") {
     return sendProblem(res, problem(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`), { connection: "close" });
@@ -82,7 +84,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, prism: InProces
   } else if (raw.length > 0) body = raw.toString("utf8");
 
   const answer = await prism.answer({ method: req.method!, url: req.url!, headers: req.headers, body });
-  if (answer.kind === "error") return sendProblem(res, fromPrismError(answer), answer.headers);
+  if (answer.kind === "error") return sendProblem(res, fromPrismError(answer, new URL(req.url!, "http://mock").pathname, documented), answer.headers);
   const errors = answer.status === 422 ? fieldErrors(answer.violations) : [];
   // The amount rule (D2), which no schema can state, for a request Prism let through or refused for other fields.
   const amount = answer.status < 300 || answer.status === 422 ? amountError(body, minorUnits) : undefined;
@@ -97,8 +99,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, prism: InProces
   sendProblem(res, validationProblem(errors), answer.headers);
 }
 
-/** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape. */
-function fromPrismError({ status, title, detail }: PrismError): Problem {
+/** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape; a path a slash away from the document's says so. */
+function fromPrismError({ status, title, detail }: PrismError, pathname: string, documented: (path: string) => boolean): Problem {
+  const near = status === 404 ? aSlashAway(pathname, documented) : undefined;
+  if (near !== undefined) return problem(404, "not_found", slashAwayDetail(pathname, near));
   const code = status === 404 ? "not_found" : status === 405 ? "method_not_allowed" : "invalid_request";
   return problem(status, code, detail || title || "The mock cannot answer this request.");
 }

@@ -43,6 +43,8 @@ export interface Operation {
   handle(call: Call, sandbox: Sandbox): Answer | Promise<Answer>;
   /** A validation error this operation accepts on purpose (the sandbox's documented differences). */
   waive?(error: ValidationError, body: any): boolean;
+  /** The sandbox's own words for a validation error it does not waive, in place of the schema's; undefined keeps the schema's. */
+  explain?(error: ValidationError): string | undefined;
   /** The body's field errors under rules the contract states but its schemas cannot express. */
   check?(body: any): FieldError[];
 }

@@ -15,6 +15,7 @@ import type { Account } from "./store/accounts.ts";
 import type { FaultRow } from "./store/faults.ts";
 import { requestHash } from "./store/idempotency.ts";
 import { fieldErrors } from "./validation.ts";
+import { slashAwayDetail } from "../lib/trailing-slash.ts";
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
 
@@ -34,7 +35,9 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const match = sandbox.route(req.method!, pathname);
   const send = ({ status, body, headers }: Reply) => sendJson(res, status, body, headers);
   if (match.found === "no path") {
-    return send(rejection(problem(404, "not_found", `No operation has the path ${pathname}.`)));
+    const { near } = match;
+    const detail = near ? slashAwayDetail(pathname, near.path, near.document === "sandbox" ? "the control API's path" : "the contract's path") : `No operation has the path ${pathname}.`;
+    return send(rejection(problem(404, "not_found", detail)));
   }
   if (match.found === "no method") {
     return send(rejection(problem(405, "method_not_allowed", `${pathname} takes ${match.allowed.join(", ")}, not ${req.method}.`), { Allow: match.allowed.join(", ") }));
@@ -118,7 +121,7 @@ async function answerOf(sandbox: Sandbox, req: IncomingMessage, op: OperationReq
   const errors = [
     // Stryker disable next-line StringLiteral: the parameters object is built here and is always an object, so no error names it whole
     ...fieldErrors(op.validateParameters, parameters, "parameters"),
-    ...(op.validateBody ? fieldErrors(op.validateBody, body, "body", waive) : []),
+    ...(op.validateBody ? fieldErrors(op.validateBody, body, "body", waive, handler.explain) : []),
   ];
   // The rules beyond the schemas, for the fields the schemas found nothing wrong with.
   errors.push(...(handler.check?.(body) ?? []).filter((e) => !errors.some((known) => known.field === e.field)));

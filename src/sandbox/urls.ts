@@ -14,11 +14,24 @@ export function isLoopbackHttpUrl(value: unknown): boolean {
   return url?.protocol === "http:" && isLoopbackHost(url.hostname);
 }
 
-/** Waives the contract's `^https://` for `fields` of a body that hold loopback http:// URLs. */
-export const waiveLoopbackHttp =
-  (...fields: string[]) =>
-  (error: ValidationError, body: any): boolean =>
-    error.keyword === "pattern" && fields.some((field) => error.instancePath === `/${field}` && isLoopbackHttpUrl(body?.[field]));
+/** What the sandbox says of a URL in one of these fields that it refuses for its scheme. */
+export const HTTPS_OR_LOOPBACK_HTTP = "must be an https:// URL; the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), but every other host needs https://";
+
+/** The field of `fields` whose `^https://` pattern the error is about, if any. */
+const httpsPatternField = (error: ValidationError, fields: readonly string[]) =>
+  error.keyword === "pattern" ? fields.find((field) => error.instancePath === `/${field}`) : undefined;
+
+/**
+ * The contract's `^https://` for `fields` of a body, as the sandbox applies it: waived for
+ * loopback http:// URLs, and any other URL refused for its scheme told the rule.
+ */
+export const loopbackHttpRule = (...fields: string[]) => ({
+  waive: (error: ValidationError, body: any): boolean => {
+    const field = httpsPatternField(error, fields);
+    return field !== undefined && isLoopbackHttpUrl(body?.[field]);
+  },
+  explain: (error: ValidationError): string | undefined => (httpsPatternField(error, fields) === undefined ? undefined : HTTPS_OR_LOOPBACK_HTTP),
+});
 
 /**
  * An error for each of `fields` whose URL, valid for `format: uri`, no client could reach: a

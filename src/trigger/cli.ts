@@ -6,6 +6,7 @@ import path from "node:path";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { parseFlags, refuse, type Command } from "../lib/cli.ts";
 import { packageRoot } from "../package-root.ts";
+import { secretFlagError } from "../webhooks/secret.ts";
 import { deliver } from "./deliver.ts";
 import { buildFlow, eventTypesOf, examplesFrom, FLOWS } from "./flows.ts";
 
@@ -31,7 +32,9 @@ const { positionals, values } = parseFlags(command);
 if (positionals.length !== 1) fail("name exactly one event or flow");
 const types = eventTypesOf(positionals[0]!) ?? fail(`${JSON.stringify(positionals[0])} is neither an event nor a flow`);
 if (!values.url || !URL.canParse(values.url)) fail("--url must be the absolute URL of the merchant endpoint");
-if (!values.secret?.startsWith("whsec_")) fail("--secret must be the whsec_ signing secret");
+if (values.secret === undefined) fail("--secret is required");
+const secretError = secretFlagError(values.secret);
+if (secretError) fail(secretError);
 const attempts = Number(values.attempts);
 const backoffMs = Number(values["backoff-ms"]);
 if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10) fail("--attempts must be a whole number from 1 to 10");

@@ -9,7 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
-import { junit, receiverChecks, resultLines, runReceiverConformance, UnreachableTarget, type ReceiverOptions } from "../../src/conformance/index.ts";
+import { junit, receiverChecks, receiverSecretLines, resultLines, runReceiverConformance, UnreachableTarget, type ReceiverOptions } from "../../src/conformance/index.ts";
 import { listen } from "../../src/lib/listen.ts";
 import { newSigningSecret } from "../../src/lib/ids.ts";
 import { FLAWS, startFlawedEndpoint, type Flaw, type FlawedEndpoint } from "./flawed-endpoint.ts";
@@ -46,6 +46,38 @@ describe("the receiver checks against broken endpoints", () => {
     const { report } = await check(undefined);
     expect(report.results.filter((r) => r.outcome !== "passed")).toEqual([]);
     expect(report.payments).toBe("made-up");
+    expect(report.secretSuspected).toBe(false);
+  });
+
+  it("say first that the secret is probably not the endpoint's when it refuses every validly signed delivery, and keep each failure", async () => {
+    const endpoint = await startFlawedEndpoint(newSigningSecret());
+    endpoints.push(endpoint);
+    const progress: boolean[] = [];
+    const report = await runReceiverConformance({ url: endpoint.url, secret: newSigningSecret(), onResult: (_, { secretSuspected }) => progress.push(secretSuspected) });
+    expect(report.secretSuspected).toBe(true);
+    expect(progress).toEqual(report.results.map(() => true));
+    expect(receiverSecretLines(report)).toEqual([
+      "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
+      "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); the failures below follow from it.",
+      "",
+    ]);
+    const failed = report.results.filter((r) => r.outcome === "failed");
+    expect(failed.map((r) => r.id)).toEqual(ACKNOWLEDGED);
+    expect(failed[0]!.reason).toBe("answered 401 to a validly signed session-created, where the contract expects 2xx");
+    expect(report.results.filter((r) => r.outcome === "warned").map((r) => r.id)).toEqual(["receiver.unknown-event-type", "receiver.answer-time"]);
+  });
+
+  it.each<[string, Flaw | undefined, Partial<ReceiverOptions>]>([
+    ["an endpoint that redirects every delivery (3xx, not a refusal)", "redirects", {}],
+    ["an endpoint that refuses only some signed deliveries", "refuses-out-of-order", {}],
+    ["a run whose checks send no delivery to acknowledge", undefined, { only: ["receiver.not-json", "receiver.forged.other-secret"] }],
+  ])("do not suspect the secret of %s", async (_, flaw, options) => {
+    const progress: boolean[] = [];
+    const { report } = await check(flaw, { ...options, onResult: (_, { secretSuspected }) => progress.push(secretSuspected) });
+    expect(report.secretSuspected).toBe(false);
+    expect(receiverSecretLines(report)).toEqual([]);
+    // Before the first delivery to acknowledge, it could still be the secret.
+    expect(progress[0]).toBe(flaw === undefined);
   });
 
   it.each<[Flaw, string[], RegExp, string[]?]>([
@@ -171,11 +203,38 @@ describe("payin-conformance receiver", () => {
     expect(xml).toContain('<failure message="acknowledged a delivery signed 6 minutes ago with 204, where the contract allows 5 minutes">risk: accepts replays');
   });
 
+  it("exits 1 on the wrong secret, saying so before the failures it causes, each of which it still lists", async () => {
+    const endpoint = await startFlawedEndpoint(newSigningSecret());
+    endpoints.push(endpoint);
+    const error = await cli("--url", endpoint.url, "--secret", newSigningSecret()).then(() => undefined, (e: { code: number; stdout: string }) => e);
+    expect(error?.code).toBe(1);
+    const lines = error!.stdout.split("\n");
+    expect(lines.slice(0, 5)).toEqual([
+      `checking ${endpoint.url}`,
+      "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
+      "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); the failures below follow from it.",
+      "",
+      expect.stringMatching(/^✗ receiver\.event\.session-created /),
+    ]);
+    expect(lines.filter((line) => line.startsWith("✗ "))).toHaveLength(ACKNOWLEDGED.length);
+    expect(lines.filter((line) => line.includes("most likely not the one"))).toHaveLength(1);
+    expect(lines.at(-2)).toBe("12 passed, 11 failed, 2 warned (advisory)");
+  });
+
+  it("takes the secret without its whsec_ prefix, and prints each line as its check ends when the secret is right", async () => {
+    const secret = newSigningSecret();
+    const endpoint = await startFlawedEndpoint(secret);
+    endpoints.push(endpoint);
+    const { stdout } = await cli("--url", endpoint.url, "--secret", secret.slice("whsec_".length), "--only", "receiver.event.session-created,receiver.forged.other-secret");
+    expect(stdout.split("\n").slice(0, 3)).toEqual([`checking ${endpoint.url}`, expect.stringMatching(/^✓ receiver\.event\.session-created /), expect.stringMatching(/^✓ receiver\.forged\.other-secret /)]);
+  });
+
   it.each([
     [["--secret", "whsec_AAAA"], "--url is required"],
     [["--url", "ftp://x", "--secret", "whsec_AAAA"], '--url must be an http:// or https:// URL, not "ftp://x"'],
     [["--url", "http://127.0.0.1:9"], "--secret is required"],
-    [["--url", "http://127.0.0.1:9", "--secret", "whsec_!"], "--secret must be the endpoint's whsec_ signing secret"],
+    [["--url", "http://127.0.0.1:9", "--secret", "whsec_!"], "--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)"],
+    [["--url", "http://127.0.0.1:9", "--secret", "AAA"], "--secret must be the endpoint's signing secret: whsec_ followed by base64"],
     [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--base-url", "http://127.0.0.1:9"], "--base-url and --token go together"],
     [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--timeout-ms", "0"], '--timeout-ms must be a whole number of milliseconds, not "0"'],
     [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--only", "receiver.nope"], "no check has the id receiver.nope"],

@@ -104,6 +104,14 @@ describe("the payin-conformance command", () => {
     await expect(run).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/below --min-coverage 90 %/) });
   });
 
+  it("exits 2 with one line saying how to pick another --receiver-port when its receiver's port is taken", async () => {
+    const run = exec(process.execPath, [cli, "service", "--base-url", mock.url, "--token", "t", "--receiver-port", String(mock.port)]);
+    await expect(run).rejects.toMatchObject({
+      code: 2,
+      stderr: `payin-conformance: port ${mock.port} on 127.0.0.1 is taken by another process; pick another with --receiver-port N, or --receiver-port 0 for any free port\n`,
+    });
+  });
+
   it.each([
     [["service", "--token", "t"], /--base-url is required/],
     [["service", "--base-url", "http://127.0.0.1:1", "--token", "t", "--only", "no.such-check"], /no check has the id no\.such-check/],

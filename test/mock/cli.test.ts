@@ -1,6 +1,9 @@
-// `payin-mock` as a command: the line it prints once it answers, and Prism's log only when asked.
-import { spawn } from "node:child_process";
+// `payin-mock` as a command: the line it prints once it answers, Prism's log only when asked, and
+// the one line it exits with when it cannot start.
+import { execFile, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 
@@ -39,5 +42,21 @@ describe("payin-mock", () => {
     // pino repeats "name" for each child logger; Prism's own comes first.
     for (const line of lines) expect(line).toMatch(/^\{"level":\d+,"name":"PRISM",/);
     expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ name: "VALIDATOR", level: 50, msg: "Request body must have required property 'type'" }));
+  });
+
+  it("says that its port is taken, with how to pick another, in one line, and exits 1", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const error = await promisify(execFile)(process.execPath, [path.join(root, "src/mock/cli.ts"), "--port", String(port)]).then(
+        () => undefined,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(error?.code).toBe(1);
+      expect(error?.stderr).toBe(`payin-mock: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port\n`);
+    } finally {
+      taken.close();
+    }
   });
 });

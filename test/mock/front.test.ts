@@ -3,6 +3,7 @@
 // that close() stops it. Real Prism answers in test/mock/prism.test.ts.
 import { request } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { PortTaken } from "../../src/lib/listen.ts";
 import { MAX_BODY_BYTES } from "../../src/lib/request-body.ts";
 import { startMock, type RunningMock } from "../../src/mock/server.ts";
 import { serialize } from "@stoplight/prism-http-server/dist/serialize.js";
@@ -346,8 +347,15 @@ describe("starting and stopping the mock", () => {
     await expect(waiting).rejects.toThrow();
   });
 
-  it("rejects when the port is taken", async () => {
-    await expect(startMock({ port: mock.port })).rejects.toThrow(/EADDRINUSE/);
+  it("rejects when the port is taken, naming the port and the host", async () => {
+    const error = await startMock({ port: mock.port }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(PortTaken);
+    expect(error).toMatchObject({
+      code: "EADDRINUSE",
+      port: mock.port,
+      host: "127.0.0.1",
+      message: `Port ${mock.port} on 127.0.0.1 is taken by another process (EADDRINUSE); pick another port, or 0 for any free one.`,
+    });
   });
 
   it("names the document it cannot read", async () => {

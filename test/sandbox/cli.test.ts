@@ -1,19 +1,23 @@
 // `payin-sandbox`'s flags: a bad value is refused with one line that names the flag, and the
 // schedule, settlement, public URL and delivery host flags reach the sandbox.
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, spawnSync, type ExecFileOptions } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
+import { openDatabase } from "../../src/sandbox/store/database.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 
 const cli = path.join(root, "src", "sandbox", "cli.ts");
 const run = promisify(execFile);
 
-async function refusal(...args: string[]) {
-  const error = await run(process.execPath, [cli, ...args]).then(() => undefined, (e: { code: number; stderr: string }) => e);
+async function refusal(args: string[], options: ExecFileOptions = {}) {
+  const error = await run(process.execPath, [cli, ...args], options).then(() => undefined, (e: { code: number; stderr: string }) => e);
   expect(error, `payin-sandbox ${args.join(" ")} started`).toBeDefined();
-  return { code: error!.code, stderr: error!.stderr.trim() };
+  return { code: error!.code, stderr: String(error!.stderr).trim() };
 }
 
 describe("payin-sandbox", () => {
@@ -24,7 +28,7 @@ describe("payin-sandbox", () => {
     [["--port", "70000"], 'payin-sandbox: --port must be a port number, not "70000"'],
     [["--public-url", "ftp://sandbox.example"], 'payin-sandbox: --public-url must be an http:// or https:// URL without credentials, query or fragment, not "ftp://sandbox.example"'],
   ])("refuses %j with exit code 2, one line naming the flag, then the usage", async (args, line) => {
-    const { code, stderr } = await refusal(...args);
+    const { code, stderr } = await refusal(args);
     expect(code).toBe(2);
     expect(stderr.split("\n").slice(0, 2)).toEqual([line, expect.stringMatching(/^usage: payin-sandbox /)]);
   });
@@ -63,6 +67,75 @@ describe("payin-sandbox", () => {
       expect(attempts[0].error).toBe("The request failed: ECONNREFUSED.");
     } finally {
       child.kill();
+    }
+  });
+});
+
+describe("payin-sandbox --db with a file it cannot use", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "payin-sandbox-db-cli-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const notDatabase = path.join(dir, "notes.txt");
+  writeFileSync(notDatabase, "not a database, long enough for SQLite to read its header and say so");
+  const folder = path.join(dir, "a-folder");
+  mkdirSync(folder);
+
+  // Each fails for root too: a folder that is not there, a file standing where a folder should
+  // be, a folder given as the file, a file of something else.
+  it.each([
+    ["in a folder that does not exist", path.join(dir, "missing", "sandbox.db"), `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`],
+    ["under a file (ENOTDIR)", path.join(notDatabase, "sandbox.db"), `${notDatabase} is a file, not a folder; give a path in a folder`],
+    ["that is a folder", folder, `it is a folder, not a file; give the path of a file, such as ${path.join(folder, "sandbox.db")}`],
+    ["that is not a database", notDatabase, "it is not a SQLite database; give the path of a new file, or of a database the sandbox made"],
+  ])("refuses a --db path %s with exit code 1 and one line that names the file and the reason", async (_, db, reason) => {
+    const { code, stderr } = await refusal(["--port", "0", "--db", db]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(`payin-sandbox: The sandbox cannot open its database ${db}: ${reason}.`);
+  });
+
+  // Mode bits do not stop root: as root, the sandbox runs as nobody (65534) to meet them.
+  const unprivileged: { uid?: number; gid?: number } = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const owner = (file: string) => (unprivileged.uid === undefined ? undefined : chownSync(file, unprivileged.uid, unprivileged.gid!));
+  const canRun = spawnSync(process.execPath, ["-e", `require("node:fs").accessSync(${JSON.stringify(cli)})`], unprivileged).status === 0;
+
+  it.runIf(canRun)("refuses a read-only database file and a read-only folder, saying which, with exit code 1", async () => {
+    const shared = path.join(dir, "shared");
+    mkdirSync(shared);
+    chmodSync(dir, 0o755);
+    chmodSync(shared, 0o777);
+    const readOnlyFile = path.join(shared, "read-only.db");
+    openDatabase(readOnlyFile).close();
+    owner(readOnlyFile);
+    chmodSync(readOnlyFile, 0o444);
+    const file = await refusal(["--port", "0", "--db", readOnlyFile], unprivileged);
+    expect(file).toEqual({
+      code: 1,
+      stderr: `payin-sandbox: The sandbox cannot open its database ${readOnlyFile}: the file is read-only for this process (EACCES: permission denied); make it writable, or give another path.`,
+    });
+
+    const readOnlyFolder = path.join(dir, "read-only");
+    mkdirSync(readOnlyFolder);
+    owner(readOnlyFolder);
+    chmodSync(readOnlyFolder, 0o555);
+    const db = path.join(readOnlyFolder, "sandbox.db");
+    const inFolder = await refusal(["--port", "0", "--db", db], unprivileged);
+    expect(inFolder).toEqual({
+      code: 1,
+      stderr: `payin-sandbox: The sandbox cannot open its database ${db}: the folder ${readOnlyFolder} is read-only for this process (EACCES: permission denied), and SQLite must create the file and its -wal and -shm files in it; give a path in a writable folder.`,
+    });
+  });
+});
+
+describe("payin-sandbox on a port that is taken", () => {
+  it("says so, with how to pick another, in one line, and exits 1", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const { code, stderr } = await refusal(["--port", String(port)]);
+      expect(code).toBe(1);
+      expect(stderr).toBe(`payin-sandbox: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port`);
+    } finally {
+      taken.close();
     }
   });
 });

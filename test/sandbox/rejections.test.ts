@@ -56,6 +56,25 @@ describe("the sandbox's rejections", () => {
     }
   });
 
+  it("names the path a slash away that an operation has, in either direction, and in both documents", async () => {
+    for (const [method, path, near, whose, slash] of [
+      ["POST", "/api/v1/earn/payment-sessions", "/api/v1/earn/payment-sessions/", "the contract's", "with"],
+      ["POST", "/api/v1/send/counterparties", "/api/v1/send/counterparties/", "the contract's", "with"],
+      ["GET", "/api/v1/earn/transactions/txn_1", "/api/v1/earn/transactions/txn_1/", "the contract's", "with"],
+      ["GET", "/webhooks/?x=1", "/webhooks", "the contract's", "without"],
+      ["POST", "/_sandbox/v1/reset/", "/_sandbox/v1/reset", "the control API's", "without"],
+    ]) {
+      const { status, headers, body } = await send(method!, path!, { headers: json, pieces: ["{}"] });
+      expect(status, path).toBe(404);
+      expect(headers["content-type"]).toBe("application/problem+json");
+      const asked = path!.split("?")[0];
+      expect(body).toMatchObject({ status: 404, code: "not_found", detail: `No operation at ${asked}; ${whose} path is ${near} (${slash} the trailing slash).` });
+    }
+    // Two slashes away, or nothing near: the plain 404.
+    for (const path of ["/api/v1/earn/payment-sessions//", "/api/v1/earn/transactions/", "/"])
+      expect((await send("GET", path)).body, path).toMatchObject({ status: 404, detail: `No operation has the path ${path}.` });
+  });
+
   it("says which methods a path takes", async () => {
     const { status, headers, body } = await send("DELETE", "/webhooks", { headers: json, pieces: ["{}"] });
     expect(status).toBe(405);
@@ -135,6 +154,26 @@ describe("the sandbox's rejections", () => {
     expect(status).toBe(400);
     expect(body.code).toBe("malformed_request");
     expect(body.detail).toMatch(/^The request body is not valid JSON: .+\.$/);
+  });
+
+  it("tells a webhook URL, redirect_url or source_url refused for its scheme that loopback http:// is taken and every other host needs https://", async () => {
+    const rule = "must be an https:// URL; the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), but every other host needs https://";
+    for (const url of ["http://shop.example.com/hooks", "http://10.0.0.1/hooks", "ftp://localhost/hooks"]) {
+      const { status, headers, body } = await send("POST", "/webhooks", { headers: json, pieces: [JSON.stringify({ url })] });
+      expect(status, url).toBe(422);
+      expect(headers["content-type"]).toBe("application/problem+json");
+      expect(body).toMatchObject({ code: "validation_failed", errors: [{ field: "url", message: rule }] });
+    }
+    const session = { amount: 1, currency: "EUR", counterparty_id: "cp_nobody", redirect_url: "http://shop.example.com/thanks", source_url: "http://shop.example.com/" };
+    const { body } = await send("POST", "/api/v1/earn/payment-sessions/", { headers: json, pieces: [JSON.stringify(session)] });
+    expect(body.errors).toHaveLength(2);
+    expect(body.errors).toEqual(expect.arrayContaining([
+      { field: "redirect_url", message: rule },
+      { field: "source_url", message: rule },
+    ]));
+    // Other faults of a URL keep the schema's words.
+    const long = await send("POST", "/webhooks", { headers: json, pieces: [JSON.stringify({ url: `https://shop.example.com/${"a".repeat(2048)}` })] });
+    expect(long.body.errors).toEqual([{ field: "url", message: "must NOT have more than 2048 characters" }]);
   });
 
   it("counts the invalid fields in the detail, one and several", async () => {

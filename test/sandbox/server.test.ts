@@ -1,6 +1,6 @@
 // The sandbox's own behaviour beyond what the contract suite asks of any server.
 import { DatabaseSync } from "node:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -184,5 +184,30 @@ describe("the sandbox", () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe("startSandbox with a database file it cannot use", () => {
+  it("rejects with an Error that names the file and says why, for a folder that is missing, a file where a folder should be, a folder as the file", async () => {
+    const file = path.join(dir, "plain-file");
+    writeFileSync(file, "");
+    const cases = [
+      [path.join(dir, "missing", "sandbox.db"), `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`],
+      [path.join(file, "sandbox.db"), `${file} is a file, not a folder; give a path in a folder`],
+      [dir, `it is a folder, not a file; give the path of a file, such as ${path.join(dir, "sandbox.db")}`],
+    ];
+    for (const [db, reason] of cases) {
+      const error = await startSandbox({ port: 0, db }).then(() => undefined, (e: Error) => e);
+      expect(error, db).toBeInstanceOf(Error);
+      expect(error!.message).toBe(`The sandbox cannot open its database ${db}: ${reason}.`);
+      expect((error!.cause as Error).message).toBe("unable to open database file");
+    }
+  });
+
+  it("names a relative path as given, and its folder in full", async () => {
+    const relative = path.relative(process.cwd(), path.join(dir, "nowhere", "sandbox.db"));
+    await expect(startSandbox({ port: 0, db: relative })).rejects.toThrow(
+      `The sandbox cannot open its database ${relative}: the folder ${path.join(dir, "nowhere")} does not exist; create it, or give a path in a folder that exists.`,
+    );
   });
 });

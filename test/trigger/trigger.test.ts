@@ -57,6 +57,19 @@ describe("npm run trigger", () => {
     expect(stdout).toContain("0 of 2 delivered");
   });
 
+  it("takes the secret without its whsec_ prefix too, as verifyWebhook does", async () => {
+    receiver = await startReceiver({ secret: EXAMPLE_SECRET });
+    const { code, stdout } = await trigger("session-created", "--url", receiver.url, "--secret", EXAMPLE_SECRET.slice("whsec_".length));
+    expect(code, stdout).toBe(0);
+    expect(receiver.events.map((e) => e.type)).toEqual(["session-created"]);
+  });
+
+  it.each(["plain", "whsec_not base64", "whsec_"])("refuses --secret %j, naming the form a secret has, with exit code 2", async (secret) => {
+    const { code, stdout } = await trigger("success", "--url", "http://127.0.0.1:9/", "--secret", secret);
+    expect(code).toBe(2);
+    expect(stdout.split("\n")[0]).toBe("payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)");
+  });
+
   it("explains what it needs when called wrongly", async () => {
     for (const args of [["nonsense", "--url", "http://127.0.0.1:9/", "--secret", EXAMPLE_SECRET], ["success", "--secret", EXAMPLE_SECRET], ["success", "--url", "http://127.0.0.1:9/", "--secret", "plain"]]) {
       const { code, stdout } = await trigger(...args);

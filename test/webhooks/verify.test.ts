@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_VALIDATORS } from "../../generated/event-types.ts";
 import type { EventValidator } from "../../generated/event-validators.js";
 import { signWebhook, verifyWebhook, WebhookVerificationError, type WebhookVerificationErrorCode } from "../../src/webhooks/index.ts";
+import { secretFlagError, SECRET_FORM } from "../../src/webhooks/secret.ts";
 import { EXAMPLE_SECRET, exampleEvent, exampleEvents } from "../support/events.ts";
 import { RUNTIMES } from "./runtime.ts";
 
@@ -84,7 +85,23 @@ describe("verifyWebhook", () => {
     const { payload, headers } = await signed();
     const error = await rejection(verifyWebhook(payload, headers, secret, { now: NOW }));
     expect(error.code).toBe("invalid_secret");
-    expect(error.message).toBe("The signing secret must be `whsec_` followed by base64, as POST /webhooks returns it.");
+    expect(error.message).toBe("The signing secret must be whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off).");
+  });
+
+  it("signs under the same rule: the whsec_ prefix optional, and anything but base64 after it refused naming the form", async () => {
+    const event = exampleEvent("transaction-completed");
+    const payload = JSON.stringify(event);
+    const sign = (secret: string) => signWebhook({ id: event.id, timestamp: NOW, payload, secret });
+    expect(await sign(EXAMPLE_SECRET.slice("whsec_".length))).toEqual(await sign(EXAMPLE_SECRET));
+    for (const secret of ["whsec_abc!", "abc!", "whsec_", ""])
+      await expect(sign(secret), secret).rejects.toMatchObject({ code: "invalid_secret", message: `The signing secret must be ${SECRET_FORM}.` });
+  });
+
+  it("words a command's --secret refusal from the same rule, and takes what verifyWebhook takes", () => {
+    expect(SECRET_FORM).toBe("whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)");
+    for (const secret of [EXAMPLE_SECRET, EXAMPLE_SECRET.slice("whsec_".length)]) expect(secretFlagError(secret), secret).toBeUndefined();
+    for (const secret of ["plain", "whsec_abc!", "whsec_", "whsec_ABCD "])
+      expect(secretFlagError(secret), secret).toBe("--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)");
   });
 
   it("answers each call by its own secret: a valid secret after an invalid one, and the reverse", async () => {

@@ -22,7 +22,9 @@ const acknowledged = (sent: Sent) => sent.status !== undefined && sent.status >=
 
 const LATE = "answers after the service stops waiting: every event is delivered again, and handled more than once";
 
-function expectAcknowledged(sent: Sent, what: string, risk: string): void {
+/** A validly signed delivery the service would send: a 2xx in time. The endpoint keeps its status, for the report to tell a wrong secret. */
+function expectAcknowledged(endpoint: Endpoint, sent: Sent, what: string, risk: string): void {
+  endpoint.toAcknowledge.push(sent.status);
   if (acknowledged(sent)) return;
   if (sent.status === undefined) throw new CheckFailure(`${sent.error} to ${what}, where the contract expects 2xx`, shownDelivery(sent), sent.timedOut ? LATE : risk);
   throw new CheckFailure(`answered ${sent.status} to ${what}, where the contract expects 2xx`, shownDelivery(sent), risk);
@@ -47,7 +49,7 @@ const eventChecks: Array<Check<ReceiverContext>> = EVENT_TYPES.map((type) => ({
   name: `a validly signed ${type} is acknowledged with 2xx in time`,
   async run({ endpoint, payments }) {
     const event = newEvent(type, payments);
-    expectAcknowledged(await endpoint.deliver(event.id, event.body), `a validly signed ${type}`, `misses real ${type} events: the service retries each for days and the order never learns what happened`);
+    expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), `a validly signed ${type}`, `misses real ${type} events: the service retries each for days and the order never learns what happened`);
   },
 }));
 
@@ -61,8 +63,8 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     name: "the same event delivered again (same webhook-id) is acknowledged",
     async run({ endpoint, payments }) {
       const event = newEvent("transaction-completed", payments);
-      expectAcknowledged(await endpoint.deliver(event.id, event.body), "the first delivery", "misses real events");
-      expectAcknowledged(await endpoint.deliver(event.id, event.body), "the same event delivered again", "fails every retry: after one lost answer, the service retries the event for days and each attempt fails again");
+      expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), "the first delivery", "misses real events");
+      expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), "the same event delivered again", "fails every retry: after one lost answer, the service retries the event for days and each attempt fails again");
     },
   },
   {
@@ -71,6 +73,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     async run({ endpoint, payments }) {
       const event = newEvent("transaction-completed", payments);
       expectAcknowledged(
+        endpoint,
         await endpoint.deliver(event.id, reformatted(event.body)),
         "a validly signed event whose JSON is laid out differently",
         "checks the signature over re-serialised JSON, not the raw body: genuine events whose bytes it does not reproduce are refused",
@@ -85,7 +88,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const old = await endpoint.signed(event.id, event.body, { secret: newSigningSecret() });
       const current = await endpoint.signed(event.id, event.body);
       const rotated = { ...current, headers: { ...current.headers, "webhook-signature": `${old.headers["webhook-signature"]} ${current.headers["webhook-signature"]}` } };
-      expectAcknowledged(await endpoint.send(rotated), "a delivery with two signatures, the second valid", "tries only the first signature: while the secret rotates, every genuine event is refused");
+      expectAcknowledged(endpoint, await endpoint.send(rotated), "a delivery with two signatures, the second valid", "tries only the first signature: while the secret rotates, every genuine event is refused");
     },
   },
   {
@@ -94,7 +97,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     async run({ endpoint, payments }) {
       for (const type of ["session-completed", "transaction-completed", "transaction-created", "session-created"] as const) {
         const event = newEvent(type, payments, payments.reordered);
-        expectAcknowledged(await endpoint.deliver(event.id, event.body), `${type} out of order`, "refuses events that come out of order, which the contract allows: the retries keep coming and the order stays wrong until they stop");
+        expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), `${type} out of order`, "refuses events that come out of order, which the contract allows: the retries keep coming and the order stays wrong until they stop");
       }
     },
   },
@@ -190,7 +193,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const event = newEvent("transaction-completed", payments);
       const parsed = JSON.parse(event.body);
       const body = JSON.stringify({ ...parsed, type: "transaction-refunded", data: { ...parsed.data, status: "refunded" } });
-      expectAcknowledged(await endpoint.deliver(event.id, body), "a validly signed event of a type added after this version", "refuses event types added later: each is retried for days and fills the logs, until the endpoint is upgraded");
+      expectAcknowledged(endpoint, await endpoint.deliver(event.id, body), "a validly signed event of a type added after this version", "refuses event types added later: each is retried for days and fills the logs, until the endpoint is upgraded");
     },
   },
   {
@@ -200,7 +203,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     async run({ endpoint, payments, slowMs }) {
       const event = newEvent("transaction-completed", payments);
       const sent = await endpoint.deliver(event.id, event.body);
-      expectAcknowledged(sent, "a validly signed transaction-completed", "misses real events");
+      expectAcknowledged(endpoint, sent, "a validly signed transaction-completed", "misses real events");
       if (sent.durationMs > slowMs)
         throw new CheckFailure(`took ${(sent.durationMs / 1000).toFixed(1)} s to acknowledge, more than ${slowMs / 1000} s`, shownDelivery(sent), "leaves little room before the service's 15 s: a slow moment turns into a timeout, and the event is delivered again");
     },

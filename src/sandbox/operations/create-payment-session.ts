@@ -11,7 +11,7 @@ import { paymentLink } from "../page/routes.ts";
 import { validationProblem } from "../../lib/problem.ts";
 import { refusal } from "../problems.ts";
 import { SESSION_LIFETIME_MS } from "../store/sessions.ts";
-import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
+import { loopbackHttpRule, unreachableUrls } from "../urls.ts";
 
 type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
 
@@ -34,6 +34,6 @@ export const createPaymentSession: Operation = {
       return { status: 201, body: session };
     });
   },
-  waive: waiveLoopbackHttp("redirect_url", "source_url"),
+  ...loopbackHttpRule("redirect_url", "source_url"),
   check: (body) => [...[amountError(body, currencyMinorUnits)].filter((e) => e !== undefined), ...unreachableUrls(body, "redirect_url", "source_url")],
 };

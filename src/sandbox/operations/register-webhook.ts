@@ -5,7 +5,7 @@
 import { accountNow } from "../clock.ts";
 import type { Operation } from "../operation.ts";
 import { webhookTimes } from "../store/webhooks.ts";
-import { unreachableUrls, waiveLoopbackHttp } from "../urls.ts";
+import { loopbackHttpRule, unreachableUrls } from "../urls.ts";
 
 export const registerWebhook: Operation = {
   handle({ account, body }, { store }) {
@@ -15,6 +15,6 @@ export const registerWebhook: Operation = {
     });
     return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };
   },
-  waive: waiveLoopbackHttp("url"),
+  ...loopbackHttpRule("url"),
   check: (body) => unreachableUrls(body, "url"),
 };

@@ -3,16 +3,36 @@
 // a crash of the machine may lose the last commits, never corrupt the file).
 import { DatabaseSync } from "node:sqlite";
 import { migrations } from "./migrations.ts";
+import { databaseOpenError } from "./open-error.ts";
 
 export const IN_MEMORY = ":memory:";
 
 export function openDatabase(file: string = IN_MEMORY): DatabaseSync {
-  const db = new DatabaseSync(file);
-  if (file !== IN_MEMORY) {
+  if (file === IN_MEMORY) return prepared(new DatabaseSync(file));
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file);
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA busy_timeout = 5000");
+    // SQLite opens a file it may not write read-only, without a word: a write, rolled back,
+    // finds out now rather than at the first request.
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec("CREATE TABLE write_check (x)");
+    } finally {
+      db.exec("ROLLBACK");
+    }
+    return prepared(db);
+  } catch (error) {
+    db?.close();
+    // SQLite's own words: unable to open database file, attempt to write a readonly database.
+    if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") throw databaseOpenError(file, error as Error);
+    throw error;
   }
+}
+
+function prepared(db: DatabaseSync): DatabaseSync {
   db.exec("PRAGMA foreign_keys = ON");
   migrate(db);
   return db;
