@@ -2,7 +2,8 @@
 // `node scripts/build.ts [--out DIR]`: the freshness test builds into a temporary DIR and
 // compares it with the committed generated/.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -15,18 +16,21 @@ import { responseValidatorsDeclarations, responseValidatorsModule } from "./lib/
 import { sandboxRequestsDeclarations, sandboxRequestsModule } from "./lib/sandbox-requests.ts";
 import { standaloneValidatorModules } from "./lib/standalone-validators.ts";
 import { bin, generatedDir, root } from "./lib/paths.ts";
+import { toolEnv } from "./lib/tool-env.ts";
 
 const { values } = parseArgs({ options: { out: { type: "string", default: generatedDir } } });
-const out = path.resolve(values.out!);
-mkdirSync(out, { recursive: true });
+const target = path.resolve(values.out!);
+// Everything is built in a folder of its own, then only what changed is copied over: a tool or
+// test reading generated/ while a build runs (npm start beside the tests) never sees a half-written file.
+const out = mkdtempSync(path.join(tmpdir(), "payin-build-"));
 const output = (name: string) => path.join(out, name);
 
 const run = (cmd: string, ...args: string[]) =>
   execFileSync(bin(cmd), args, {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
-    // No network here, and no usage metrics wanted from a build.
-    env: { ...process.env, CI: "true", SUPPRESS_NO_CONFIG_WARNING: "1" },
+    // No network here: no telemetry, no update checks.
+    env: toolEnv(),
   });
 
 // OpenAPI: bundle (with and without $refs), then types.
@@ -74,4 +78,11 @@ writeFileSync(output("sandbox-requests.d.ts"), sandboxRequestsDeclarations(bundl
 writeFileSync(output("response-validators.d.ts"), responseValidatorsDeclarations());
 writeFileSync(output("problem-titles.ts"), problemTitlesModule(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)));
 
-console.log(`built ${path.relative(root, out) || "."}/`);
+mkdirSync(target, { recursive: true });
+for (const name of readdirSync(out)) {
+  const built = readFileSync(output(name));
+  const file = path.join(target, name);
+  if (!existsSync(file) || !readFileSync(file).equals(built)) writeFileSync(file, built);
+}
+rmSync(out, { recursive: true });
+console.log(`built ${path.relative(root, target) || "."}/`);

@@ -5,6 +5,7 @@
 // prints its time. The API answers while the docs are still being built.
 import module from "node:module";
 import path from "node:path";
+import { portTakenLine } from "../src/lib/listen.ts";
 import { root } from "./lib/paths.ts";
 import { serveStatic } from "./lib/static-server.ts";
 import { step } from "./lib/steps.ts";
@@ -16,21 +17,31 @@ module.enableCompileCache?.();
 const port = Number(process.env.PORT ?? 4010);
 const docsPort = Number(process.env.DOCS_PORT ?? port + 1);
 
+/** Starts a server on `port`, which `variable` sets: a taken port is told with how to pick another. */
+async function serving<T>(variable: string, port: number, serve: () => Promise<T>): Promise<T> {
+  try {
+    return await serve();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    throw new Error(portTakenLine({ port, host: "127.0.0.1" }, (n) => `${variable}=${n}`), { cause: error });
+  }
+}
+
 /** What `npm start` serves as the API: this line is the one to change to serve another server. */
 // Imported once generated/ is fresh: the sandbox loads its validators from there.
-const serveApi = async () => (await import("../src/sandbox/index.ts")).startSandbox({ port });
+const serveApi = () => serving("PORT", port, async () => (await import("../src/sandbox/index.ts")).startSandbox({ port }));
 
 // Until all is served, an interrupt stops the steps too (their processes end with this one).
 const stopEarly = () => process.exit(130);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, stopEarly);
 
-await buildGenerated();
+await buildGenerated({ quiet: true });
 
 const [api, docs] = await Promise.all([
   step("start the API", serveApi, (api) => `answering on ${api.url}`),
   (async () => {
-    await buildDocs();
-    return step("serve the docs", () => serveStatic(path.join(root, "dist", "docs"), "/", docsPort), (docs) => `on ${docs.url}`);
+    await buildDocs({ quiet: true });
+    return step("serve the docs", () => serving("DOCS_PORT", docsPort, () => serveStatic(path.join(root, "dist", "docs"), "/", docsPort)), (docs) => `on ${docs.url}`);
   })(),
 ]).catch((error: unknown) => {
   console.error(`npm start: ${(error as Error).message}`);
@@ -38,7 +49,8 @@ const [api, docs] = await Promise.all([
 });
 module.flushCompileCache?.();
 
-console.log(`\nsandbox: ${api.url}   (try: curl -H "Authorization: Bearer t" ${api.url}/webhooks)`);
+// A request that succeeds on a fresh account: any bearer token is an account of its own.
+console.log(`\nsandbox: ${api.url}   (try: curl -H "Authorization: Bearer t" "${api.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL")`);
 console.log(`docs: ${docs.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.off(signal, stopEarly);

@@ -2,6 +2,8 @@
 // flag, what it does and its default, and exits 0; an unknown or malformed flag prints one line
 // that names it, then the usage, and exits 2. node:util's parseArgs does the parsing.
 import { parseArgs } from "node:util";
+import { PortTaken, portTakenLine } from "./listen.ts";
+import { requireNode, UnsupportedNodeError } from "./node-floor.ts";
 
 export interface Flag {
   type: "string" | "boolean";
@@ -56,6 +58,12 @@ export function portOf<F extends Record<string, Flag>>(command: Command<F>, valu
   return port;
 }
 
+/** Prints why a server could not start, as one line, and exits 1; a taken port says how to pick another. */
+export function failedToStart<F extends Record<string, Flag>>(command: Command<F>, error: Error): never {
+  console.error(`${command.name}: ${error instanceof PortTaken ? portTakenLine(error, (n) => `--port ${n}`) : error.message}`);
+  process.exit(1);
+}
+
 /** Prints one line naming what is wrong, then the usage, and exits 2. */
 export function refuse<F extends Record<string, Flag>>(command: Command<F>, message: string): never {
   console.error(`${command.name}: ${message}\n${usageOf(command)}`);
@@ -64,6 +72,14 @@ export function refuse<F extends Record<string, Flag>>(command: Command<F>, mess
 
 /** The flags and positionals of `args`; prints the usage and exits on --help or a flag it does not take. */
 export function parseFlags<const F extends Record<string, Flag>>(command: Command<F>, args = process.argv.slice(2)): { values: Values<F>; positionals: string[] } {
+  // Every bin parses its flags first: on a Node older than the package's floor, it says so and stops here.
+  try {
+    requireNode(command.name);
+  } catch (error) {
+    if (!(error instanceof UnsupportedNodeError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
   const options = Object.fromEntries(
     Object.entries(command.flags).map(([flag, { type, multiple, default: fallback }]) => [flag, { type, ...(multiple ? { multiple } : {}), ...(fallback === undefined ? {} : { default: fallback }) }]),
   );

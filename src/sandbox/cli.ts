@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `payin-sandbox [flags]`: serves the stateful sandbox until interrupted (`--help` lists the
-// flags). Imports nothing that needs node:sqlite before checking that this Node has it.
-import { LISTEN_FLAGS, parseFlags, portOf, refuse, type Command } from "../lib/cli.ts";
+// flags). Loads the sandbox through its entry point, which checks the Node first.
+import { failedToStart, LISTEN_FLAGS, parseFlags, portOf, refuse, type Command } from "../lib/cli.ts";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
 import { linkBase } from "./urls.ts";
 
@@ -41,21 +41,7 @@ const retrySchedule = values["retry-schedule"];
 
 const port = portOf(command, values.port);
 
-/** Whether this Node has node:sqlite without a flag (getBuiltinModule, from Node 20.16, answers undefined when not). */
-function hasSqlite(): boolean {
-  try {
-    return process.getBuiltinModule?.("node:sqlite") !== undefined;
-  } catch {
-    return false;
-  }
-}
-
-if (!hasSqlite()) {
-  console.error(`payin-sandbox needs Node.js 22.13 or newer (for node:sqlite), and this is Node.js ${process.version}; on this Node, use payin-mock (the stateless Prism mock) instead.`);
-  process.exit(1);
-}
-
-const { startSandbox } = await import("./server.ts");
+const { startSandbox } = await import("./index.ts");
 const sandbox = await startSandbox({
   port,
   host: values.host,
@@ -65,10 +51,7 @@ const sandbox = await startSandbox({
   ...(retrySchedule === undefined ? {} : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),
   ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
-}).catch((error: Error) => {
-  console.error(`payin-sandbox: ${error.message}`);
-  process.exit(1);
-});
+}).catch((error: Error) => failedToStart(command, error));
 console.log(`Payin sandbox (stateful, ${values.db ? `database ${values.db}` : "in memory"}) listening on ${sandbox.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

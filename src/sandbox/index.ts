@@ -1,6 +1,35 @@
 // `payin-acceptance-contract/sandbox`: start the stateful sandbox in process, for a test's setup.
-// Needs Node 22.13 or newer (node:sqlite).
-export { startSandbox } from "./server.ts";
+// The sandbox keeps its state with node:sqlite, which an older Node refuses with a loader error:
+// the entry point checks the Node first and loads the sandbox only then.
+import { requireNode } from "../lib/node-floor.ts";
+import type { RunningSandbox, SandboxOptions } from "./server.ts";
+
 export type { RunningSandbox, SandboxOptions } from "./server.ts";
+export { UnsupportedNodeError } from "../lib/node-floor.ts";
 /** Paths, bodies and answers of the control API under `/_sandbox/v1/`. */
 export type { paths as SandboxPaths, components as SandboxComponents } from "../../generated/sandbox.ts";
+
+/**
+ * Starts the sandbox and resolves once it listens. Rejects with `UnsupportedNodeError` on a
+ * Node older than 22.13, the first with node:sqlite unflagged.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  requireNode("startSandbox()");
+  const server = await loadQuietly(() => import("./server.ts"));
+  return server.startSandbox(options);
+}
+
+// Node 22 prints "SQLite is an experimental feature" when node:sqlite loads (24.15 no longer
+// does): a line a sandbox user can do nothing about, so it alone is not printed.
+async function loadQuietly<T>(load: () => Promise<T>): Promise<T> {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning: string | Error, ...rest: unknown[]) {
+    if (String(warning).startsWith("SQLite is an experimental feature")) return;
+    return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return await load();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}

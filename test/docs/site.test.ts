@@ -2,6 +2,7 @@
 // it under a sub-path (as a host serving it from a folder would), and Chromium opens every
 // page. It must show the whole contract, link only relatively, load nothing from another
 // host and run without script errors.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -13,6 +14,7 @@ import { buildDocs } from "../../scripts/lib/build-steps.ts";
 import { root } from "../../scripts/lib/paths.ts";
 import { operationsOf } from "../../scripts/lib/openapi.ts";
 import { serveStatic, type StaticServer } from "../../scripts/lib/static-server.ts";
+import { siteLinkProblems } from "./site-links.ts";
 
 const executablePath = "/usr/bin/chromium";
 const missing = existsSync(executablePath) ? undefined : `Chromium (${executablePath})`;
@@ -122,7 +124,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
   it("index.html presents the service and the package, and every link on it resolves", async () => {
     const { page } = await open("index.html");
     const text = await settled(page);
-    for (const words of ["payment_link", "createPayinClient", "verifyWebhook", "signWebhook", "payin-mock", "@stoplight/prism-cli", ...events])
+    for (const words of ["payment_link", "createPayinClient", "verifyWebhook", "signWebhook", "payin-mock", "@stoplight/prism-http-server", ...events])
       expect(text, words).toContain(words);
     for (const operation of operations) expect(showsOperation(text, operation), operation).toBe(true);
     expect(await page.locator("svg[role=img]").count(), "the two state diagrams").toBe(2);
@@ -229,6 +231,15 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     }
   });
 
+  it("every relative link of every page, as served, leads to a file of the site and its anchor to an id there", () => {
+    // Read from the files (site-links.ts): each href and src of the markup, and the links of the
+    // documents Redoc renders in the browser; the guides' Markdown links, rewritten by the build.
+    const { pages, links, problems } = siteLinkProblems(site);
+    expect(new Set(pages)).toEqual(new Set(PAGES));
+    expect(links, "links walked").toBeGreaterThan(100);
+    expect(problems).toEqual([]);
+  });
+
   it("no page loads anything from another host", async () => {
     const origin = new URL(server.url).origin;
     const elsewhere = (await everyPage())
@@ -241,4 +252,31 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
   it("no page has a script error", async () => {
     expect((await everyPage()).flatMap((visit) => visit.errors)).toEqual([]);
   });
+});
+
+// `npm start` serves the docs it builds here; in this file, so that the two never build at once.
+describe("npm start", () => {
+  it("prints only where the sandbox and the docs are, with a request that succeeds, and stops on SIGINT", async () => {
+    const child = spawn(process.execPath, [path.join(root, "scripts", "start.ts")], { cwd: root, env: { ...process.env, PORT: "0", DOCS_PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    let printed = "";
+    child.stdout!.on("data", (chunk: Buffer) => void (printed += chunk));
+    child.stderr!.on("data", (chunk: Buffer) => void (printed += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      await Promise.race([
+        new Promise<void>((resolve) => child.stdout!.on("data", () => /^docs: /m.test(printed) && resolve())),
+        exited.then((code) => Promise.reject(new Error(`npm start exited with ${code}: ${printed}`))),
+      ]);
+      // Each step and how it went, then the two addresses: nothing a newcomer has to wonder about.
+      const lines = printed.trimEnd().split("\n").filter((line) => line !== "");
+      expect(lines.filter((line) => !/^(▸ .+…|✓ .+ \(\d+(\.\d)? s\)|sandbox: http:\/\/127\.0\.0\.1:\d+ {3}\(try: curl .+\)|docs: http:\/\/127\.0\.0\.1:\d+\/)$/.test(line))).toEqual([]);
+      const [, token, url] = /curl -H "Authorization: Bearer (\S+)" "(\S+)"/.exec(printed)!;
+      const tried = await fetch(url!, { headers: { Authorization: `Bearer ${token}` } });
+      expect(tried.status).toBe(200);
+      expect((await fetch(/^docs: (\S+)/m.exec(printed)![1]!)).status).toBe(200);
+    } finally {
+      child.kill("SIGINT");
+    }
+    expect(await exited).toBe(0);
+  }, 180_000);
 });

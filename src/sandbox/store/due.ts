@@ -14,17 +14,17 @@ export class DueTimes {
   constructor(db: DatabaseSync) {
     // Only rows with work due are in a `_due_by_account` index; SQLite is told to use it, as the
     // primary key would also find the account's rows, the done ones among them.
-    const shift = (table: string) => `UPDATE ${table} INDEXED BY ${table}_due_by_account SET due_ms = due_ms - ?1 WHERE account_id = ?2 AND due_ms IS NOT NULL`;
+    const shift = (table: string) => `UPDATE ${table} INDEXED BY ${table}_due_by_account SET due_ms = due_ms - :ms WHERE account_id = :account AND due_ms IS NOT NULL`;
     this.#sql = prepareAll(db, {
       sessions: shift("payment_sessions"),
       transactions: shift("transactions"),
       events: shift("events"),
       // Every key has its end due: the primary key finds the account's.
-      idempotencyKeys: "UPDATE idempotency_keys SET due_ms = due_ms - ?1 WHERE account_id = ?2",
+      idempotencyKeys: "UPDATE idempotency_keys SET due_ms = due_ms - :ms WHERE account_id = :account",
     });
   }
 
   shift(accountId: number, ms: number) {
-    for (const statement of Object.values(this.#sql)) statement.run(ms, accountId);
+    for (const statement of Object.values(this.#sql)) statement.run({ ms, account: accountId });
   }
 }

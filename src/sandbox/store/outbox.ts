@@ -98,10 +98,10 @@ export class Outbox {
     const dueFromItsTime = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
     this.#sql = prepareAll(db, {
       insert: `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
-         CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ?1 AND session_id = ?4 AND state = 'pending')
-           THEN ?6 - ${clockOffsetOf("?1")} END
-       FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?1) AS hooked)`,
+       SELECT :account, :id, :type, :session, :transaction, :at, CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
+         CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = :account AND session_id = :session AND state = 'pending')
+           THEN :at - ${clockOffsetOf(":account")} END
+       FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = :account) AS hooked)`,
       waitingToPending: "UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'",
       firstOfEachSession: `UPDATE events SET due_ms = ${dueFromItsTime}
        WHERE seq IN (SELECT MIN(seq) FROM events WHERE account_id = ? AND state = 'pending' GROUP BY session_id) AND due_ms IS NULL`,
@@ -134,7 +134,7 @@ export class Outbox {
 
   /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
   add(accountId: number, event: NewEvent, atMs: number) {
-    this.#sql.insert.run(accountId, newId("msg"), event.type, event.sessionId, event.transactionId ?? null, atMs);
+    this.#sql.insert.run({ account: accountId, id: newId("msg"), type: event.type, session: event.sessionId, transaction: event.transactionId ?? null, at: atMs });
   }
 
   /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */

@@ -56,8 +56,8 @@ export class Transactions {
       insert: "INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
       update: "UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?",
       get: `${SELECT} WHERE t.account_id = ? AND t.id = ?`,
-      settleForAccount: settle("account_id = ?1 AND due_ms <= ?2"),
-      settleForAll: settle("due_ms <= ?2"),
+      settleForAccount: settle("account_id = :account AND due_ms <= :now"),
+      settleForAll: settle("due_ms <= :now"),
     });
   }
 
@@ -77,7 +77,7 @@ export class Transactions {
 
   /** Completed transactions whose settlement has come by real time `nowMs` become `settled`, of one account or all; returns them. */
   settleDue(accountId: number | null, nowMs: number): StoredTransaction[] {
-    const settled = (accountId === null ? this.#sql.settleForAll.all(null, nowMs) : this.#sql.settleForAccount.all(accountId, nowMs)) as Array<{ account_id: number; id: string }>;
+    const settled = (accountId === null ? this.#sql.settleForAll.all({ now: nowMs }) : this.#sql.settleForAccount.all({ account: accountId, now: nowMs })) as Array<{ account_id: number; id: string }>;
     return settled.map(({ account_id, id }) => ({ accountId: account_id, transaction: this.get(account_id, id)! }));
   }
 }
