@@ -10,9 +10,9 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
 import { root } from "../lib/paths.ts";
-import { handlers } from "../../src/sandbox/operations/index.ts";
-import type { Call, Sandbox } from "../../src/sandbox/operation.ts";
-import { Payments } from "../../src/sandbox/payments.ts";
+import { handlers } from "../../src/sandbox/api/index.ts";
+import type { Call, Sandbox } from "../../src/sandbox/api/operation.ts";
+import { Payments } from "../../src/sandbox/flow/payments.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { median } from "./measure.ts";
 
@@ -37,8 +37,8 @@ const PAYING_ACCOUNT = 3;
 /** Fills `file` with `sessions` sessions over `accounts` accounts, through the create handlers. */
 function fill(file: string, sessions: number, accounts: number) {
   const store = new Store(file);
-  // Only the creates run: nothing routes, delivers, journals or makes links here.
-  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, journal: undefined as never, closing: undefined as never, origin: "http://127.0.0.1:4010", route: undefined as never, handlers };
+  // Only the creates run: nothing delivers or journals here.
+  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, journal: undefined as never, closing: undefined as never, origin: "http://127.0.0.1:4010" };
   const perAccount = Math.ceil(sessions / accounts);
   let made = 0;
   for (let a = 0; a < accounts && made < sessions; a++) {

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { parseFlags, portOf, refuse, usageOf, type Command } from "../lib/cli.ts";
 import { PortTaken, portTakenLine } from "../lib/listen.ts";
-import { DEFAULT_DELIVERY_TIMEOUT_MS } from "../sandbox/defaults.ts";
+import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { secretFlagError } from "../webhooks/secret.ts";
 import { receiverChecks } from "./checks/receiver.ts";
 import type { CheckResult } from "./check.ts";
@@ -45,7 +45,7 @@ const receiver = {
     secret: { type: "string", value: "whsec_…", description: "the endpoint's signing secret" },
     "base-url": { type: "string", value: "URL", description: "the service or sandbox the endpoint fetches transactions from: the events then name payments created (and, on the sandbox, paid or failed) there" },
     token: { type: "string", value: "TOKEN", description: "the bearer token of that account, with --base-url" },
-    "timeout-ms": { type: "string", value: "MS", default: String(DEFAULT_DELIVERY_TIMEOUT_MS), description: "how long a delivery waits for its answer, as the service does" },
+    "timeout-ms": { type: "string", value: "MS", default: String(DELIVERY_TIMEOUT_MS), description: "how long a delivery waits for its answer, as the service does" },
     junit: JUNIT,
     only: ONLY,
   },

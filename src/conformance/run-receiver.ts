@@ -8,7 +8,7 @@ import { receiverChecks } from "./checks/receiver.ts";
 import { madeUpPayments, type Payment, type Payments } from "./deliveries.ts";
 import { Endpoint } from "./endpoint.ts";
 import { newId } from "../lib/ids.ts";
-import { DEFAULT_DELIVERY_TIMEOUT_MS } from "../sandbox/defaults.ts";
+import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { newCounterparty, PATHS, sessionBody } from "./fixtures.ts";
 import { UnreachableTarget } from "./run-service.ts";
 import { Target, type Exchange } from "./target.ts";
@@ -55,7 +55,7 @@ export class SetupFailed extends Error {
 }
 
 export async function runReceiverConformance(options: ReceiverOptions): Promise<ReceiverReport> {
-  const endpoint = new Endpoint(options.url, options.secret, options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS);
+  const endpoint = new Endpoint(options.url, options.secret, options.timeoutMs ?? DELIVERY_TIMEOUT_MS);
   try {
     const probe = await fetch(options.url, { method: "HEAD", redirect: "manual", signal: AbortSignal.timeout(endpoint.timeoutMs) });
     await probe.body?.cancel();

@@ -2,8 +2,9 @@
 // `payin-sandbox [flags]`: serves the stateful sandbox until interrupted (`--help` lists the
 // flags). Loads the sandbox through its entry point, which checks the Node first.
 import { failedToStart, LISTEN_FLAGS, parseFlags, portOf, refuse, type Command } from "../lib/cli.ts";
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
-import { linkBase } from "./urls.ts";
+import { RETRY_SCHEDULE_SECONDS } from "../lib/contract-facts.ts";
+import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./flow/defaults.ts";
+import { linkBase } from "./flow/urls.ts";
 
 const command = {
   name: "payin-sandbox",
@@ -12,7 +13,7 @@ const command = {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
     "settlement-delay": { type: "string", value: "S", shownDefault: String(DEFAULT_SETTLEMENT_DELAY_SECONDS), description: "seconds of sandbox time from a completed transaction to its settlement" },
-    "retry-schedule": { type: "string", value: "S,S,…", shownDefault: DEFAULT_RETRY_SCHEDULE_SECONDS.join(","), description: 'seconds of sandbox time before each retry of a failed delivery, "" for none' },
+    "retry-schedule": { type: "string", value: "S,S,…", shownDefault: RETRY_SCHEDULE_SECONDS.join(","), description: 'seconds of sandbox time before each retry of a failed delivery, "" for none' },
     "public-url": { type: "string", value: "URL", description: "where the sandbox is reached, when not its own address: the origin of every payment_link" },
     "allow-webhook-host": { type: "string", value: "HOST", multiple: true, shownDefault: "none", description: "a host outside loopback that webhooks may be delivered to, * for any" },
   },

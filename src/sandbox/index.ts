@@ -2,9 +2,9 @@
 // The sandbox keeps its state with node:sqlite, which an older Node refuses with a loader error:
 // the entry point checks the Node first and loads the sandbox only then.
 import { requireNode } from "../lib/node-floor.ts";
-import type { RunningSandbox, SandboxOptions } from "./server.ts";
+import type { RunningSandbox, SandboxOptions } from "./edge/server.ts";
 
-export type { RunningSandbox, SandboxOptions } from "./server.ts";
+export type { RunningSandbox, SandboxOptions } from "./edge/server.ts";
 export { UnsupportedNodeError } from "../lib/node-floor.ts";
 /** Paths, bodies and answers of the control API under `/_sandbox/v1/`. */
 export type { paths as SandboxPaths, components as SandboxComponents } from "../../generated/sandbox.ts";
@@ -15,7 +15,7 @@ export type { paths as SandboxPaths, components as SandboxComponents } from "../
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   requireNode("startSandbox()");
-  const server = await loadQuietly(() => import("./server.ts"));
+  const server = await loadQuietly(() => import("./edge/server.ts"));
   return server.startSandbox(options);
 }
 

@@ -1,7 +1,7 @@
 // Delivers events the way the contract says the service does (D14): signed, a 2xx within
 // 15 seconds acknowledges, anything else is retried with exponential backoff and jitter.
 import type { PayinEvent } from "../../generated/event-types.ts";
-import { DEFAULT_DELIVERY_TIMEOUT_MS } from "../sandbox/defaults.ts";
+import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { signWebhook } from "../webhooks/sign.ts";
 
 export interface DeliveryOptions {
@@ -38,7 +38,7 @@ export async function deliver(events: readonly PayinEvent[], options: DeliveryOp
   return reports;
 }
 
-async function deliverOne(event: PayinEvent, { url, secret, attempts = 4, backoffMs = 1000, timeoutMs = DEFAULT_DELIVERY_TIMEOUT_MS, onAttempt }: DeliveryOptions): Promise<DeliveryReport> {
+async function deliverOne(event: PayinEvent, { url, secret, attempts = 4, backoffMs = 1000, timeoutMs = DELIVERY_TIMEOUT_MS, onAttempt }: DeliveryOptions): Promise<DeliveryReport> {
   const payload = JSON.stringify(event);
   const report: DeliveryReport = { event, delivered: false, attempts: [] };
   for (let attempt = 1; attempt <= attempts; attempt++) {

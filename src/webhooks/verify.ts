@@ -5,6 +5,7 @@ import { headerValue, type WebhookHeaders } from "./headers.ts";
 import { parseEvent } from "./parse.ts";
 import { secretKey } from "./secret.ts";
 import { signature, unixSeconds } from "./sign.ts";
+import { TIMESTAMP_TOLERANCE_SECONDS } from "../lib/contract-facts.ts";
 
 export interface VerifyWebhookOptions {
   /** How far `webhook-timestamp` may be from now, either way. Default 300 (5 minutes). */
@@ -44,7 +45,7 @@ export async function verifyWebhook(
 
   if (!TIMESTAMP.test(timestamp))
     throw new WebhookVerificationError("invalid_timestamp", `The webhook-timestamp header is not a Unix time in seconds: ${JSON.stringify(timestamp)}.`);
-  const tolerance = options.toleranceSeconds ?? 300;
+  const tolerance = options.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS;
   const now = unixSeconds(options.now ?? new Date());
   // A NaN here (an unset environment variable, an invalid Date) would switch the check off.
   if (!Number.isFinite(tolerance) || tolerance < 0) throw new TypeError(`toleranceSeconds must be a number of seconds ≥ 0, not ${tolerance}`);

@@ -4,7 +4,7 @@
 // spoil) each delivery before the registered receiver does.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { listen } from "../../src/lib/listen.ts";
-import { isLoopbackHost } from "../../src/sandbox/urls.ts";
+import { isLoopbackHost } from "../../src/sandbox/flow/urls.ts";
 import { signWebhook } from "../../src/webhooks/index.ts";
 
 export interface Answer {

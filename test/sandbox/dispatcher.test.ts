@@ -7,8 +7,8 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from "../../src/sandbox/defaults.ts";
-import { jittered } from "../../src/sandbox/dispatcher.ts";
+import { RETRY_SCHEDULE_SECONDS } from "../../src/lib/contract-facts.ts";
+import { jittered } from "../../src/sandbox/delivery/dispatcher.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { outsideLoopback } from "../support/loopback-guard.ts";
@@ -358,7 +358,7 @@ describe("deliveries outside loopback (decision D21)", () => {
 
 describe("the retry schedule", () => {
   it("is Svix's by default", () => {
-    expect(DEFAULT_RETRY_SCHEDULE_SECONDS).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(RETRY_SCHEDULE_SECONDS).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
   });
 
   it("draws each delay up to 20 % either side of its nominal value", () => {

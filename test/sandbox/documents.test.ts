@@ -2,7 +2,7 @@
 // operation of both documents served by the sandbox.
 import { describe, expect, it } from "vitest";
 import { operations as generatedOperations } from "../../generated/sandbox-requests.js";
-import { handlers } from "../../src/sandbox/operations/index.ts";
+import { handlers } from "../../src/sandbox/api/index.ts";
 import { openapiBundle, operations } from "../support/documents.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,7 +1,7 @@
 // The request journal's bounds, which the HTTP tests do not reach: a ring of 100 per account,
 // and the 1,000 accounts that made a request last.
 import { describe, expect, it } from "vitest";
-import { Journal, type JournalEntry } from "../../src/sandbox/journal.ts";
+import { Journal, type JournalEntry } from "../../src/sandbox/store/journal.ts";
 
 const entry = (path: string, extra: Partial<JournalEntry> = {}): JournalEntry => ({
   method: "GET",

@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { FAILURE_REASONS } from "../../src/sandbox/page/render.ts";
+import { FAILURE_REASONS } from "../../src/sandbox/edge/page/render.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";
 

@@ -1,6 +1,6 @@
 // The payment page's HTML: what each session state shows, what it offers, and that nothing from a session escapes into markup.
 import { describe, expect, it } from "vitest";
-import { FAILURE_REASONS, notFoundPage, paymentPage, type PageSession } from "../../src/sandbox/page/render.ts";
+import { FAILURE_REASONS, notFoundPage, paymentPage, type PageSession } from "../../src/sandbox/edge/page/render.ts";
 
 const session: PageSession = {
   id: "ps_test_1",

@@ -5,7 +5,7 @@ import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { isJsonType } from "../../src/lib/request-body.ts";
-import { bearerToken } from "../../src/sandbox/http.ts";
+import { bearerToken } from "../../src/sandbox/edge/http.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
 
 let sandbox: RunningSandbox;

@@ -6,15 +6,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { accountNow } from "../../src/sandbox/clock.ts";
-import { runDueWork } from "../../src/sandbox/due-work.ts";
-import { Payments } from "../../src/sandbox/payments.ts";
+import { accountNow } from "../../src/sandbox/flow/clock.ts";
+import { runDueWork } from "../../src/sandbox/flow/due-work.ts";
+import { payloadOf } from "../../src/sandbox/delivery/payload.ts";
+import { Payments } from "../../src/sandbox/flow/payments.ts";
 import { DueTimes } from "../../src/sandbox/store/due.ts";
 import { Outbox } from "../../src/sandbox/store/outbox.ts";
 import { migrations } from "../../src/sandbox/store/migrations.ts";
 import { IdempotencyKeys } from "../../src/sandbox/store/idempotency.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
-import { SESSION_LIFETIME_MS, Sessions } from "../../src/sandbox/store/sessions.ts";
+import { SESSION_LIFETIME_MS } from "../../src/lib/contract-facts.ts";
+import { Sessions } from "../../src/sandbox/store/sessions.ts";
 import { Transactions } from "../../src/sandbox/store/transactions.ts";
 
 /** Every SQL statement the store's classes prepare, as they prepare it. */
@@ -131,7 +133,7 @@ describe("a database of the schema 2.0.0 shipped with", () => {
         { what: "key", due_ms: t + 24 * 60 * 60 * 1000 - offset },
       ]);
       // The pending event's payload, made again from the records, is the one it had.
-      expect(JSON.parse(store.outbox.load(2)!.payload)).toEqual(payloads["msg_2"]);
+      expect(JSON.parse(payloadOf(store.outbox.load(2)!))).toEqual(payloads["msg_2"]);
       // The contact rule now ignores the email's case.
       expect(store.counterparties.create(1, { ...counterparty, id: "cp_2", email: "ana@example.com" } as never, t)).toEqual({ existingId: "cp_1" });
       store.close();

@@ -5,7 +5,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { inTransaction, openDatabase } from "../../src/sandbox/store/database.ts";
-import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../src/sandbox/store/idempotency.ts";
+import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../src/lib/contract-facts.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 
 const count = (store: Store, table: string) => (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;

@@ -3,8 +3,8 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { eventPayload, type EventFacts } from "../../src/lib/event-payload.ts";
-import { answerClientError } from "../../src/sandbox/http.ts";
-import { isLoopbackHttpUrl, unreachableUrls } from "../../src/sandbox/urls.ts";
+import { answerClientError } from "../../src/sandbox/edge/http.ts";
+import { isLoopbackHttpUrl, unreachableUrls } from "../../src/sandbox/flow/urls.ts";
 
 const facts = (type: EventFacts["type"], extra: Partial<EventFacts> = {}): EventFacts => ({
   id: "msg_1",

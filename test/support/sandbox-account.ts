@@ -1,6 +1,6 @@
 // Calls to a running sandbox as one account, for the sandbox's own tests. Every answer is
 // judged against the two documents (the contract, the control API) as it comes.
-import { isLoopbackHttpUrl } from "../../src/sandbox/urls.ts";
+import { isLoopbackHttpUrl } from "../../src/sandbox/flow/urls.ts";
 import { checkResponse } from "../contract/support/response-check.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
 

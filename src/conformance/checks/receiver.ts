@@ -7,6 +7,7 @@ import { newId, newSigningSecret } from "../../lib/ids.ts";
 import { CheckFailure, type Check } from "../check.ts";
 import { addedWhitespace, changedByte, newEvent, reformatted, reserialised, type Payments } from "../deliveries.ts";
 import { shownDelivery, type Endpoint, type Sent } from "../endpoint.ts";
+import { TIMESTAMP_TOLERANCE_SECONDS } from "../../lib/contract-facts.ts";
 
 export interface ReceiverContext {
   endpoint: Endpoint;
@@ -53,8 +54,8 @@ const eventChecks: Array<Check<ReceiverContext>> = EVENT_TYPES.map((type) => ({
   },
 }));
 
-/** How far off the timestamp checks sign: past the contract's 5 minutes, with a minute to spare for clocks apart. */
-const SKEW_MINUTES = 6;
+/** How far off the timestamp checks sign: past the contract's tolerance, with a minute to spare for clocks apart. */
+const SKEW_MINUTES = TIMESTAMP_TOLERANCE_SECONDS / 60 + 1;
 
 export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
   ...eventChecks,
@@ -162,7 +163,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const sent = await endpoint.send(await endpoint.signed(event.id, event.body, { at: new Date(Date.now() + sign * SKEW_MINUTES * 60_000) }));
       if (acknowledged(sent))
         throw new CheckFailure(
-          `acknowledged a delivery signed ${SKEW_MINUTES} minutes ${sign < 0 ? "ago" : "in the future"} with ${sent.status}, where the contract allows 5 minutes`,
+          `acknowledged a delivery signed ${SKEW_MINUTES} minutes ${sign < 0 ? "ago" : "in the future"} with ${sent.status}, where the contract allows ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes`,
           shownDelivery(sent),
           "accepts replays: anyone who recorded one genuine delivery can send it again, whenever they like",
         );

@@ -3,8 +3,8 @@
 // registering again updates the URL and keeps the secret, an Idempotency-Key replays.
 import { expectAnswer, expectThat, type Check } from "../check.ts";
 import { newCounterparty, PATHS, sessionBody } from "../fixtures.ts";
+import { SESSION_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
-const HOUR_MS = 60 * 60 * 1000;
 
 export const ruleChecks: Check[] = [
   {
@@ -46,7 +46,7 @@ export const ruleChecks: Check[] = [
         const session = await target.call("POST", PATHS.sessions, { body: sessionBody(counterparty.json.id) });
         expectAnswer(session, 201);
         const lifetime = Date.parse(session.json.expires_at) - Date.parse(session.json.created_at);
-        expectThat(lifetime === HOUR_MS, `the session expires ${lifetime / 1000} s after it was created, not one hour`, session);
+        expectThat(lifetime === SESSION_LIFETIME_MS, `the session expires ${lifetime / 1000} s after it was created, not one hour`, session);
         sessions.push(session.json.id);
       }
       expectThat(sessions[0] !== sessions[1], "two sessions share an id");

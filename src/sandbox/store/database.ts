@@ -52,6 +52,9 @@ function migrate(db: DatabaseSync) {
 /** Databases inside a transaction of inTransaction now. */
 const inside = new WeakSet<DatabaseSync>();
 
+/** Whether a transaction of inTransaction is open on the database: work now joins it. */
+export const inTransactionNow = (db: DatabaseSync) => inside.has(db);
+
 export type Statement = ReturnType<DatabaseSync["prepare"]>;
 
 /** A store's statements, each prepared once from its SQL, by the name it is used by. */

@@ -1,6 +1,6 @@
 // Faults armed on an account (POST /_sandbox/v1/faults): what goes wrong on its requests and
-// deliveries, and how often. The accounts that have one are also kept in memory, so that a
-// request of an account without a fault pays one Set lookup for the whole feature.
+// deliveries, and how often. Read from the database on each request and delivery attempt (one
+// indexed look-up of the account's faults), so that every process on the database sees them.
 import type { DatabaseSync } from "node:sqlite";
 import { newId } from "../../lib/ids.ts";
 import { prepareAll } from "./database.ts";
@@ -43,7 +43,6 @@ const shareActsOn = (n: number, share: number) => Math.floor(n * share + 1e-9) >
 
 export class Faults {
   readonly #sql;
-  readonly #armed = new Set<number>();
 
   constructor(db: DatabaseSync) {
     this.#sql = prepareAll(db, {
@@ -55,14 +54,11 @@ export class Faults {
       matched: "UPDATE faults SET matched = matched + 1 WHERE seq = ?",
       usedUp: "DELETE FROM faults WHERE account_id = ? AND times_left = 0",
       clear: "DELETE FROM faults WHERE account_id = ?",
-      armedAccounts: "SELECT DISTINCT account_id AS accountId FROM faults",
     });
-    for (const { accountId } of this.#sql.armedAccounts.all() as Array<{ accountId: number }>) this.#armed.add(accountId);
   }
 
   arm(accountId: number, spec: FaultSpec, atMs: number): FaultRow {
     const row = this.#sql.insert.get(accountId, newId("flt"), spec.target, spec.effect, spec.operation_id ?? null, spec.status ?? null, spec.retry_after_seconds ?? null, spec.delay_ms ?? null, spec.times ?? null, spec.share ?? null, atMs);
-    this.#armed.add(accountId);
     return row as unknown as FaultRow;
   }
 
@@ -72,8 +68,6 @@ export class Faults {
 
   clear(accountId: number) {
     this.#sql.clear.run(accountId);
-    // Stryker disable next-line CallExpression: an account left in the set only reads its (empty) faults again; the set saves that read
-    this.#armed.delete(accountId);
   }
 
   /**
@@ -82,8 +76,6 @@ export class Faults {
    * applies to. A fault with `times` is gone once used up.
    */
   forRequest(accountId: number, operationId: string): FaultRow | undefined {
-    // Stryker disable next-line ConditionalExpression: without the set, the read below finds no fault all the same; the set saves it
-    if (!this.#armed.has(accountId)) return undefined;
     for (const fault of this.#sql.ofTarget.all(accountId, "request") as unknown as FaultRow[]) {
       if (fault.operation_id !== null && fault.operation_id !== operationId) continue;
       if (fault.share !== null && !shareActsOn(fault.matched + 1, fault.share)) {
@@ -91,8 +83,7 @@ export class Faults {
         continue;
       }
       this.#sql.acted.run(fault.seq);
-      // Stryker disable next-line ConditionalExpression: forgetting after every act deletes nothing more; only the last act has something to delete
-      if (fault.times_left === 1) this.#forgetUsedUp(accountId);
+      if (fault.times_left === 1) this.#sql.usedUp.run(accountId);
       return fault;
     }
     return undefined;
@@ -100,19 +91,11 @@ export class Faults {
 
   /** The delivery faults of the account, which act together on every attempt. */
   forDelivery(accountId: number): FaultRow[] {
-    // Stryker disable next-line ConditionalExpression: without the set, the read finds no fault all the same; the set saves it
-    if (!this.#armed.has(accountId)) return [];
     return this.#sql.ofTarget.all(accountId, "delivery") as unknown as FaultRow[];
   }
 
   /** Counts an attempt a delivery fault acted on. */
   acted(fault: FaultRow) {
     this.#sql.acted.run(fault.seq);
-  }
-
-  #forgetUsedUp(accountId: number) {
-    this.#sql.usedUp.run(accountId);
-    // Stryker disable next-line ConditionalExpression: an account left in the set only reads its (empty) faults again; the set saves that read
-    if (this.list(accountId).length === 0) this.#armed.delete(accountId);
   }
 }

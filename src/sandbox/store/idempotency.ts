@@ -4,8 +4,9 @@ import type { DatabaseSync } from "node:sqlite";
 import { isConstraint, prepareAll, SQLITE_CONSTRAINT_PRIMARYKEY } from "./database.ts";
 
 import { createHash } from "node:crypto";
+import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
-export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 
 export interface StoredAnswer {
   status: number;

@@ -2,7 +2,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
-import { inTransaction, openDatabase } from "./database.ts";
+import { inTransaction, inTransactionNow, openDatabase } from "./database.ts";
 import { DueTimes } from "./due.ts";
 import { Faults } from "./faults.ts";
 import { Outbox } from "./outbox.ts";
@@ -41,8 +41,19 @@ export class Store {
     this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
   }
 
+  /**
+   * Runs `work` in one transaction: all of its writes happen, or none. Once a transaction that
+   * put events in the outbox, or made some due, has committed, the outbox's listeners hear of it.
+   */
   transaction<T>(work: () => T): T {
-    return inTransaction(this.db, work);
+    if (inTransactionNow(this.db)) return work();
+    try {
+      const result = inTransaction(this.db, work);
+      this.outbox.announceWrites();
+      return result;
+    } finally {
+      this.outbox.forgetWrites();
+    }
   }
 
   /** Moves the account's clock `ms` ahead; what it has due comes that much sooner in real time. */

@@ -1,11 +1,9 @@
 // The outbox: every event the sandbox makes, written in the transaction of the state change it
-// announces, and each delivery attempt made of it. The dispatcher (../dispatcher.ts) reads what is
+// announces, and each delivery attempt made of it. The dispatcher (../delivery/dispatcher.ts) reads what is
 // due from here and writes back what each attempt gave. An event row holds what it announces
 // and about which session and transaction; its payload is made from those when it is sent.
 import type { DatabaseSync } from "node:sqlite";
 import type { PayinEvent } from "../../../generated/event-types.ts";
-import { isoTime } from "../clock.ts";
-import { eventPayload } from "../../lib/event-payload.ts";
 import { newId } from "../../lib/ids.ts";
 import { prepareAll } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
@@ -17,15 +15,20 @@ export interface DueKey {
   sessionId: string;
 }
 
-/** An event to send, with where and how. */
+/** An event to send, with what it tells (its session's and transaction's facts), where and how. */
 export interface DueEvent {
   seq: number;
   accountId: number;
   id: string;
   type: PayinEvent["type"];
   sessionId: string;
-  /** The envelope as JSON, the same on every attempt. */
-  payload: string;
+  transactionId: string | null;
+  /** When it happened, on its account's clock. */
+  createdAtMs: number;
+  counterpartyId: string;
+  /** The session's request fields: what is charged, and for which order. */
+  request: { order_id?: string; amount: number; currency: string };
+  failureReason: string | null;
   attempts: number;
   url: string;
   secret: string;
@@ -89,6 +92,9 @@ interface LoadedRow {
 
 export class Outbox {
   readonly #sql;
+  /** Whether the transaction under way put events in, or made some due. */
+  #written = false;
+  readonly #listeners: Array<() => void> = [];
 
   constructor(db: DatabaseSync) {
     // An event waits (`waiting`) while its account has no webhook URL. Otherwise it is pending,
@@ -134,11 +140,13 @@ export class Outbox {
 
   /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
   add(accountId: number, event: NewEvent, atMs: number) {
+    this.#written = true;
     this.#sql.insert.run({ account: accountId, id: newId("msg"), type: event.type, session: event.sessionId, transaction: event.transactionId ?? null, at: atMs });
   }
 
   /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */
   release(accountId: number) {
+    this.#written = true;
     this.#sql.waitingToPending.run(accountId);
     this.#sql.firstOfEachSession.run(accountId);
   }
@@ -158,21 +166,27 @@ export class Outbox {
     return (this.#sql.countDueFor.get(accountId, nowMs) as { due: number }).due;
   }
 
+  /** Calls `listener` after each commit that put events in the outbox or made some due: delivery listens. */
+  onCommitted(listener: () => void) {
+    this.#listeners.push(listener);
+  }
+
+  /** The store's transaction has committed: the listeners hear of what it wrote here, if anything. */
+  announceWrites() {
+    if (!this.#written) return;
+    this.#written = false;
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** The store's transaction has ended without a commit, or after one: nothing it wrote is left to tell. */
+  forgetWrites() {
+    this.#written = false;
+  }
+
   /** A due event, ready to send; undefined when it is no longer pending. */
   load(seq: number): DueEvent | undefined {
     const row = this.#sql.load.get(seq) as unknown as LoadedRow | undefined;
-    if (!row) return undefined;
-    const payload = eventPayload({
-      id: row.id,
-      type: row.type,
-      timestamp: isoTime(row.createdAtMs),
-      sessionId: row.sessionId,
-      counterpartyId: row.counterpartyId,
-      request: JSON.parse(row.request),
-      transactionId: row.transactionId,
-      failureReason: row.failureReason,
-    });
-    return { seq: row.seq, accountId: row.accountId, id: row.id, type: row.type, sessionId: row.sessionId, payload, attempts: row.attempts, url: row.url, secret: row.secret };
+    return row && { ...row, request: JSON.parse(row.request) };
   }
 
   /**
@@ -208,6 +222,7 @@ export class Outbox {
 
   /** Makes an event due again at real time `nowMs`, whatever became of it. */
   redeliver(accountId: number, id: string, nowMs: number) {
+    this.#written = true;
     this.#sql.again.run(nowMs, accountId, id);
   }
 

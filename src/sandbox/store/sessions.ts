@@ -1,7 +1,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
-import { isoTime } from "../clock.ts";
+import { isoTime } from "../../lib/time.ts";
 import { isConstraint, prepareAll, SQLITE_CONSTRAINT_FOREIGNKEY } from "./database.ts";
+import { SESSION_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
 type PaymentSession = components["schemas"]["PaymentSession"];
 /** A session as the store keeps it: all of its record but the link, which is the sandbox's origin and its id. */
@@ -14,7 +15,7 @@ export interface StoredSession {
 }
 
 /** A session and its link are valid for one hour (the seed's rule). */
-export const SESSION_LIFETIME_MS = 60 * 60 * 1000;
+
 
 interface Row {
   account_id: number;

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
-import { isoTime } from "../clock.ts";
+import { isoTime } from "../../lib/time.ts";
 import { clockOffsetOf } from "./due.ts";
 import { prepareAll } from "./database.ts";
 

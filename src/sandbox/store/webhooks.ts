@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { isoTime } from "../clock.ts";
+import { isoTime } from "../../lib/time.ts";
 import { newSigningSecret } from "../../lib/ids.ts";
 import { prepareAll } from "./database.ts";
 

@@ -1,0 +1,16 @@
+// GET /_sandbox/v1/payment-sessions/{session_id}: the session as it is now on the account's clock.
+import { runDueWork } from "../../flow/due-work.ts";
+import type { Operation } from "../operation.ts";
+import { paymentLink } from "../../flow/urls.ts";
+import { refusal, sessionNotFound } from "../problems.ts";
+
+export const getSandboxPaymentSession: Operation = {
+  handle({ account, parameters }, sandbox) {
+    runDueWork(sandbox, account.id);
+    const { store, origin } = sandbox;
+    const id = parameters.session_id!;
+    const session = store.sessions.get(account.id, id);
+    if (session) return { status: 200, body: { ...session, payment_link: paymentLink(origin, id) } };
+    return refusal(sessionNotFound(id));
+  },
+};

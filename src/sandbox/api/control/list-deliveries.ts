@@ -1,0 +1,26 @@
+// GET /_sandbox/v1/deliveries: every webhook attempt of the account, oldest first.
+import { isoTime } from "../../../lib/time.ts";
+import type { Operation } from "../operation.ts";
+import type { AttemptRow } from "../../store/outbox.ts";
+
+export function delivery(row: AttemptRow) {
+  return {
+    event_id: row.event_id,
+    event_type: row.type,
+    attempt: row.attempt,
+    url: row.url,
+    status: row.succeeded ? ("succeeded" as const) : ("failed" as const),
+    ...(row.response_status === null ? {} : { response_status: row.response_status }),
+    ...(row.error === null ? {} : { error: row.error }),
+    attempted_at: isoTime(row.attempted_at_ms),
+    duration_ms: row.duration_ms,
+    ...(row.next_attempt_at_ms === null ? {} : { next_attempt_at: isoTime(row.next_attempt_at_ms) }),
+    ...(row.faults === null ? {} : { faults: row.faults.split(",") }),
+  };
+}
+
+export const listDeliveries: Operation = {
+  handle({ account }, { store }) {
+    return { status: 200, body: { data: store.outbox.attempts(account.id).map(delivery) } };
+  },
+};

@@ -1,0 +1,18 @@
+// POST /_sandbox/v1/payment-sessions/{session_id}/simulate: what the customer's Pay or Fail on
+// the payment page does, for a test without a browser.
+import type { Operation } from "../operation.ts";
+import { paymentLink } from "../../flow/urls.ts";
+import { notPayable, refusal, sessionNotFound } from "../problems.ts";
+
+/** The reason a failure gets when the test names none. */
+export const DEFAULT_FAILURE_REASON = "card_declined";
+
+export const simulatePayment: Operation = {
+  handle({ account, body, parameters }, { payments, origin }) {
+    const id = parameters.session_id!;
+    const outcome = body.outcome === "pay" ? { outcome: "pay" as const } : { outcome: "fail" as const, failure_reason: body.failure_reason ?? DEFAULT_FAILURE_REASON };
+    const result = payments.attempt(account, id, outcome);
+    if ("done" in result) return { status: 200, body: { session: { ...result.done.session, payment_link: paymentLink(origin, id) }, transaction: result.done.transaction } };
+    return refusal(result.refused === "not_found" ? sessionNotFound(id) : notPayable(result.session));
+  },
+};

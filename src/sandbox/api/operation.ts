@@ -1,0 +1,64 @@
+// What each operation's handler receives and returns. A handler that changes state answers at
+// once: node:sqlite is synchronous, so its reads and writes run with no other request between
+// them, and an Idempotency-Key's answer is stored in the same transaction. Only two control
+// operations wait before they answer, for the webhook deliveries they made due.
+import type { ValidationError } from "../../../generated/event-validators.js";
+import type { OperationId } from "../../../generated/sandbox-requests.js";
+import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
+import type { Dispatcher } from "../delivery/dispatcher.ts";
+import type { Payments } from "../flow/payments.ts";
+import type { Account } from "../store/accounts.ts";
+import type { Store } from "../store/index.ts";
+import type { Journal } from "../store/journal.ts";
+
+/** The sandbox as its handlers see it: its state, payment flow, dispatcher, journal and address. */
+export interface Sandbox {
+  store: Store;
+  payments: Payments;
+  dispatcher: Dispatcher;
+  journal: Journal;
+  /** Aborted when the sandbox closes: what waits on purpose (a delay fault) stops waiting. */
+  closing: AbortSignal;
+  /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */
+  origin: string;
+}
+
+export interface Call {
+  account: Account;
+  /** The JSON body, valid against the operation's schema; undefined when it takes none. */
+  body: any;
+  /** Path, query and header parameters by name, valid against their schemas. */
+  parameters: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  /** Sent as JSON (a problem document when the status is 4xx or 5xx); none for 204. */
+  body?: unknown;
+}
+
+/** How the sandbox validates an operation's body beyond its schema, where it must. */
+interface Validation {
+  /** A validation error this operation accepts on purpose (the sandbox's documented differences). */
+  waive?(error: ValidationError, body: any): boolean;
+  /** The sandbox's own words for a validation error it does not waive, in place of the schema's; undefined keeps the schema's. */
+  explain?(error: ValidationError): string | undefined;
+  /** The body's field errors under rules the contract states but its schemas cannot express. */
+  check?(body: any): FieldError[];
+}
+
+/** An operation that answers at once, in the transaction of its writes. */
+export interface Operation extends Validation {
+  handle(call: Call, sandbox: Sandbox): Answer;
+}
+
+/** A control operation that answers once the webhook deliveries it made due are done. */
+export interface WaitingOperation extends Validation {
+  waits: true;
+  handle(call: Call, sandbox: Sandbox): Promise<Answer>;
+}
+
+type Waiting = "advanceClock" | "redeliverEvent";
+
+/** Every operation of the two documents, each of the kind it is. */
+export type Operations = { [Id in OperationId]: Id extends Waiting ? WaitingOperation : Operation };

@@ -1,0 +1,17 @@
+// GET /api/v1/earn/transactions/{transaction_id}/: the account's stored transaction as it is
+// now on the account's clock (a settlement that came due is done first), or 404.
+import { runDueWork } from "../../flow/due-work.ts";
+import type { Operation } from "../operation.ts";
+import { problem } from "../../../lib/problem.ts";
+import { refusal } from "../problems.ts";
+
+export const getTransaction: Operation = {
+  handle({ account, parameters }, sandbox) {
+    runDueWork(sandbox, account.id);
+    const { store } = sandbox;
+    const id = parameters.transaction_id!;
+    const transaction = store.transactions.get(account.id, id);
+    if (transaction) return { status: 200, body: transaction };
+    return refusal(problem(404, "not_found", `No transaction with id ${id} exists for this account.`));
+  },
+};

@@ -1,0 +1,17 @@
+// The problems the sandbox answers in more than one place, through the package's one builder.
+import { problem, type Problem } from "../../lib/problem.ts";
+
+/** A handler's answer that refuses the request: the problem, with its own status. */
+export const refusal = (body: Problem) => ({ status: body.status, body });
+
+export const webhookNotRegistered = () => problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.");
+
+export const sessionNotFound = (id: string) => problem(404, "not_found", `No payment session with id ${id} exists for this account.`);
+
+/** A session that can no longer be paid: completed once already, or expired. */
+export const notPayable = (session: { id: string; status: string; expires_at: string }) =>
+  problem(
+    409,
+    "session_not_payable",
+    session.status === "completed" ? `Payment session ${session.id} is already paid.` : `Payment session ${session.id} expired at ${session.expires_at}.`,
+  );

@@ -1,0 +1,246 @@
+// Delivers the outbox's events to each account's webhook URL (decision
+// D14): signed with the account's secret by the package's own signWebhook, a 2xx within the
+// timeout acknowledges, anything else is retried with the same webhook-id and a fresh signature
+// on a schedule measured on the account's clock. The events of one session go one at a time,
+// in the order they were made, each once the earlier ones are acknowledged or have failed for
+// good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order, unless a
+// delivery fault armed on the account says otherwise (duplicates, a shuffled order, a delay).
+import http, { type OutgoingHttpHeaders } from "node:http";
+import https from "node:https";
+import { setTimeout as sleep } from "node:timers/promises";
+import { signWebhook } from "../../webhooks/sign.ts";
+import { accountNow, realTime } from "../flow/clock.ts";
+import { DELIVERY_TIMEOUT_MS, RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
+import type { Account } from "../store/accounts.ts";
+import type { FaultRow } from "../store/faults.ts";
+import type { DueEvent, DueKey } from "../store/outbox.ts";
+import type { Store } from "../store/index.ts";
+import { payloadOf } from "./payload.ts";
+import { isLoopbackHost } from "../flow/urls.ts";
+
+/** How often retries that real time brought due are looked for. */
+const TICK_MS = 1000;
+/** Due events read at once; more wait for the next round. */
+const BATCH = 256;
+
+// node:http's client with connections kept alive, rather than fetch: a third of the cost per
+// delivery here.
+const clients = {
+  "http:": { request: http.request, agent: new http.Agent({ keepAlive: true }) },
+  "https:": { request: https.request, agent: new https.Agent({ keepAlive: true }) },
+} as const;
+
+class TimeoutError extends Error {
+  override name = "TimeoutError";
+}
+
+/** POSTs the body and resolves to the status the receiver answers, once its headers arrive. */
+function post(url: string, headers: OutgoingHttpHeaders, body: string, timeoutMs: number, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    // POST /webhooks takes only https:// and loopback http:// URLs.
+    const client = clients[target.protocol as keyof typeof clients];
+    const req = client.request(target, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: client.agent, signal }, (res) => {
+      clearTimeout(timer);
+      // Stryker disable next-line CallExpression: unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another connection; what the receiver sees is the same
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    const timer = setTimeout(() => req.destroy(new TimeoutError()), timeoutMs);
+    req.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end(body);
+  });
+}
+
+export interface DeliverySettings {
+  /** Delays in seconds of sandbox time before each retry; its length is the number of retries. */
+  retryScheduleSeconds?: readonly number[];
+  timeoutMs?: number;
+  /** Hosts outside loopback that may be delivered to; `*` for every host (decision D21). */
+  allowedHosts?: readonly string[];
+}
+
+interface InFlight {
+  accountId: number;
+  done: Promise<void>;
+}
+
+export class Dispatcher {
+  readonly #store: Store;
+  readonly #schedule: readonly number[];
+  readonly #timeoutMs: number;
+  readonly #allowedHosts: ReadonlySet<string>;
+  readonly #inFlight = new Map<number, InFlight>();
+  /** The attempt under way of each session that has one: a session's events go one at a time. */
+  readonly #busySessions = new Map<string, Promise<void>>();
+  readonly #closing = new AbortController();
+  #kicked = false;
+  #ticker: NodeJS.Timeout | undefined;
+
+  constructor(store: Store, settings: DeliverySettings = {}) {
+    this.#store = store;
+    this.#schedule = settings.retryScheduleSeconds ?? RETRY_SCHEDULE_SECONDS;
+    this.#timeoutMs = settings.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.#allowedHosts = new Set(settings.allowedHosts?.map((host) => host.toLowerCase()));
+    // Whatever a transaction puts in the outbox goes out once it has committed, not at the next tick.
+    store.outbox.onCommitted(() => this.#kick());
+  }
+
+  /**
+   * Delivers from now on: what a previous run left undelivered (with --db) now, each event as
+   * its transaction commits, and each retry as real time brings it due.
+   */
+  start() {
+    this.#ticker ??= setInterval(() => this.#kick(), TICK_MS);
+    this.#kick();
+  }
+
+  /** Starts whatever is due, once the transaction under way has committed. */
+  #kick() {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: without the guard a kick schedules another pass over the due events, which skips what is already in flight; after close, #start is not reached (the check in the callback)
+    if (this.#kicked || this.#closing.signal.aborted) return;
+    // Stryker disable next-line BooleanLiteral: as `false`, each kick schedules its own pass, which finds the same events in flight
+    this.#kicked = true;
+    setImmediate(() => {
+      this.#kicked = false;
+      // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next kick
+      const now = Date.now();
+      if (!this.#closing.signal.aborted) this.#start(this.#store.outbox.due(now, BATCH + this.#inFlight.size), now);
+    });
+  }
+
+  /**
+   * Makes every attempt of the account due by real time `targetMs` (its clock's time then, less
+   * its offset), and resolves once none is left to make or under way: what `clock/advance`
+   * waits for. The target is fixed before the first pass, so a retry or a new event that comes
+   * due after it waits for the next advance or for real time. A session's events go one at a
+   * time and its first failure holds the rest (the order rule), while sessions go side by
+   * side: with a receiver that never answers, an advance waits about one delivery timeout.
+   */
+  async deliverDue(account: Account, targetMs: number): Promise<{ made: number; stillDue: number }> {
+    let made = 0;
+    while (!this.#closing.signal.aborted) {
+      // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
+      this.#start(this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size), targetMs);
+      // Stryker disable next-line MethodExpression,ConditionalExpression: waiting for other accounts' attempts as well only makes the advance answer later
+      const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
+      if (running.length === 0) break;
+      made += running.length;
+      await Promise.all(running);
+    }
+    return { made, stillDue: this.#store.outbox.countDueFor(account.id, targetMs) };
+  }
+
+  /**
+   * Sends one event now, whatever its session's order (a redelivery asked for by name), after
+   * any attempt of its session under way, and resolves once the attempt is recorded.
+   */
+  async redeliver(key: DueKey) {
+    const session = `${key.accountId}/${key.sessionId}`;
+    for (let busy = this.#busySessions.get(session); busy; busy = this.#busySessions.get(session)) await busy;
+    this.#start([key], null);
+    await this.#inFlight.get(key.seq)?.done;
+  }
+
+  /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */
+  async close() {
+    clearInterval(this.#ticker);
+    this.#closing.abort();
+    await Promise.all([...this.#inFlight.values()].map((f) => f.done));
+  }
+
+  /**
+   * Starts an attempt of each due event whose session has none under way. Where the account has
+   * a shuffle fault, a session's newest pending event due by `nowMs` goes instead of its oldest
+   * (null: the event named, as it is).
+   */
+  #start(due: DueKey[], nowMs: number | null) {
+    for (const scheduled of due) {
+      const session = `${scheduled.accountId}/${scheduled.sessionId}`;
+      const faults = this.#store.faults.forDelivery(scheduled.accountId);
+      const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
+      const key = shuffle ? this.#store.outbox.newestPending(scheduled, nowMs!) : scheduled;
+      if (this.#inFlight.has(key.seq) || this.#busySessions.has(session)) continue;
+      const event = this.#store.outbox.load(key.seq);
+      if (!event) continue;
+      const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== scheduled.seq));
+      const done = this.#attempt(event, acting).finally(() => {
+        this.#inFlight.delete(event.seq);
+        this.#busySessions.delete(session);
+        this.#kick();
+      });
+      this.#busySessions.set(session, done);
+      this.#inFlight.set(event.seq, { accountId: event.accountId, done });
+    }
+  }
+
+  /** One attempt of the event, and the duplicate a duplicate fault adds to an acknowledged one. */
+  async #attempt(event: DueEvent, faults: readonly FaultRow[]) {
+    const account = this.#store.accounts.byId(event.accountId);
+    const delayed = faults.find((f) => f.effect === "delay");
+    // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
+    if (delayed) await sleep(delayed.delay_ms!, undefined, { signal: this.#closing.signal }).catch(() => {});
+    const first = await this.#send(event, account, event.attempts + 1);
+    if (!first) return;
+    const succeeded = first.error === null;
+    const delay = this.#schedule[first.attempt - 1];
+    const nextAttemptAtMs = succeeded || delay === undefined ? null : accountNow(account) + jittered(delay * 1000);
+    const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
+    const applied = faults.filter((f) => f.effect !== "duplicate");
+    this.#store.transaction(() => {
+      this.#store.outbox.recordAttempt({ ...first, succeeded, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) });
+      for (const fault of applied) this.#store.faults.acted(fault);
+    });
+    const duplicate = faults.find((f) => f.effect === "duplicate");
+    if (!succeeded || !duplicate) return;
+    const again = await this.#send(event, account, first.attempt + 1);
+    if (!again) return;
+    this.#store.transaction(() => {
+      this.#store.outbox.recordExtraAttempt({ ...again, succeeded: again.error === null, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });
+      this.#store.faults.acted(duplicate);
+    });
+  }
+
+  /** Posts the event, signed now; undefined when the sandbox closed meanwhile (the attempt is made again after a restart). */
+  async #send(event: DueEvent, account: Account, attempt: number) {
+    const attemptedAtMs = accountNow(account);
+    const started = performance.now();
+    let responseStatus: number | null = null;
+    let error: string | null = this.#refusal(event.url);
+    if (error === null) {
+      try {
+        // Signed at the real time: the receiver checks the timestamp against its own clock.
+        const payload = payloadOf(event);
+        const headers = await signWebhook({ id: event.id, timestamp: new Date(), payload, secret: event.secret });
+        const headersOut = { ...headers, "Content-Type": "application/json", "User-Agent": "payin-sandbox" };
+        responseStatus = await post(event.url, headersOut, payload, this.#timeoutMs, this.#closing.signal);
+        // A 2xx acknowledges; node:http never hands over a 1xx as the answer.
+        if (responseStatus > 299) error = `The receiver answered ${responseStatus}.`;
+      } catch (caught) {
+        error = describe(caught, this.#timeoutMs);
+      }
+    }
+    if (this.#closing.signal.aborted) return undefined;
+    const { accountId, id: eventId, sessionId, url } = event;
+    return { accountId, eventId, sessionId, attempt, url, responseStatus, error, attemptedAtMs, durationMs: Math.round(performance.now() - started) };
+  }
+
+  /** Why the sandbox makes no connection to `url`, or null when it may (decision D21). */
+  #refusal(url: string): string | null {
+    const hostname = URL.parse(url)?.hostname;
+    if (hostname === undefined || isLoopbackHost(hostname) || this.#allowedHosts.has("*") || this.#allowedHosts.has(hostname)) return null;
+    return `Not sent: the sandbox delivers only to loopback hosts unless started with --allow-webhook-host ${hostname}.`;
+  }
+}
+
+/** A delay drawn uniformly within RETRY_JITTER of `ms`. */
+export const jittered = (ms: number) => Math.round(ms * (1 + (Math.random() * 2 - 1) * RETRY_JITTER));
+
+function describe(error: unknown, timeoutMs: number): string {
+  if ((error as Error).name === "TimeoutError") return `No answer within ${timeoutMs / 1000} s.`;
+  const { code, message } = error as { code?: string; message: string };
+  return `The request failed: ${code ?? message}.`;
+}

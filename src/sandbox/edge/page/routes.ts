@@ -1,0 +1,72 @@
+// The payment page behind every `payment_link`. It takes no token (the
+// customer's browser has none): the session's id finds its account. GET shows the session;
+// POST is the customer's Pay or Fail, answered with a 303 to the session's `redirect_url`
+// after paying, or back to the page, which says the attempt failed, after failing. A body left
+// unread is node:http's to drain once the answer is sent.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBody } from "../../../lib/request-body.ts";
+import { runDueWork } from "../../flow/due-work.ts";
+import type { Sandbox } from "../../api/operation.ts";
+import type { Outcome } from "../../flow/payments.ts";
+import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
+import { safeDecode } from "../http.ts";
+
+import { PAGE_PREFIX } from "../../flow/urls.ts";
+
+// No script, no asset from anywhere: the page must not need one, and the browser is told so.
+const HTML_HEADERS = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-store",
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+};
+
+function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...HTML_HEADERS, "Content-Length": String(Buffer.byteLength(html)), ...headers });
+  res.end(html);
+}
+
+function redirect(res: ServerResponse, location: string) {
+  res.writeHead(303, { Location: location, "Content-Length": "0", "Cache-Control": "no-store" });
+  res.end();
+}
+
+const isFailureReason = (value: string | null): value is (typeof FAILURE_REASONS)[number] => (FAILURE_REASONS as ReadonlyArray<string | null>).includes(value);
+
+/** The customer's choice from the page's form; undefined when the form is not one the page sends. */
+function outcomeOf(form: URLSearchParams): Outcome | undefined {
+  const outcome = form.get("outcome");
+  if (outcome === "pay") return { outcome: "pay" };
+  const reason = form.get("failure_reason");
+  if (outcome === "fail" && isFailureReason(reason)) return { outcome: "fail", failure_reason: reason };
+  return undefined;
+}
+
+
+export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
+  const { store, payments } = sandbox;
+  const id = safeDecode(pathname.slice(PAGE_PREFIX.length));
+  const found = id.includes("/") ? undefined : store.sessions.find(id);
+  if (!found) {
+    return sendHtml(res, 404, notFoundPage(id));
+  }
+  const account = store.accounts.byId(found.accountId);
+
+  if (req.method === "GET" || req.method === "HEAD") {
+    runDueWork(sandbox, account.id); // shows a session that has just expired as expired
+    const session = store.sessions.get(account.id, id)!;
+    const failed = query.get("failed");
+    return sendHtml(res, 200, paymentPage(session, isFailureReason(failed) ? { failed } : undefined));
+  }
+  if (req.method !== "POST") {
+    return sendHtml(res, 405, paymentPage(found.session), { Allow: "GET, HEAD, POST" });
+  }
+
+  const body = await readBody(req);
+  if (body === "too large") return sendHtml(res, 413, paymentPage(found.session), { Connection: "close" });
+  const outcome = outcomeOf(new URLSearchParams(body.toString("utf8")));
+  if (!outcome) return sendHtml(res, 400, paymentPage(found.session));
+  const result = payments.attempt(account, id, outcome);
+  if (!("done" in result)) return sendHtml(res, 409, paymentPage(result.refused === "not_found" ? found.session : result.session));
+  if (outcome.outcome === "pay") return redirect(res, result.done.session.redirect_url);
+  return redirect(res, `${PAGE_PREFIX}${encodeURIComponent(id)}?failed=${outcome.failure_reason}`);
+}

@@ -1,0 +1,121 @@
+// The sandbox: the contract's six operations with real state, the control API, the payment
+// page behind every payment_link, and webhook deliveries, on node:http and node:sqlite in one process.
+import { createServer } from "node:http";
+import { Dispatcher } from "../delivery/dispatcher.ts";
+import { runDueWork } from "../flow/due-work.ts";
+import { Journal } from "../store/journal.ts";
+import { handlePage } from "./page/routes.ts";
+import { Payments } from "../flow/payments.ts";
+import { problem } from "../../lib/problem.ts";
+import type { Sandbox } from "../api/operation.ts";
+import { handleRequest } from "./requests.ts";
+import { Store } from "../store/index.ts";
+import { answerClientError, sendJson } from "./http.ts";
+import { listen } from "../../lib/listen.ts";
+import { linkBase, PAGE_PREFIX } from "../flow/urls.ts";
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** SQLite database file that keeps the state across restarts. Default `:memory:`. */
+  db?: string;
+  /** Seconds of sandbox time from a completed transaction to its settlement. Default 60. */
+  settlementDelaySeconds?: number;
+  /**
+   * Seconds of sandbox time before each retry of a failed webhook delivery; its length is the
+   * number of retries. Default Svix's: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (20 % jitter).
+   * A short one such as `[1, 1, 1]` suits CI.
+   */
+  retryScheduleSeconds?: readonly number[];
+  /** How long a webhook receiver has to answer an attempt, in milliseconds. Default 15,000. */
+  deliveryTimeoutMs?: number;
+  /**
+   * The URL the sandbox is reached at, when not the address it listens on (a container's
+   * name, a tunnel): the origin of every `payment_link`. Default: `http://<host>:<port>`.
+   */
+  publicUrl?: string;
+  /**
+   * Hosts outside loopback that webhooks may be delivered to; `*` allows every host. Default
+   * none: an attempt to another host is recorded as failed without a connection (decision D21).
+   */
+  allowWebhookHosts?: readonly string[];
+}
+
+export interface RunningSandbox {
+  /**
+   * `http://127.0.0.1:<port>`: the base URL of the six operations and of `/_sandbox/v1/` (on
+   * loopback when the sandbox listens on every interface).
+   */
+  url: string;
+  port: number;
+  /** Stops listening, closes open connections, and closes the database. */
+  close(): Promise<void>;
+}
+
+/** How often work that comes due as real time passes (expiries, settlements, retries) is done. */
+const TICK_MS = 1000;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? "127.0.0.1";
+  const publicUrl = options.publicUrl === undefined ? undefined : linkBase(options.publicUrl, "publicUrl");
+  const store = new Store(options.db);
+  const payments = new Payments(store, options.settlementDelaySeconds);
+  const dispatcher = new Dispatcher(store, {
+    retryScheduleSeconds: options.retryScheduleSeconds,
+    timeoutMs: options.deliveryTimeoutMs,
+    allowedHosts: options.allowWebhookHosts,
+  });
+  // The origin is known once the server listens, before any request can arrive.
+  const closing = new AbortController();
+  const sandbox: Sandbox = { store, payments, dispatcher, journal: new Journal(), closing: closing.signal, origin: "" };
+
+  const server = createServer((req, res) => {
+    const handled = req.url?.startsWith(PAGE_PREFIX) ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox")) : handleRequest(sandbox, req, res);
+    handled.catch((error: unknown) => {
+      // Closing cuts short what waited on purpose (a delay fault): its connection is gone.
+      if (res.headersSent || res.destroyed || closing.signal.aborted) return void res.destroy();
+      console.error(`payin-sandbox: ${(error as Error).stack ?? error}`);
+      const body = problem(500, "internal_error", `The sandbox failed on this request: ${(error as Error).message}`);
+      sendJson(res, 500, JSON.stringify(body));
+    });
+  });
+  server.on("clientError", answerClientError);
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 4010, host);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  // Expiries and settlements come due as real time passes too; the dispatcher sends the events
+  // they make, as it sends every event committed to the outbox.
+  const ticker = setInterval(() => runDueWork(sandbox, null), TICK_MS);
+  dispatcher.start();
+
+  const url = `http://${reachableHost(host)}:${port}`;
+  sandbox.origin = publicUrl ?? url;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        clearInterval(ticker);
+        closing.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })
+        .then(() => dispatcher.close())
+        .then(() => store.close())),
+  };
+}
+
+/** The host a link can name for the interface the sandbox listens on: loopback for "every interface". */
+function reachableHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::" || host === "[::]") return "[::1]";
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}

@@ -1,0 +1,15 @@
+// What comes due as time passes on accounts' clocks, done in one place: sessions expire,
+// transactions settle, idempotency keys are forgotten. For one account when its clock is
+// advanced or a read must show it as it is now, for every account on the server's tick.
+import type { Store } from "../store/index.ts";
+import type { Payments } from "./payments.ts";
+
+/** Does, in one transaction, what is due by now for the account with id `accountId`, or for every account when it is null. */
+export function runDueWork({ store, payments }: { store: Store; payments: Payments }, accountId: number | null) {
+  const now = Date.now();
+  store.transaction(() => {
+    payments.expireDue(accountId, now);
+    payments.settleDue(accountId, now);
+    store.idempotencyKeys.forgetExpired(accountId, now);
+  });
+}

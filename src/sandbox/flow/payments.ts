@@ -1,0 +1,92 @@
+// The payment flow on the account's clock. Paying a session creates a
+// transaction, completes it and completes the session; the transaction settles a delay later.
+// Failing creates and fails a transaction and leaves the session open for another try. A
+// session with no completed payment expires at `expires_at`. Each state change and the event
+// that announces it are written in one SQLite transaction: the outbox.
+import type { PayinEvent } from "../../../generated/event-types.ts";
+import type { components } from "../../../generated/openapi.ts";
+import { accountNow, realTime } from "./clock.ts";
+import { isoTime } from "../../lib/time.ts";
+import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
+import { newId } from "../../lib/ids.ts";
+import type { Account } from "../store/accounts.ts";
+import type { Store } from "../store/index.ts";
+import type { SessionRecord } from "../store/sessions.ts";
+
+type Transaction = components["schemas"]["Transaction"];
+
+/** What the customer does on the payment page (or a test through `simulate`). */
+export type Outcome = { outcome: "pay" } | { outcome: "fail"; failure_reason: string };
+
+export type PaymentResult =
+  | { done: { session: SessionRecord; transaction: Transaction } }
+  | { refused: "not_found" }
+  | { refused: "completed" | "expired"; session: SessionRecord };
+
+
+export class Payments {
+  readonly #store: Store;
+  readonly #settlementDelayMs: number;
+
+  constructor(store: Store, settlementDelaySeconds = DEFAULT_SETTLEMENT_DELAY_SECONDS) {
+    this.#store = store;
+    this.#settlementDelayMs = settlementDelaySeconds * 1000;
+  }
+
+  /** The customer pays, or fails to pay, the session; refused when it is unknown or no longer open. */
+  attempt(account: Account, sessionId: string, outcome: Outcome): PaymentResult {
+    const store = this.#store;
+    return store.transaction(() => {
+      this.expireDue(account.id, Date.now()); // a session past its expiry is expired before anyone may pay it
+      const session = store.sessions.get(account.id, sessionId);
+      if (!session) return { refused: "not_found" };
+      if (session.status !== "created") return { refused: session.status, session };
+
+      const now = accountNow(account);
+      const at = isoTime(now);
+      const created: Transaction = {
+        id: newId("txn"),
+        status: "created",
+        session_id: session.id,
+        counterparty_id: session.counterparty_id,
+        ...(session.order_id === undefined ? {} : { order_id: session.order_id }),
+        amount: session.amount,
+        currency: session.currency,
+        created_at: at,
+        updated_at: at,
+      };
+      const announce = (type: PayinEvent["type"]) =>
+        store.outbox.add(account.id, { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) }, now);
+      store.transactions.create(account.id, created, now);
+      announce("transaction-created");
+
+      if (outcome.outcome === "fail") {
+        const failed: Transaction = { ...created, status: "failed", failure_reason: outcome.failure_reason };
+        store.transactions.update(account.id, failed, now);
+        announce("transaction-failed");
+        return { done: { session, transaction: failed } };
+      }
+
+      const completed: Transaction = { ...created, status: "completed" };
+      store.transactions.update(account.id, completed, now, realTime(account, now + this.#settlementDelayMs));
+      announce("transaction-completed");
+      store.sessions.complete(account.id, session.id);
+      announce("session-completed");
+      return { done: { session: { ...session, status: "completed" }, transaction: completed } };
+    });
+  }
+
+  /** Sessions with no completed payment at `expires_at` expire, and say so at that time: of one account, or all when `accountId` is null. */
+  expireDue(accountId: number | null, now: number) {
+    for (const { accountId: owner, session } of this.#store.sessions.expireDue(accountId, now)) {
+      this.#store.outbox.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
+    }
+  }
+
+  /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
+  settleDue(accountId: number | null, now: number) {
+    for (const { accountId: owner, transaction } of this.#store.transactions.settleDue(accountId, now)) {
+      this.#store.outbox.add(owner, { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id }, Date.parse(transaction.updated_at));
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// The house's layers, read from the imports of every file in src/: each points down, never up,
+// and the tools that check an implementation never import the sandbox they may be checking.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/paths.ts";
+
+const src = path.join(root, "src");
+
+/** Layers of src/, bottom first: a file may import from its own layer and those below. */
+const PACKAGE_LAYERS = [["lib"], ["webhooks"], ["client.ts", "index.ts", "package-root.ts"], ["sandbox", "mock", "conformance", "trigger"]];
+/** Layers of src/sandbox/, bottom first; its entry points (index.ts, cli.ts) stand above them all. */
+const SANDBOX_LAYERS = ["store", "flow", "delivery", "api", "edge"];
+/** Folders of the same package layer that must not import one another. */
+const APART = new Set(["sandbox", "mock", "conformance", "trigger"]);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : entry.name.endsWith(".ts") ? [path.join(dir, entry.name)] : [],
+  );
+}
+
+/** The files of src/ that `file` imports (statically, by type, re-export or import()). */
+function importsOf(file: string, text: string): string[] {
+  return [...text.matchAll(/(?:^|\s)(?:import|export)\b[^;]*?\bfrom\s*["'](\.[^"']+)["']|\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)|^import\s+["'](\.[^"']+)["']/gm)]
+    .map((m) => path.resolve(path.dirname(file), m[1] ?? m[2] ?? m[3]!))
+    .filter((target) => target.startsWith(src + path.sep));
+}
+
+/** Where a file of src/ stands: its package layer and folder, and its sandbox layer (Infinity for the entry points). */
+function placeOf(file: string) {
+  const [top, second] = path.relative(src, file).split(path.sep) as [string, string | undefined];
+  const packageLayer = PACKAGE_LAYERS.findIndex((layer) => layer.includes(top));
+  const sandboxLayer = top === "sandbox" ? (second && SANDBOX_LAYERS.includes(second) ? SANDBOX_LAYERS.indexOf(second) : Infinity) : undefined;
+  return { top, packageLayer, sandboxLayer };
+}
+
+/** Each import that points up, or across folders kept apart, as `from → to`. */
+export function upwardImports(graph: ReadonlyArray<[string, string[]]>): string[] {
+  return graph.flatMap(([file, targets]) =>
+    targets
+      .filter((target) => {
+        const [from, to] = [placeOf(file), placeOf(target)];
+        if (to.packageLayer > from.packageLayer) return true;
+        if (from.top !== to.top && APART.has(from.top) && APART.has(to.top)) return true;
+        return from.sandboxLayer !== undefined && to.sandboxLayer !== undefined && to.sandboxLayer > from.sandboxLayer;
+      })
+      .map((target) => `${path.relative(root, file)} → ${path.relative(root, target)}`),
+  );
+}
+
+const graph = sourceFiles(src).map((file): [string, string[]] => [file, importsOf(file, readFileSync(file, "utf8"))]);
+
+describe("the layers of src/", () => {
+  it("every file of src/ stands in a layer", () => {
+    expect(graph.map(([file]) => file).filter((file) => placeOf(file).packageLayer === -1)).toEqual([]);
+  });
+
+  it("no import points up, and neither the conformance kit nor payin-trigger imports the sandbox", () => {
+    expect(graph.flatMap(([, targets]) => targets).length).toBeGreaterThan(200);
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it("would catch an import up a layer of the sandbox, up a layer of the package, or from a tool into the sandbox", () => {
+    const at = (file: string) => path.join(src, file);
+    expect(
+      upwardImports([
+        [at("sandbox/store/outbox.ts"), [at("sandbox/flow/clock.ts"), at("sandbox/store/database.ts")]],
+        [at("sandbox/api/index.ts"), [at("sandbox/edge/http.ts")]],
+        [at("lib/cli.ts"), [at("webhooks/secret.ts")]],
+        [at("conformance/cli.ts"), [at("sandbox/flow/defaults.ts"), at("lib/contract-facts.ts")]],
+        [at("sandbox/edge/server.ts"), [at("sandbox/store/index.ts"), at("sandbox/api/index.ts")]],
+      ]),
+    ).toEqual(["src/sandbox/store/outbox.ts → src/sandbox/flow/clock.ts", "src/sandbox/api/index.ts → src/sandbox/edge/http.ts", "src/lib/cli.ts → src/webhooks/secret.ts", "src/conformance/cli.ts → src/sandbox/flow/defaults.ts"]);
+  });
+
+  it("only delivery wakes the dispatcher: no other file calls kick", () => {
+    const kicking = graph.map(([file]) => file).filter((file) => /\bkick\(\)/.test(readFileSync(file, "utf8")));
+    expect(kicking.map((file) => path.relative(root, file))).toEqual(["src/sandbox/delivery/dispatcher.ts"]);
+  });
+});
