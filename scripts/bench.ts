@@ -1,7 +1,8 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
-// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,faults,flows,conformance,scale`
-// runs those sections alone.
+// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale`
+// runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
+// of the working tree.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -9,15 +10,16 @@ import { benchMock } from "./bench/mock.ts";
 import { benchFlows } from "./bench/flows.ts";
 import { benchConformance } from "./bench/conformance.ts";
 import { benchFaults } from "./bench/faults.ts";
+import { BEFORE_LAYERS, benchLayers, LAYERS_FLOWS } from "./bench/layers.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, scale: { type: "string", default: "200000" }, only: { type: "string" } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, scale: { type: "string", default: "200000" }, only: { type: "string" }, now: { type: "string" } } });
 const seconds = Number(values.seconds);
-const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "faults", "flows", "conformance", "scale"]);
+const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "faults", "layers", "flows", "conformance", "scale"]);
 
 if (sections.has("webhooks")) {
   const [ours, reference] = await benchWebhooks(seconds * 1000);
@@ -62,6 +64,22 @@ if (sections.has("faults")) {
   const ratio = now!.requestsPerSecond / before!.requestsPerSecond;
   const noise = Math.abs(1 - again!.requestsPerSecond / before!.requestsPerSecond);
   console.log(`  ratio: ${ratio.toFixed(2)}x the rate before faults and the journal; the same server twice differs by ${(100 * noise).toFixed(0)} % (goal: within 5 %)`);
+}
+
+if (sections.has("layers")) {
+  const { flows, inFlight, roundSeconds } = LAYERS_FLOWS;
+  console.log(`\nsandbox in layer folders against ${BEFORE_LAYERS}, the commit before them (TypeScript source, loopback, alternating rounds, medians):`);
+  const [before, again, now] = await benchLayers(seconds, { now: values.now });
+  console.log(`  create payment session (autocannon, 10 connections, ${seconds} s each in ${roundSeconds} s rounds); one flow, simulate (pay) to the endpoint's receipt of transaction-completed (${flows.toLocaleString("en-US")} flows a round, ${inFlight} in flight, ${now!.flowRounds} round${now!.flowRounds === 1 ? "" : "s"} each):`);
+  console.log(`  ${"".padEnd(48)} ${"req/s".padStart(8)} ${"p50".padStart(6)} ${"p99".padStart(6)} ${"non-2xx".padStart(8)}   ${"flow p50".padStart(9)} ${"flow p99".padStart(9)}`);
+  for (const m of [before!, again!, now!])
+    console.log(
+      `  ${m.name.padEnd(48)} ${Math.round(m.create.requestsPerSecond).toString().padStart(8)} ${`${m.create.latencyP50Ms} ms`.padStart(6)} ${`${m.create.latencyP99Ms} ms`.padStart(6)} ${String(m.create.non2xx).padStart(8)}   ${`${m.flowP50Ms.toFixed(1)} ms`.padStart(9)} ${`${m.flowP99Ms.toFixed(1)} ms`.padStart(9)}`,
+    );
+  const ratios = (a: typeof now, b: typeof now) =>
+    `create rate ${(a!.create.requestsPerSecond / b!.create.requestsPerSecond).toFixed(2)}x, flow p50 ${(a!.flowP50Ms / b!.flowP50Ms).toFixed(2)}x, flow p99 ${(a!.flowP99Ms / b!.flowP99Ms).toFixed(2)}x`;
+  console.log(`  now / before:                   ${ratios(now, before)}`);
+  console.log(`  before / its second process:    ${ratios(before, again)} (the noise; goal: now within it)`);
 }
 
 if (sections.has("flows")) {

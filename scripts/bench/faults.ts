@@ -3,11 +3,7 @@
 // the sandbox of the commit before they came, checked out beside the repository. Both run from
 // their TypeScript source, in the same alternating rounds, with a second process of the
 // earlier sandbox to show the noise.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { root } from "../lib/paths.ts";
+import { sandboxCli, withEarlierSandbox } from "./earlier.ts";
 import { benchSandbox, newCounterparty, printsItsUrl, sessionBody, type Contender, type ServerFigures } from "./sandbox.ts";
 
 /** The last commit without faults and the journal. */
@@ -26,14 +22,11 @@ async function armOtherAccounts(url: string) {
 }
 
 export async function benchFaults(durationSeconds: number): Promise<ServerFigures[]> {
-  const work = mkdtempSync(path.join(tmpdir(), "payin-before-faults-"));
-  const before = path.join(work, "sandbox");
-  execFileSync("git", ["worktree", "add", "--detach", before, BEFORE_FAULTS], { cwd: root, stdio: "ignore" });
-  try {
-    symlinkSync(path.join(root, "node_modules"), path.join(before, "node_modules"));
+  const now = sandboxCli();
+  return withEarlierSandbox(BEFORE_FAULTS, async (before) => {
     const beforeContender = (name: string): Contender => ({
       name,
-      start: () => printsItsUrl(process.execPath, [path.join(before, "src/sandbox/cli.ts"), "--port", "0"]),
+      start: () => printsItsUrl(process.execPath, [before.cli, "--port", "0"]),
       prepare: async (url) => sessionBody(await newCounterparty(url)),
     });
     const contenders: Contender[] = [
@@ -42,16 +35,13 @@ export async function benchFaults(durationSeconds: number): Promise<ServerFigure
       beforeContender("before faults, a second process"),
       {
         name: `now, ${OTHER_ACCOUNTS} other accounts with faults`,
-        start: () => printsItsUrl(process.execPath, [path.join(root, "src/sandbox/cli.ts"), "--port", "0"]),
+        start: () => printsItsUrl(process.execPath, [now, "--port", "0"]),
         prepare: async (url) => {
           await armOtherAccounts(url);
           return sessionBody(await newCounterparty(url));
         },
       },
     ];
-    return await benchSandbox(durationSeconds, { contenders, startups: 1 });
-  } finally {
-    execFileSync("git", ["worktree", "remove", "--force", before], { cwd: root, stdio: "ignore" });
-    rmSync(work, { recursive: true, force: true });
-  }
+    return benchSandbox(durationSeconds, { contenders, startups: 1 });
+  });
 }

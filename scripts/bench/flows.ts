@@ -1,7 +1,8 @@
 // The sandbox's payment flow end to end, as a merchant's test sees it: from `simulate` (pay)
 // to the merchant endpoint's receipt of transaction-completed, over many flows with a fixed
 // number in flight; and the delivery rate to an endpoint that answers 204 at once. The
-// sandbox is the compiled bin in a process of its own; the endpoint and the load are here.
+// sandbox is the compiled bin (or another cli given) in a process of its own; the endpoint and
+// the load are here.
 import { spawn } from "node:child_process";
 import { Agent, createServer, request } from "node:http";
 import path from "node:path";
@@ -21,7 +22,24 @@ export interface FlowFigures {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
+/** Flows through one sandbox, started once: `run` measures a batch, as often as asked. */
+export interface FlowSandbox {
+  run(flows?: number, inFlight?: number): Promise<FlowFigures>;
+  stop(): Promise<void>;
+}
+
+/** The compiled bin as a consumer runs it, one batch of flows. */
 export async function benchFlows(flows = 1000, inFlight = 100): Promise<FlowFigures> {
+  const sandbox = await startFlowSandbox();
+  try {
+    return await sandbox.run(flows, inFlight);
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+/** Starts `node <cli> --port 0` (the compiled bin by default) with an endpoint registered. */
+export async function startFlowSandbox(cli = path.join(root, "dist/src/sandbox/cli.js")): Promise<FlowSandbox> {
   // Receipts by session: when each session's transaction-completed arrived, and every event's time.
   const completedAt = new Map<string, (ms: number) => void>();
   const eventTimes: number[] = [];
@@ -39,16 +57,32 @@ export async function benchFlows(flows = 1000, inFlight = 100): Promise<FlowFigu
   await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
   const endpointUrl = `http://127.0.0.1:${(endpoint.address() as { port: number }).port}/webhooks`;
 
-  const child = spawn(process.execPath, [path.join(root, "dist/src/sandbox/cli.js"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
-      if (found) resolve(found);
-    });
-    child.once("exit", (code) => reject(new Error(`payin-sandbox exited with ${code}`)));
-  });
+  const child = spawn(process.execPath, [cli, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   // node:http with kept-alive connections: the lightest client, as the load shares the machine.
   const agent = new Agent({ keepAlive: true });
+  const stop = async () => {
+    agent.destroy();
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    endpoint.close();
+    endpoint.closeAllConnections();
+  };
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
+        if (found) resolve(found);
+      });
+      child.once("exit", (code) => reject(new Error(`${cli} exited with ${code}`)));
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   const call = (method: string, route: string, body: unknown) =>
     new Promise<{ id: string }>((resolve, reject) => {
       const json = JSON.stringify(body);
@@ -65,18 +99,28 @@ export async function benchFlows(flows = 1000, inFlight = 100): Promise<FlowFigu
       req.end(json);
     });
 
+  let counterparty: { id: string };
   try {
     await call("POST", "/webhooks", { url: endpointUrl });
-    const counterparty = await call("POST", "/api/v1/send/counterparties/", {
+    counterparty = await call("POST", "/api/v1/send/counterparties/", {
       type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "bench.flows@example.com", phone_number: "+34600000001",
     });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  let batch = 0;
+  const run = async (flows = 1000, inFlight = 100): Promise<FlowFigures> => {
+    const prefix = `B${batch++}`;
+    eventTimes.length = 0;
     // The sessions first, and their session-created deliveries out of the way: not measured.
     const sessions: string[] = [];
     for (let i = 0; i < flows; i += inFlight)
       sessions.push(
         ...(await Promise.all(
           Array.from({ length: Math.min(inFlight, flows - i) }, (_, j) =>
-            call("POST", "/api/v1/earn/payment-sessions/", { amount: 10, currency: "EUR", counterparty_id: counterparty.id, order_id: `B-${i + j}`, redirect_url: "https://shop.example.com/" }).then((s) => s.id),
+            call("POST", "/api/v1/earn/payment-sessions/", { amount: 10, currency: "EUR", counterparty_id: counterparty.id, order_id: `${prefix}-${i + j}`, redirect_url: "https://shop.example.com/" }).then((s) => s.id),
           ),
         )),
       );
@@ -93,6 +137,7 @@ export async function benchFlows(flows = 1000, inFlight = 100): Promise<FlowFigu
         const sent = performance.now();
         await call("POST", `/_sandbox/v1/payment-sessions/${session}/simulate`, { outcome: "pay" });
         latencies.push((await received) - sent);
+        completedAt.delete(session);
       }
     };
     await Promise.all(Array.from({ length: inFlight }, worker));
@@ -110,10 +155,6 @@ export async function benchFlows(flows = 1000, inFlight = 100): Promise<FlowFigu
       flowsPerSecond: flows / seconds,
       eventsPerSecond: eventTimes.length / seconds,
     };
-  } finally {
-    agent.destroy();
-    child.kill("SIGTERM");
-    endpoint.close();
-    endpoint.closeAllConnections();
-  }
+  };
+  return { run, stop };
 }
