@@ -9,7 +9,17 @@ export default defineConfig({
   // The example merchant imports the package by name, resolved to src/ as in every run.
   resolve: main.resolve,
   test: {
-    include: ["test/contract/**/*.test.ts", "test/conformance/**/*.test.ts", "test/webhooks/**/*.test.ts", "test/lib/**/*.test.ts", "test/client/**/*.test.ts", "test/trigger/**/*.test.ts", "test/mock/**/*.test.ts", "test/sandbox/**/*.test.ts", "test/build/package-root.test.ts"],
+    include: [
+      "test/contract/**/*.test.ts",
+      "test/conformance/**/*.test.ts",
+      "test/webhooks/**/*.test.ts",
+      "test/lib/**/*.test.ts",
+      "test/client/**/*.test.ts",
+      "test/trigger/**/*.test.ts",
+      "test/mock/**/*.test.ts",
+      "test/sandbox/**/*.test.ts",
+      "test/build/package-root.test.ts",
+    ],
     // The browser adds seconds to every run and sees nothing the page's HTTP tests do not.
     exclude: ["test/sandbox/page.browser.test.ts"],
     // The contract suite runs against a sandbox that each file starts in its own worker.

@@ -9,6 +9,14 @@ import { RUNTIME_FILE } from "./lib/standalone-validators.ts";
 const dist = path.join(root, "dist");
 for (const dir of ["src", "generated"]) rmSync(path.join(dist, dir), { recursive: true, force: true });
 execFileSync(bin("tsc"), ["-p", path.join(root, "tsconfig.build.json")], { cwd: root, stdio: "inherit" });
-for (const file of ["event-validators.js", "event-validators.d.ts", "sandbox-requests.js", "sandbox-requests.d.ts", "response-validators.js", "response-validators.d.ts", RUNTIME_FILE])
+for (const file of [
+  "event-validators.js",
+  "event-validators.d.ts",
+  "sandbox-requests.js",
+  "sandbox-requests.d.ts",
+  "response-validators.js",
+  "response-validators.d.ts",
+  RUNTIME_FILE,
+])
   copyFileSync(path.join(root, "generated", file), path.join(dist, "generated", file));
 console.log("built dist/");

@@ -22,7 +22,10 @@ if (values["mark-release"]) {
 const read = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const before = { openapi: read(released.openapi), asyncapi: read(released.asyncapi) };
 const after = { openapi: read(current.openapi), asyncapi: read(current.asyncapi) };
-const changes = [...(await openapiBreakingChanges(before.openapi, after.openapi)), ...(await asyncapiBreakingChanges(before.asyncapi, after.asyncapi))];
+const changes = [
+  ...(await openapiBreakingChanges(before.openapi, after.openapi)),
+  ...(await asyncapiBreakingChanges(before.asyncapi, after.asyncapi)),
+];
 
 const major = (version: string) => Number(version.split(".")[0]);
 const from = before.openapi.info.version as string;

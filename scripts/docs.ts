@@ -49,13 +49,16 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-const uses = new Map(register.decisions.map((d) => [d.id, [...(openapiCopy.uses.get(d.id) ?? []), ...(asyncapiCopy.uses.get(d.id) ?? [])]]));
+const uses = new Map(
+  register.decisions.map((d) => [d.id, [...(openapiCopy.uses.get(d.id) ?? []), ...(asyncapiCopy.uses.get(d.id) ?? [])]]),
+);
 writeFileSync(path.join(out, "index.html"), indexPage(openapi, asyncapi, register.decisions.length));
 writeFileSync(path.join(out, "decisions.html"), decisionsPage(register, uses, openapi.info.version));
 for (const guide of guides) writeFileSync(path.join(out, guide.file), guidePage(guide, openapi.info.version));
 copyFileSync(new URL("./docs/style.css", import.meta.url), path.join(out, "style.css"));
 // The references link diagrams/<name>.svg where their descriptions had mermaid.
-for (const diagram of [...openapiCopy.diagrams, ...asyncapiCopy.diagrams, ...sandboxCopy.diagrams]) writeFileSync(path.join(out, "diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
+for (const diagram of [...openapiCopy.diagrams, ...asyncapiCopy.diagrams, ...sandboxCopy.diagrams])
+  writeFileSync(path.join(out, "diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
 for (const name of ["openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json", "sandbox.yaml", "sandbox.json"])
   copyFileSync(path.join(generatedDir, name), path.join(out, name));
 

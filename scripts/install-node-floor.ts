@@ -9,4 +9,7 @@ import path from "node:path";
 import { floorNode, root } from "./lib/paths.ts";
 
 if (!existsSync(floorNode))
-  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: path.join(root, "test", "package", "node-floor"), stdio: "inherit" });
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: path.join(root, "test", "package", "node-floor"),
+    stdio: "inherit",
+  });

@@ -23,7 +23,10 @@ async function serving<T>(variable: string, port: number, serve: () => Promise<T
     return await serve();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-    throw new Error(portTakenLine({ port, host: "127.0.0.1" }, (n) => `${variable}=${n}`), { cause: error });
+    throw new Error(
+      portTakenLine({ port, host: "127.0.0.1" }, (n) => `${variable}=${n}`),
+      { cause: error },
+    );
   }
 }
 
@@ -41,7 +44,11 @@ const [api, docs] = await Promise.all([
   step("start the API", serveApi, (api) => `answering on ${api.url}`),
   (async () => {
     await buildDocs({ quiet: true });
-    return step("serve the docs", () => serving("DOCS_PORT", docsPort, () => serveStatic(path.join(root, "dist", "docs"), "/", docsPort)), (docs) => `on ${docs.url}`);
+    return step(
+      "serve the docs",
+      () => serving("DOCS_PORT", docsPort, () => serveStatic(path.join(root, "dist", "docs"), "/", docsPort)),
+      (docs) => `on ${docs.url}`,
+    );
   })(),
 ]).catch((error: unknown) => {
   console.error(`npm start: ${(error as Error).message}`);
@@ -50,7 +57,9 @@ const [api, docs] = await Promise.all([
 module.flushCompileCache?.();
 
 // A request that succeeds on a fresh account: any bearer token is an account of its own.
-console.log(`\nsandbox: ${api.url}   (try: curl -H "Authorization: Bearer t" "${api.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL")`);
+console.log(
+  `\nsandbox: ${api.url}   (try: curl -H "Authorization: Bearer t" "${api.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL")`,
+);
 console.log(`docs: ${docs.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.off(signal, stopEarly);

@@ -11,7 +11,9 @@ export interface ConformanceFigures {
 }
 
 export async function benchConformance(): Promise<ConformanceFigures> {
-  const sandbox = spawn(process.execPath, [path.join(root, "dist/src/sandbox/cli.js"), "--port", "0", "--retry-schedule", "1,1,1"], { stdio: ["ignore", "pipe", "inherit"] });
+  const sandbox = spawn(process.execPath, [path.join(root, "dist/src/sandbox/cli.js"), "--port", "0", "--retry-schedule", "1,1,1"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       sandbox.stdout!.on("data", (chunk: Buffer) => {
@@ -21,7 +23,15 @@ export async function benchConformance(): Promise<ConformanceFigures> {
       sandbox.once("exit", (code) => reject(new Error(`payin-sandbox exited with ${code}`)));
     });
     const started = performance.now();
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, "dist/src/conformance/cli.js"), "service", "--base-url", url, "--token", "bench", "--control"]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      path.join(root, "dist/src/conformance/cli.js"),
+      "service",
+      "--base-url",
+      url,
+      "--token",
+      "bench",
+      "--control",
+    ]);
     return { ms: performance.now() - started, summary: stdout.trimEnd().split("\n").at(-1)! };
   } finally {
     sandbox.kill("SIGTERM");

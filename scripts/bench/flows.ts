@@ -86,15 +86,23 @@ export async function startFlowSandbox(cli = path.join(root, "dist/src/sandbox/c
   const call = (method: string, route: string, body: unknown) =>
     new Promise<{ id: string }>((resolve, reject) => {
       const json = JSON.stringify(body);
-      const req = request(url + route, { method, agent, headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString();
-          if (res.statusCode! >= 300) reject(new Error(`${method} ${route} answered ${res.statusCode}: ${text}`));
-          else resolve(JSON.parse(text) as { id: string });
-        });
-      });
+      const req = request(
+        url + route,
+        {
+          method,
+          agent,
+          headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString();
+            if (res.statusCode! >= 300) reject(new Error(`${method} ${route} answered ${res.statusCode}: ${text}`));
+            else resolve(JSON.parse(text) as { id: string });
+          });
+        },
+      );
       req.on("error", reject);
       req.end(json);
     });
@@ -103,7 +111,12 @@ export async function startFlowSandbox(cli = path.join(root, "dist/src/sandbox/c
   try {
     await call("POST", "/webhooks", { url: endpointUrl });
     counterparty = await call("POST", "/api/v1/send/counterparties/", {
-      type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "bench.flows@example.com", phone_number: "+34600000001",
+      type: "INDIVIDUAL",
+      payment_rail: "PAYIN",
+      first_name: "Ana",
+      last_name: "Li",
+      email: "bench.flows@example.com",
+      phone_number: "+34600000001",
     });
   } catch (error) {
     await stop();
@@ -120,7 +133,13 @@ export async function startFlowSandbox(cli = path.join(root, "dist/src/sandbox/c
       sessions.push(
         ...(await Promise.all(
           Array.from({ length: Math.min(inFlight, flows - i) }, (_, j) =>
-            call("POST", "/api/v1/earn/payment-sessions/", { amount: 10, currency: "EUR", counterparty_id: counterparty.id, order_id: `${prefix}-${i + j}`, redirect_url: "https://shop.example.com/" }).then((s) => s.id),
+            call("POST", "/api/v1/earn/payment-sessions/", {
+              amount: 10,
+              currency: "EUR",
+              counterparty_id: counterparty.id,
+              order_id: `${prefix}-${i + j}`,
+              redirect_url: "https://shop.example.com/",
+            }).then((s) => s.id),
           ),
         )),
       );

@@ -9,7 +9,12 @@ import { bin, root } from "../lib/paths.ts";
 import { toolEnv } from "../lib/tool-env.ts";
 import { median } from "./measure.ts";
 
-const BODY = JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id: "cp_7Hq2Lx9RbT4m", redirect_url: "https://shop.example.com/thanks" });
+const BODY = JSON.stringify({
+  amount: 49.99,
+  currency: "EUR",
+  counterparty_id: "cp_7Hq2Lx9RbT4m",
+  redirect_url: "https://shop.example.com/thanks",
+});
 
 interface Contender {
   name: string;
@@ -38,7 +43,11 @@ const contenders: Contender[] = [
     start: async () => {
       // The CLI needs a port number: probe one, then hand it over.
       const port = await freePort();
-      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], { cwd: root, stdio: "ignore", env: toolEnv() });
+      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], {
+        cwd: root,
+        stdio: "ignore",
+        env: toolEnv(),
+      });
       return { child, url: `http://127.0.0.1:${port}` };
     },
   },

@@ -12,7 +12,8 @@ import { freePort } from "./mock.ts";
 
 export const TOKEN = "bench";
 const EXAMPLE_COUNTERPARTY = "cp_7Hq2Lx9RbT4m";
-export const sessionBody = (counterparty_id: string) => JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id, redirect_url: "https://shop.example.com/thanks" });
+export const sessionBody = (counterparty_id: string) =>
+  JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id, redirect_url: "https://shop.example.com/thanks" });
 
 /** A server that reads the request and answers 201 with one fixed session, doing nothing else. */
 const BARE_SERVER = `
@@ -50,7 +51,14 @@ export async function newCounterparty(url: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/send/counterparties/`, {
     method: "POST",
     headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: `bench+${Date.now()}@example.com`, phone_number: "+34600000000" }),
+    body: JSON.stringify({
+      type: "INDIVIDUAL",
+      payment_rail: "PAYIN",
+      first_name: "Ana",
+      last_name: "Li",
+      email: `bench+${Date.now()}@example.com`,
+      phone_number: "+34600000000",
+    }),
   });
   return ((await res.json()) as { id: string }).id;
 }
@@ -77,7 +85,11 @@ const SANDBOX_CONTENDERS: Contender[] = [
     name: "Prism CLI (reference)",
     start: async () => {
       const port = await freePort();
-      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], { cwd: root, stdio: "ignore", env: toolEnv() });
+      const child = spawn(bin("prism"), ["mock", "generated/openapi.yaml", "-h", "127.0.0.1", "-p", String(port)], {
+        cwd: root,
+        stdio: "ignore",
+        env: toolEnv(),
+      });
       return { child, url: `http://127.0.0.1:${port}` };
     },
     prepare: async () => sessionBody(EXAMPLE_COUNTERPARTY),
@@ -98,7 +110,10 @@ export interface ServerFigures {
  * under load. Both alternate between the contenders, the load in rounds of `roundSeconds`,
  * so that all of them see the same machine state; each figure is the median of its rounds.
  */
-export async function benchSandbox(durationSeconds: number, { contenders = SANDBOX_CONTENDERS, startups = 3, roundSeconds = 2, build = true } = {}): Promise<ServerFigures[]> {
+export async function benchSandbox(
+  durationSeconds: number,
+  { contenders = SANDBOX_CONTENDERS, startups = 3, roundSeconds = 2, build = true } = {},
+): Promise<ServerFigures[]> {
   // The compiled bin is measured as shipped: compile dist/ from today's sources first (not
   // needed when every contender runs from source).
   if (build) execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });

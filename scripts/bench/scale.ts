@@ -38,7 +38,14 @@ const PAYING_ACCOUNT = 3;
 function fill(file: string, sessions: number, accounts: number) {
   const store = new Store(file);
   // Only the creates run: nothing delivers or journals here.
-  const sandbox: Sandbox = { store, payments: new Payments(store), dispatcher: undefined as never, journal: undefined as never, closing: undefined as never, origin: "http://127.0.0.1:4010" };
+  const sandbox: Sandbox = {
+    store,
+    payments: new Payments(store),
+    dispatcher: undefined as never,
+    journal: undefined as never,
+    closing: undefined as never,
+    origin: "http://127.0.0.1:4010",
+  };
   const perAccount = Math.ceil(sessions / accounts);
   let made = 0;
   for (let a = 0; a < accounts && made < sessions; a++) {
@@ -49,10 +56,24 @@ function fill(file: string, sessions: number, accounts: number) {
       for (let s = 0; s < perAccount && made < sessions; s++, made++) {
         if (s % SESSIONS_PER_COUNTERPARTY === 0) {
           const n = `${a}`.padStart(4, "0") + `${s}`.padStart(6, "0");
-          const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "García", email: `ana.${n}@example.com`, phone_number: `+34${n}` };
+          const person = {
+            type: "INDIVIDUAL",
+            payment_rail: "PAYIN",
+            first_name: "Ana",
+            last_name: "García",
+            email: `ana.${n}@example.com`,
+            phone_number: `+34${n}`,
+          };
           counterpartyId = (handlers.createCounterparty.handle(call(person), sandbox) as { body: { id: string } }).body.id;
         }
-        const session = { amount: 49.99, currency: "EUR", counterparty_id: counterpartyId, order_id: `ORD-${a}-${s}`, redirect_url: "https://shop.example.com/thanks", source_url: "https://shop.example.com/cart" };
+        const session = {
+          amount: 49.99,
+          currency: "EUR",
+          counterparty_id: counterpartyId,
+          order_id: `ORD-${a}-${s}`,
+          redirect_url: "https://shop.example.com/thanks",
+          source_url: "https://shop.example.com/cart",
+        };
         const created = handlers.createPaymentSession.handle(call(session), sandbox) as { body: { id: string } };
         // One account's customers have all paid: their transactions settle a minute later.
         if (a === PAYING_ACCOUNT) sandbox.payments.attempt(account, created.body.id, { outcome: "pay" });
@@ -67,7 +88,8 @@ function bytesOf(file: string, sessions: number) {
   const db = new DatabaseSync(file);
   const bytes = (names: string[]) =>
     (db.prepare(`SELECT SUM(pgsize) AS b FROM dbstat WHERE name IN (${names.map(() => "?").join(", ")})`).get(...names) as { b: number }).b;
-  const indexesOf = (table: string) => (db.prepare("SELECT name FROM sqlite_master WHERE tbl_name = ?").all(table) as Array<{ name: string }>).map((r) => r.name);
+  const indexesOf = (table: string) =>
+    (db.prepare("SELECT name FROM sqlite_master WHERE tbl_name = ?").all(table) as Array<{ name: string }>).map((r) => r.name);
   const countOf = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const figures = {
     perSession: bytes(indexesOf("payment_sessions")) / countOf("payment_sessions"),
@@ -81,7 +103,9 @@ function bytesOf(file: string, sessions: number) {
 
 async function startBin(file: string): Promise<{ child: ChildProcess; url: string; firstAnswerMs: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, "dist/src/sandbox/cli.js"), "--port", "0", "--db", file], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [path.join(root, "dist/src/sandbox/cli.js"), "--port", "0", "--db", file], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
@@ -94,7 +118,11 @@ async function startBin(file: string): Promise<{ child: ChildProcess; url: strin
 }
 
 const post = (url: string, route: string, token: string, body: unknown) =>
-  fetch(url + route, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  fetch(url + route, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 /** CPU time of a process so far, in milliseconds (user and system, from /proc). */
 function cpuMs(pid: number): number {
@@ -147,16 +175,42 @@ export async function benchScale(sessions: number, accounts: number, loadSeconds
       // Create-session load on both, in alternating rounds so that both see the same machine.
       const bodies: string[] = [];
       for (const { url } of [emptyBin, fullBin]) {
-        const counterparty = (await (await post(url, "/api/v1/send/counterparties/", "load", { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "load@example.com", phone_number: "+34600000000" })).json()) as { id: string };
-        bodies.push(JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/thanks" }));
+        const counterparty = (await (
+          await post(url, "/api/v1/send/counterparties/", "load", {
+            type: "INDIVIDUAL",
+            payment_rail: "PAYIN",
+            first_name: "Ana",
+            last_name: "Li",
+            email: "load@example.com",
+            phone_number: "+34600000000",
+          })
+        ).json()) as { id: string };
+        bodies.push(
+          JSON.stringify({
+            amount: 49.99,
+            currency: "EUR",
+            counterparty_id: counterparty.id,
+            redirect_url: "https://shop.example.com/thanks",
+          }),
+        );
       }
       const rounds: autocannon.Result[][] = [[], []];
       for (let round = 0; round < Math.max(1, Math.round(loadSeconds / roundSeconds)); round++)
         for (const [i, { url }] of [emptyBin, fullBin].entries())
           rounds[i]!.push(
-            await autocannon({ url: `${url}/api/v1/earn/payment-sessions/`, method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer load" }, body: bodies[i]!, connections: 10, duration: roundSeconds }),
+            await autocannon({
+              url: `${url}/api/v1/earn/payment-sessions/`,
+              method: "POST",
+              headers: { "Content-Type": "application/json", Authorization: "Bearer load" },
+              body: bodies[i]!,
+              connections: 10,
+              duration: roundSeconds,
+            }),
           );
-      const [emptyLoad, fullLoad] = rounds.map((results) => ({ rate: median(results.map((r) => r.requests.average)), p99: median(results.map((r) => r.latency.p99)) }));
+      const [emptyLoad, fullLoad] = rounds.map((results) => ({
+        rate: median(results.map((r) => r.requests.average)),
+        p99: median(results.map((r) => r.latency.p99)),
+      }));
       const rss = rssMiB(fullBin.child.pid!);
       const stopMs = await stop(fullBin.child);
       const restarted = await startBin(full);

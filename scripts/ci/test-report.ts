@@ -31,13 +31,16 @@ export function reportProblems(report: VitestReport, files: readonly string[]): 
   if (report.numPassedTests + report.numFailedTests === 0) problems.push("No test ran.");
   if (report.numFailedTests > 0) problems.push(`${report.numFailedTests} test(s) failed.`);
   for (const result of report.testResults)
-    if (result.status === "failed" && result.message) problems.push(`${path.relative(root, result.name)} failed: ${result.message.split("\n")[0]}`);
-  if (report.numFailedTestSuites > 0 && report.numFailedTests === 0) problems.push(`${report.numFailedTestSuites} test file(s) failed outside any test.`);
+    if (result.status === "failed" && result.message)
+      problems.push(`${path.relative(root, result.name)} failed: ${result.message.split("\n")[0]}`);
+  if (report.numFailedTestSuites > 0 && report.numFailedTests === 0)
+    problems.push(`${report.numFailedTestSuites} test file(s) failed outside any test.`);
   return problems;
 }
 
 /** The one line a CI log ends with. */
-export const countLine = (r: VitestReport) => `${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`;
+export const countLine = (r: VitestReport) =>
+  `${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`;
 
 if (import.meta.main) {
   const [command, file] = process.argv.slice(2);

@@ -24,7 +24,19 @@ export async function buildAsyncapiReference(bundle: string, output: string, wor
     "asyncapi",
     // An empty --registry-url: by default the CLI first asks registry.npmjs.org whether it
     // answers, which fails the build offline (and under the tests' loopback guard).
-    ["generate", "fromTemplate", bundle, templateDir, "--output", generated, "--force-write", "--no-interactive", "--param", "singleFile=true", "--registry-url="],
+    [
+      "generate",
+      "fromTemplate",
+      bundle,
+      templateDir,
+      "--output",
+      generated,
+      "--force-write",
+      "--no-interactive",
+      "--param",
+      "singleFile=true",
+      "--registry-url=",
+    ],
     { ASYNCAPI_METRICS_CONFIG_PATH: metricsConfig },
   );
   const html = readFileSync(path.join(generated, "index.html"), "utf8");

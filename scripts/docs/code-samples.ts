@@ -36,11 +36,17 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 const indent = (text: string, by: string) => text.replaceAll("\n", `\n${by}`);
 
 function curl(method: string, path: string, params: Json[], body: unknown): string {
-  const url = params.filter((p) => p.in === "path").reduce((u, p) => u.replace(`{${p.name}}`, encodeURIComponent(String(exampleOf(p)))), path);
+  const url = params
+    .filter((p) => p.in === "path")
+    .reduce((u, p) => u.replace(`{${p.name}}`, encodeURIComponent(String(exampleOf(p)))), path);
   const query = new URLSearchParams(params.filter((p) => p.in === "query").map((p) => [p.name, String(exampleOf(p))])).toString();
-  const lines = [`curl -X ${method.toUpperCase()} "$PAYIN_BASE_URL${url}${query ? `?${query}` : ""}"`, `-H "Authorization: Bearer $PAYIN_TOKEN"`];
+  const lines = [
+    `curl -X ${method.toUpperCase()} "$PAYIN_BASE_URL${url}${query ? `?${query}` : ""}"`,
+    `-H "Authorization: Bearer $PAYIN_TOKEN"`,
+  ];
   for (const p of params.filter((p) => p.in === "header")) lines.push(`-H ${shellQuote(`${p.name}: ${exampleOf(p)}`)}`);
-  if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${indent(shellQuote(JSON.stringify(body, null, 2)), "  ")}`);
+  if (body !== undefined)
+    lines.push(`-H "Content-Type: application/json"`, `-d ${indent(shellQuote(JSON.stringify(body, null, 2)), "  ")}`);
   return lines.join(" \\\n  ");
 }
 
@@ -68,7 +74,10 @@ export function codeSamples(dereferenced: Json): OperationSamples[] {
       const operation = item[method];
       // Path-item parameters apply too, unless the operation overrides one.
       const own = new Set((operation.parameters ?? []).map((p: Json) => `${p.in} ${p.name}`));
-      const params: Json[] = [...(item.parameters ?? []).filter((p: Json) => !own.has(`${p.in} ${p.name}`)), ...(operation.parameters ?? [])];
+      const params: Json[] = [
+        ...(item.parameters ?? []).filter((p: Json) => !own.has(`${p.in} ${p.name}`)),
+        ...(operation.parameters ?? []),
+      ];
       const body = bodyOf(operation);
       return {
         method,

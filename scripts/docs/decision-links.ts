@@ -16,8 +16,7 @@ export interface DecisionUse {
   event?: string;
 }
 
-const markdownLink = (ids: string[]) =>
-  `(decision ${ids.map((id) => `[${id}](${decisionHref(id)})`).join(", ")})`;
+const markdownLink = (ids: string[]) => `(decision ${ids.map((id) => `[${id}](${decisionHref(id)})`).join(", ")})`;
 
 /**
  * Appends the decision link to each description of `doc`, in place, and returns where each
@@ -57,7 +56,8 @@ function openapiLabel(at: string[]): string {
   }
   if (section === "webhooks" && a) return `webhook ${a}`;
   if (section === "components" && a && b) {
-    const kind = { schemas: "schema", parameters: "parameter", responses: "response", headers: "header", securitySchemes: "security scheme" }[a] ?? a;
+    const kind =
+      { schemas: "schema", parameters: "parameter", responses: "response", headers: "header", securitySchemes: "security scheme" }[a] ?? a;
     const fields = fieldPath(at.slice(3));
     return `${kind} ${b}${fields ? `.${fields}` : ""}`;
   }
@@ -89,8 +89,7 @@ function asyncapiLabel(at: string[], eventNames: Map<string, string>): { label: 
 function messageNames(doc: Json): Map<string, string> {
   const names = new Map<string, string>();
   const collect = (messages: Json | undefined) => {
-    for (const [key, message] of Object.entries<Json>(messages ?? {}))
-      if (typeof message?.name === "string") names.set(key, message.name);
+    for (const [key, message] of Object.entries<Json>(messages ?? {})) if (typeof message?.name === "string") names.set(key, message.name);
   };
   collect(doc.components?.messages);
   for (const channel of Object.values<Json>(doc.channels ?? {})) collect(channel?.messages);

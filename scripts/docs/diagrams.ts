@@ -62,7 +62,9 @@ function layoutFor(diagram: StateDiagram): Layout {
   const states = [...diagram.states].sort().join(", ");
   const layout = LAYOUTS.find((l) => Object.keys(l.at).sort().join(", ") === states);
   if (!layout)
-    throw new Error(`No layout in scripts/docs/diagrams.ts places the states ${states}; add one (or fix the mermaid) so the docs can draw it.`);
+    throw new Error(
+      `No layout in scripts/docs/diagrams.ts places the states ${states}; add one (or fix the mermaid) so the docs can draw it.`,
+    );
   return layout;
 }
 
@@ -88,18 +90,26 @@ export function drawStateDiagram(diagram: StateDiagram): Diagram {
     const from = t.from === INITIAL ? undefined : at[t.from]!;
     const a = from ? exitPoint(from, to.x, to.y) : { x: startAt.x + startAt.r, y: startY };
     const b = exitPoint(to, a.x, a.y, 2);
-    parts.push(`<line x1="${round(a.x)}" y1="${round(a.y)}" x2="${round(b.x)}" y2="${round(b.y)}" stroke="${colours.line}" stroke-width="1.5" marker-end="url(#${arrow})"/>`);
+    parts.push(
+      `<line x1="${round(a.x)}" y1="${round(a.y)}" x2="${round(b.x)}" y2="${round(b.y)}" stroke="${colours.line}" stroke-width="1.5" marker-end="url(#${arrow})"/>`,
+    );
     // Each label runs along its arrow, just above it, so sloping arrows keep theirs clear.
     const mx = round((a.x + b.x) / 2);
     const my = round((a.y + b.y) / 2);
     const angle = round((Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI);
-    parts.push(`<text x="${mx}" y="${my - 6}" transform="rotate(${angle} ${mx} ${my})" text-anchor="middle" font-size="12" fill="${colours.label}">${esc(t.label)}</text>`);
+    parts.push(
+      `<text x="${mx}" y="${my - 6}" transform="rotate(${angle} ${mx} ${my})" text-anchor="middle" font-size="12" fill="${colours.label}">${esc(t.label)}</text>`,
+    );
   }
   for (const state of diagram.states) {
     const { x, y } = at[state]!;
     const isFinal = final.has(state);
-    parts.push(`<rect x="${x - box.width / 2}" y="${y - box.height / 2}" width="${box.width}" height="${box.height}" rx="10" fill="${colours.fill}" stroke="${isFinal ? colours.final : colours.stroke}" stroke-width="${isFinal ? 3 : 1.5}"/>`);
-    parts.push(`<text x="${x}" y="${y + 5}" text-anchor="middle" font-size="14" font-weight="600" fill="${colours.ink}">${esc(state)}</text>`);
+    parts.push(
+      `<rect x="${x - box.width / 2}" y="${y - box.height / 2}" width="${box.width}" height="${box.height}" rx="10" fill="${colours.fill}" stroke="${isFinal ? colours.final : colours.stroke}" stroke-width="${isFinal ? 3 : 1.5}"/>`,
+    );
+    parts.push(
+      `<text x="${x}" y="${y + 5}" text-anchor="middle" font-size="14" font-weight="600" fill="${colours.ink}">${esc(state)}</text>`,
+    );
   }
 
   const description = describe(title, diagram);

@@ -18,7 +18,9 @@ export function run(cli: string, args: string[], env: Record<string, string> = {
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (code === 0) return resolve();
-      reject(new Error(`${cli} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output.trim().split("\n").slice(-40).join("\n")}`));
+      reject(
+        new Error(`${cli} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output.trim().split("\n").slice(-40).join("\n")}`),
+      );
     });
   });
 }

@@ -18,7 +18,11 @@ const serviceChecksTable = () =>
     ...serviceChecks.map((c) => `| \`${c.id}\` | ${c.name} | ${c.needs?.join(", ") ?? ""} |`),
   ].join("\n");
 const receiverChecksTable = () =>
-  ["| id | what it checks | |", "|---|---|---|", ...receiverChecks.map((c) => `| \`${c.id}\` | ${c.name} | ${c.advisory ? "advisory" : "required"} |`)].join("\n");
+  [
+    "| id | what it checks | |",
+    "|---|---|---|",
+    ...receiverChecks.map((c) => `| \`${c.id}\` | ${c.name} | ${c.advisory ? "advisory" : "required"} |`),
+  ].join("\n");
 
 /** The page of a guide, in the site's layout. */
 export function guidePage({ source, file }: Guide, version: string): string {

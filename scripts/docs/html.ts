@@ -7,8 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const templatesDir = fileURLToPath(new URL("./templates/", import.meta.url));
 
-export const esc = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+export const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /**
  * Fills a template from scripts/docs/templates/. A placeholder without a value, or a value

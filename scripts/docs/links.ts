@@ -23,7 +23,10 @@ import { guidesDir, sitePages } from "./pages.ts";
  * space a hyphen.
  */
 export const githubSlug = (text: string) =>
-  text.toLowerCase().replace(/[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\- ]/gu, "").replace(/ /g, "-");
+  text
+    .toLowerCase()
+    .replace(/[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\- ]/gu, "")
+    .replace(/ /g, "-");
 
 /** GitHub's anchors within one file: a repeated heading gets `-1`, `-2`, … */
 export class Slugger {
@@ -54,8 +57,10 @@ export function headings(markdown: string): Heading[] {
   const found: Heading[] = [];
   const slugger = new Slugger();
   // `raw` is the heading's inline content rendered as plain text, which is what GitHub slugs.
-  new Marked({ gfm: true, renderer: { heading: (_html, depth, text) => (found.push({ depth, text, id: slugger.slug(text) }), "") } })
-    .parse(markdown, { async: false });
+  new Marked({ gfm: true, renderer: { heading: (_html, depth, text) => (found.push({ depth, text, id: slugger.slug(text) }), "") } }).parse(
+    markdown,
+    { async: false },
+  );
   return found;
 }
 
@@ -120,7 +125,8 @@ export function siteHref(from: string, href: string): string {
   if (filePart.includes("?")) fail("has a query, which neither the repository nor the site answers");
   const target = filePart ? path.posix.join(path.posix.dirname(from), decodeURIComponent(filePart)).replace(/\/$/, "") : from;
   if (target === ".." || target.startsWith("../")) fail("leads out of the repository");
-  if (!existsSync(path.join(root, target))) fail(`leads to ${target}, which is not in the repository (link the Markdown or source file, not a page of the site)`);
+  if (!existsSync(path.join(root, target)))
+    fail(`leads to ${target}, which is not in the repository (link the Markdown or source file, not a page of the site)`);
   const page = sitePages.get(target);
   if (!page)
     fail(
@@ -130,7 +136,9 @@ export function siteHref(from: string, href: string): string {
   const anchors = siteAnchors(target);
   const id = anchors.get(anchor);
   if (id === undefined)
-    fail(`points at #${anchor}, which is not ${anchors.size ? `one of ${target}'s headings on GitHub (${[...anchors.keys()].map((a) => `#${a}`).join(", ")})` : `an anchor that ${page} has; link ${target} without one`}`);
+    fail(
+      `points at #${anchor}, which is not ${anchors.size ? `one of ${target}'s headings on GitHub (${[...anchors.keys()].map((a) => `#${a}`).join(", ")})` : `an anchor that ${page} has; link ${target} without one`}`,
+    );
   return filePart ? `${page}#${id}` : `#${id}`;
 }
 
@@ -162,7 +170,8 @@ export function siteMarkdown(from: string, { headingIds = true, renderer = {} }:
         }
       } else if (token.type === "html") {
         for (const href of htmlLinks(token.raw))
-          if (!isExternal(href) && !href.startsWith("#")) problems.push(`${from}: the link "${href}" is in HTML, which the site's build does not rewrite: write it as a Markdown link`);
+          if (!isExternal(href) && !href.startsWith("#"))
+            problems.push(`${from}: the link "${href}" is in HTML, which the site's build does not rewrite: write it as a Markdown link`);
       }
     },
   });

@@ -19,13 +19,18 @@ const rewrites: [RegExp, string][] = [
 
 export async function buildOpenapiReference(bundle: string, output: string, title: string): Promise<void> {
   await run("redocly", [
-    "build-docs", bundle,
-    "--output", output,
-    "--template", template,
-    "--title", title,
+    "build-docs",
+    bundle,
+    "--output",
+    output,
+    "--template",
+    template,
+    "--title",
+    title,
     // Without it the page imports Redoc from cdn.redocly.com.
     "--inlineBundle",
-    "--lint-config", "off",
+    "--lint-config",
+    "off",
   ]);
   let html = readFileSync(output, "utf8");
 
@@ -49,6 +54,7 @@ function clientRendered(html: string, name: string): string {
   const start = html.indexOf(open);
   const script = html.indexOf('<script type="module">', start);
   const end = html.lastIndexOf("</div>", script);
-  if (start < 0 || script < 0 || end < start) throw new Error(`${name}: Redoc's page layout has changed; cannot find its prerendered markup`);
+  if (start < 0 || script < 0 || end < start)
+    throw new Error(`${name}: Redoc's page layout has changed; cannot find its prerendered markup`);
   return html.slice(0, start + open.length) + html.slice(end);
 }

@@ -48,7 +48,9 @@ function parametersOf(item: Json, operation: Json): Map<string, Json> {
  */
 const requirements = (security: Json[] | undefined): Set<string>[] =>
   // No requirement at all means anonymous calls are accepted: one alternative that asks nothing.
-  (security?.length ? security : [{}]).map((r) => new Set(Object.entries<string[]>(r).flatMap(([scheme, scopes]) => [scheme, ...scopes.map((s) => `${scheme}:${s}`)])));
+  (security?.length ? security : [{}]).map(
+    (r) => new Set(Object.entries<string[]>(r).flatMap(([scheme, scopes]) => [scheme, ...scopes.map((s) => `${scheme}:${s}`)])),
+  );
 
 class OpenapiComparison {
   readonly found: BreakingChange[] = [];
@@ -61,7 +63,13 @@ class OpenapiComparison {
     this.after = after;
   }
 
-  private schemas(direction: Direction, role: ConstructorParameters<typeof SchemaComparison>[1], before: Json | undefined, after: Json | undefined, where: string) {
+  private schemas(
+    direction: Direction,
+    role: ConstructorParameters<typeof SchemaComparison>[1],
+    before: Json | undefined,
+    after: Json | undefined,
+    where: string,
+  ) {
     this.found.push(...new SchemaComparison(direction, role).compare(before, after, where));
   }
 
@@ -70,7 +78,12 @@ class OpenapiComparison {
       const next = this.after.paths?.[path];
       for (const method of METHODS.filter((m) => item[m])) {
         const where = `${method.toUpperCase()} ${path}`;
-        if (!next?.[method]) this.found.push({ rule: next ? "api-removed-without-deprecation" : "api-path-removed-without-deprecation", where, message: "operation removed" });
+        if (!next?.[method])
+          this.found.push({
+            rule: next ? "api-removed-without-deprecation" : "api-path-removed-without-deprecation",
+            where,
+            message: "operation removed",
+          });
         else this.operation(item, item[method], next, next[method], where, "provider");
       }
     }
@@ -102,33 +115,53 @@ class OpenapiComparison {
     for (const [key, param] of after) {
       const old = before.get(key);
       if (!old) {
-        if (request && param.in === "path") this.found.push({ rule: "new-request-path-parameter", where, message: `new path parameter ${param.name}` });
-        else if (request && param.required) this.found.push({ rule: "new-required-request-parameter", where, message: `new required parameter ${key}` });
+        if (request && param.in === "path")
+          this.found.push({ rule: "new-request-path-parameter", where, message: `new path parameter ${param.name}` });
+        else if (request && param.required)
+          this.found.push({ rule: "new-required-request-parameter", where, message: `new required parameter ${key}` });
         continue;
       }
-      if (request && param.required && !old.required) this.found.push({ rule: "request-parameter-became-required", where, message: `parameter ${key} now required` });
-      if (!request && old.required && !param.required) this.found.push({ rule: "response-header-became-optional", where, message: `header ${param.name} no longer always sent` });
+      if (request && param.required && !old.required)
+        this.found.push({ rule: "request-parameter-became-required", where, message: `parameter ${key} now required` });
+      if (!request && old.required && !param.required)
+        this.found.push({ rule: "response-header-became-optional", where, message: `header ${param.name} no longer always sent` });
       this.schemas(direction, request ? "request-parameter" : "response-header", old.schema, param.schema, `${where} parameter ${key}`);
     }
     for (const [key, param] of before)
       if (!after.has(key))
-        this.found.push(request
-          ? { rule: "request-parameter-removed", where, message: `parameter ${key} removed: consumers still send it` }
-          : { rule: param.required ? "required-response-header-removed" : "optional-response-header-removed", where, message: `header ${param.name} no longer sent` });
+        this.found.push(
+          request
+            ? { rule: "request-parameter-removed", where, message: `parameter ${key} removed: consumers still send it` }
+            : {
+                rule: param.required ? "required-response-header-removed" : "optional-response-header-removed",
+                where,
+                message: `header ${param.name} no longer sent`,
+              },
+        );
   }
 
   private requestBody(before: Json | undefined, after: Json | undefined, where: string, direction: Direction) {
     const request = direction === "request";
     const what = request ? "request body" : "payload";
     if (request && after?.required && !before?.required)
-      this.found.push({ rule: before ? "request-body-became-required" : "added-required-request-body", where, message: "request body now required" });
+      this.found.push({
+        rule: before ? "request-body-became-required" : "added-required-request-body",
+        where,
+        message: "request body now required",
+      });
     if (!request && before?.required && after && !after.required)
       this.found.push({ rule: "response-body-became-optional", where, message: "payload no longer always sent" });
-    if (before && !after) this.found.push({ rule: request ? "request-body-removed" : "response-body-removed", where, message: `${what} removed` });
+    if (before && !after)
+      this.found.push({ rule: request ? "request-body-removed" : "response-body-removed", where, message: `${what} removed` });
     for (const [type, media] of Object.entries<Json>(before?.content ?? {})) {
       const next = after?.content?.[type];
       if (!next) {
-        if (after) this.found.push({ rule: request ? "request-body-media-type-removed" : "response-media-type-removed", where, message: `${what} ${type} no longer ${request ? "accepted" : "sent"}` });
+        if (after)
+          this.found.push({
+            rule: request ? "request-body-media-type-removed" : "response-media-type-removed",
+            where,
+            message: `${what} ${type} no longer ${request ? "accepted" : "sent"}`,
+          });
       } else this.schemas(direction, request ? "request-property" : "response-property", media.schema, next.schema, `${where} ${what}`);
     }
   }
@@ -140,13 +173,23 @@ class OpenapiComparison {
       if (a.some((req) => [...req].every((name) => old.has(name)))) continue;
       const grown = a.find((req) => [...old].every((name) => req.has(name)));
       const added = grown ? [...grown].filter((n) => !old.has(n)) : [];
-      const rule = !grown ? "api-security-removed" : added.every((n) => n.includes(":")) ? "api-security-scope-added" : "api-security-requirement-added";
-      this.found.push({ rule, where, message: grown ? `now also requires ${added.join(", ")}` : `no longer accepts ${[...old].join(" + ") || "anonymous calls"}` });
+      const rule = !grown
+        ? "api-security-removed"
+        : added.every((n) => n.includes(":"))
+          ? "api-security-scope-added"
+          : "api-security-requirement-added";
+      this.found.push({
+        rule,
+        where,
+        message: grown ? `now also requires ${added.join(", ")}` : `no longer accepts ${[...old].join(" + ") || "anonymous calls"}`,
+      });
     }
     for (const name of new Set(b.flatMap((r) => [...r]).filter((n) => !n.includes(":")))) {
       const [x, y] = [this.before.components?.securitySchemes?.[name], this.after.components?.securitySchemes?.[name]];
-      const shape = (s: Json | undefined) => JSON.stringify(s && { type: s.type, scheme: s.scheme, in: s.in, name: s.name, bearerFormat: s.bearerFormat });
-      if (x && y && shape(x) !== shape(y)) this.found.push({ rule: "api-components-security-type-updated", where, message: `security scheme ${name} changed` });
+      const shape = (s: Json | undefined) =>
+        JSON.stringify(s && { type: s.type, scheme: s.scheme, in: s.in, name: s.name, bearerFormat: s.bearerFormat });
+      if (x && y && shape(x) !== shape(y))
+        this.found.push({ rule: "api-components-security-type-updated", where, message: `security scheme ${name} changed` });
     }
   }
 
@@ -162,10 +205,16 @@ class OpenapiComparison {
       for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
         const nextHeader = next.headers?.[name];
         if (!nextHeader) {
-          if (reads) this.found.push({ rule: header.required ? "required-response-header-removed" : "optional-response-header-removed", where: at, message: `header ${name} removed` });
+          if (reads)
+            this.found.push({
+              rule: header.required ? "required-response-header-removed" : "optional-response-header-removed",
+              where: at,
+              message: `header ${name} removed`,
+            });
           continue;
         }
-        if (reads && header.required && !nextHeader.required) this.found.push({ rule: "response-header-became-optional", where: at, message: `header ${name} no longer always sent` });
+        if (reads && header.required && !nextHeader.required)
+          this.found.push({ rule: "response-header-became-optional", where: at, message: `header ${name} no longer always sent` });
         this.schemas(direction, reads ? "response-header" : "request-parameter", header.schema, nextHeader.schema, `${at} header ${name}`);
       }
       for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
@@ -195,7 +244,12 @@ export async function asyncapiBreakingChanges(beforeDoc: Json, afterDoc: Json): 
       found.push({ rule: "channel-removed", where: `channel ${key}`, message: "removed" });
       continue;
     }
-    if (channel.address !== next.address) found.push({ rule: "channel-address-changed", where: `channel ${key}`, message: `address ${channel.address} became ${next.address}` });
+    if (channel.address !== next.address)
+      found.push({
+        rule: "channel-address-changed",
+        where: `channel ${key}`,
+        message: `address ${channel.address} became ${next.address}`,
+      });
     for (const [id, message] of Object.entries<Json>(channel.messages ?? {})) {
       const nextMessage = next.messages?.[id];
       const where = `message ${message.name ?? id}`;
@@ -205,7 +259,8 @@ export async function asyncapiBreakingChanges(beforeDoc: Json, afterDoc: Json): 
         schemas(message.headers, nextMessage.headers, `${where} headers`);
         // A message without its own content type has the document's default.
         const [type, nextType] = [message.contentType ?? before.defaultContentType, nextMessage.contentType ?? after.defaultContentType];
-        if (type !== nextType) found.push({ rule: "message-content-type-changed", where, message: `content type ${type} became ${nextType}` });
+        if (type !== nextType)
+          found.push({ rule: "message-content-type-changed", where, message: `content type ${type} became ${nextType}` });
       }
     }
   }
@@ -214,8 +269,10 @@ export async function asyncapiBreakingChanges(beforeDoc: Json, afterDoc: Json): 
     const where = `operation ${id}`;
     if (!next) found.push({ rule: "operation-removed", where, message: "removed" });
     else {
-      if (operation.action !== next.action) found.push({ rule: "operation-action-changed", where, message: `action ${operation.action} became ${next.action}` });
-      if (JSON.stringify(operation.bindings ?? null) !== JSON.stringify(next.bindings ?? null)) found.push({ rule: "operation-bindings-changed", where, message: "bindings changed" });
+      if (operation.action !== next.action)
+        found.push({ rule: "operation-action-changed", where, message: `action ${operation.action} became ${next.action}` });
+      if (JSON.stringify(operation.bindings ?? null) !== JSON.stringify(next.bindings ?? null))
+        found.push({ rule: "operation-bindings-changed", where, message: "bindings changed" });
     }
   }
   return found;

@@ -23,9 +23,24 @@ export type SchemaRole = "request-property" | "request-parameter" | "response-pr
 const UNION_KEYWORDS = ["oneOf", "anyOf"] as const;
 // Keywords this check does not compare: any change to them is reported, never passed in silence.
 const UNCOMPARED = [
-  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "patternProperties", "propertyNames",
-  "contains", "minContains", "maxContains", "unevaluatedProperties", "unevaluatedItems", "prefixItems",
-  "contentSchema", "contentMediaType", "contentEncoding", "additionalItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "patternProperties",
+  "propertyNames",
+  "contains",
+  "minContains",
+  "maxContains",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "prefixItems",
+  "contentSchema",
+  "contentMediaType",
+  "contentEncoding",
+  "additionalItems",
 ];
 // Formats whose values have a fixed length: a maxLength at or above it narrows nothing.
 const FORMAT_MAX_LENGTH: Record<string, number> = { date: 10, uuid: 36 };
@@ -64,14 +79,21 @@ function intersect(a: Json, b: Json): Json {
     } else if (key === "pattern" && mine !== value) out.patterns = [...new Set([...(out.patterns ?? [mine]), value])];
     else if (key === "additionalProperties") out.additionalProperties = mine === false || value === false ? false : mine;
     else if (key === "items") out.items = { allOf: [mine, value] };
-    else if ((UNION_KEYWORDS as readonly string[]).includes(key) && !same(mine, value)) out.allOf = [...(out.allOf ?? []), { [key]: value }];
+    else if ((UNION_KEYWORDS as readonly string[]).includes(key) && !same(mine, value))
+      out.allOf = [...(out.allOf ?? []), { [key]: value }];
   }
   return out.allOf ? mergeAllOf(out) : out;
 }
 
 /** The JSON types both lists admit; an integer is a number. */
 function intersectTypes(a: string[], b: string[]): string | string[] {
-  const both = [...new Set(a.flatMap((t) => (b.includes(t) ? [t] : t === "number" && b.includes("integer") ? ["integer"] : t === "integer" && b.includes("number") ? [t] : [])))];
+  const both = [
+    ...new Set(
+      a.flatMap((t) =>
+        b.includes(t) ? [t] : t === "number" && b.includes("integer") ? ["integer"] : t === "integer" && b.includes("number") ? [t] : [],
+      ),
+    ),
+  ];
   return both.length === 1 ? both[0]! : both;
 }
 
@@ -146,24 +168,54 @@ export class SchemaComparison {
       const a = bound(after, side);
       if (stricter(bound(narrower, side), bound(wider, side), side)) {
         const keyword = (request ? a : b)?.keyword ?? (side === "min" ? "minimum" : "maximum");
-        const change = request ? (b ? (side === "min" ? "increased" : "decreased") : "set") : a ? (side === "min" ? "decreased" : "increased") : "unset";
-        this.report(`${kebab(keyword).replace("imum", "")}-${change}`, where, `${keyword} ${b ? `${b.keyword} ${b.value}` : "(none)"} became ${a ? `${a.keyword} ${a.value}` : "(none)"}`);
+        const change = request
+          ? b
+            ? side === "min"
+              ? "increased"
+              : "decreased"
+            : "set"
+          : a
+            ? side === "min"
+              ? "decreased"
+              : "increased"
+            : "unset";
+        this.report(
+          `${kebab(keyword).replace("imum", "")}-${change}`,
+          where,
+          `${keyword} ${b ? `${b.keyword} ${b.value}` : "(none)"} became ${a ? `${a.keyword} ${a.value}` : "(none)"}`,
+        );
       }
     }
-    for (const [lower, upper] of [["minLength", "maxLength"], ["minItems", "maxItems"], ["minProperties", "maxProperties"]] as const) {
+    for (const [lower, upper] of [
+      ["minLength", "maxLength"],
+      ["minItems", "maxItems"],
+      ["minProperties", "maxProperties"],
+    ] as const) {
       const upperOf = (s: Json) => s[upper] ?? (upper === "maxLength" ? FORMAT_MAX_LENGTH[s.format ?? ""] : undefined) ?? Infinity;
       if ((narrower[lower] ?? 0) > (wider[lower] ?? 0))
-        this.report(`${kebab(lower)}-${request ? (before[lower] === undefined ? "set" : "increased") : "decreased"}`, where, `${lower} ${before[lower] ?? "(none)"} became ${after[lower] ?? "(none)"}`);
+        this.report(
+          `${kebab(lower)}-${request ? (before[lower] === undefined ? "set" : "increased") : "decreased"}`,
+          where,
+          `${lower} ${before[lower] ?? "(none)"} became ${after[lower] ?? "(none)"}`,
+        );
       // A format of fixed length (date) bounds the value already: a maxLength at that length narrows nothing.
       if (upperOf(narrower) < upperOf(wider))
-        this.report(`${kebab(upper)}-${request ? (before[upper] === undefined ? "set" : "decreased") : after[upper] === undefined ? "unset" : "increased"}`, where, `${upper} ${before[upper] ?? "(none)"} became ${after[upper] ?? "(none)"}`);
+        this.report(
+          `${kebab(upper)}-${request ? (before[upper] === undefined ? "set" : "decreased") : after[upper] === undefined ? "unset" : "increased"}`,
+          where,
+          `${upper} ${before[upper] ?? "(none)"} became ${after[upper] ?? "(none)"}`,
+        );
     }
 
     const [bp, ap] = [patternsOf(before), patternsOf(after)];
     const extra = patternsOf(narrower).filter((p) => !patternsOf(wider).includes(p));
     if (extra.length) {
       const change = request ? (bp.length ? "changed" : "added") : ap.length ? "changed" : "removed";
-      this.report(`pattern-${change}`, where, `pattern ${bp.map(show).join(" and ") || "(none)"} became ${ap.map(show).join(" and ") || "(none)"}`);
+      this.report(
+        `pattern-${change}`,
+        where,
+        `pattern ${bp.map(show).join(" and ") || "(none)"} became ${ap.map(show).join(" and ") || "(none)"}`,
+      );
     }
 
     if (before.format !== after.format && (request ? after.format !== undefined : before.format !== undefined))
@@ -175,16 +227,26 @@ export class SchemaComparison {
       const fits = request
         ? after.multipleOf === undefined || (before.multipleOf !== undefined && Number.isInteger(before.multipleOf / after.multipleOf))
         : before.multipleOf === undefined || (after.multipleOf !== undefined && Number.isInteger(after.multipleOf / before.multipleOf));
-      if (!fits) this.report(`multiple-of-${before.multipleOf === undefined ? "set" : after.multipleOf === undefined ? "unset" : "changed"}`, where, `multipleOf ${before.multipleOf ?? "(none)"} became ${after.multipleOf ?? "(none)"}`);
+      if (!fits)
+        this.report(
+          `multiple-of-${before.multipleOf === undefined ? "set" : after.multipleOf === undefined ? "unset" : "changed"}`,
+          where,
+          `multipleOf ${before.multipleOf ?? "(none)"} became ${after.multipleOf ?? "(none)"}`,
+        );
     }
     if (narrower.uniqueItems === true && wider.uniqueItems !== true)
-      this.report(`unique-items-${request ? "set" : "unset"}`, where, `uniqueItems ${before.uniqueItems ?? false} became ${after.uniqueItems ?? false}`);
+      this.report(
+        `unique-items-${request ? "set" : "unset"}`,
+        where,
+        `uniqueItems ${before.uniqueItems ?? false} became ${after.uniqueItems ?? false}`,
+      );
 
     this.compareProperties(before, after, where);
     if (before.items !== undefined || after.items !== undefined) this.compare(before.items ?? {}, after.items ?? {}, `${where}[]`);
     for (const keyword of UNION_KEYWORDS) this.compareBranches(before, after, keyword, where);
     for (const keyword of UNCOMPARED)
-      if (!same(before[keyword], after[keyword])) this.report("uncompared-keyword-changed", where, `${keyword} changed; this check does not compare it: review by hand`);
+      if (!same(before[keyword], after[keyword]))
+        this.report("uncompared-keyword-changed", where, `${keyword} changed; this check does not compare it: review by hand`);
     return this.found;
   }
 
@@ -194,7 +256,12 @@ export class SchemaComparison {
     const [from, to] = this.direction === "request" ? [b, a] : [a, b];
     const lost = from === undefined ? (to === undefined ? [] : ["any type"]) : from.filter((t) => !admits(to, t));
     if (!lost.length) return;
-    const kind = lost.includes("null") && lost.length === 1 ? (this.direction === "request" ? "became-not-nullable" : "became-nullable") : "type-changed";
+    const kind =
+      lost.includes("null") && lost.length === 1
+        ? this.direction === "request"
+          ? "became-not-nullable"
+          : "became-nullable"
+        : "type-changed";
     this.report(kind, where, `type ${b?.join("|") ?? "(any)"} became ${a?.join("|") ?? "(any)"}`);
   }
 
@@ -204,13 +271,27 @@ export class SchemaComparison {
       if (!a) return;
       const lost = b ? b.filter((v) => !a.some((w) => same(v, w))) : undefined;
       if (b && !lost!.length) return;
-      const kind = after.const !== undefined ? (before.const !== undefined ? "const-changed" : "const-added") : b ? "enum-value-removed" : "became-enum";
+      const kind =
+        after.const !== undefined
+          ? before.const !== undefined
+            ? "const-changed"
+            : "const-added"
+          : b
+            ? "enum-value-removed"
+            : "became-enum";
       this.report(kind, where, lost ? `no longer accepts ${lost.map(show).join(", ")}` : `accepts only ${a.map(show).join(", ")} now`);
     } else {
       if (!b) return;
       const added = a ? a.filter((v) => !b.some((w) => same(v, w))) : undefined;
       if (a && !added!.length) return;
-      const kind = before.const !== undefined ? (after.const !== undefined ? "const-changed" : "const-removed") : a ? "enum-value-added" : "became-not-enum";
+      const kind =
+        before.const !== undefined
+          ? after.const !== undefined
+            ? "const-changed"
+            : "const-removed"
+          : a
+            ? "enum-value-added"
+            : "became-not-enum";
       this.report(kind, where, added ? `may now hold ${added.map(show).join(", ")}` : "may now hold any value");
     }
   }
@@ -223,7 +304,8 @@ export class SchemaComparison {
       const at = `${where}.${name}`;
       if (!(name in ap)) {
         // A request property a consumer may send is only gone if unknown properties are refused.
-        if (!request) this.reportRule(br.has(name) ? "response-required-property-removed" : "response-optional-property-removed", at, "removed");
+        if (!request)
+          this.reportRule(br.has(name) ? "response-required-property-removed" : "response-optional-property-removed", at, "removed");
         else if (after.additionalProperties === false) this.report("removed", at, "removed, and unknown properties are refused");
         continue;
       }
@@ -232,7 +314,12 @@ export class SchemaComparison {
     for (const name of ar)
       if (request && !br.has(name))
         if (name in bp) this.report("became-required", `${where}.${name}`, "now required");
-        else this.reportRule(this.role === "request-property" ? "new-required-request-property" : `${this.role}-new-required`, `${where}.${name}`, "new and required");
+        else
+          this.reportRule(
+            this.role === "request-property" ? "new-required-request-property" : `${this.role}-new-required`,
+            `${where}.${name}`,
+            "new and required",
+          );
     for (const name of br)
       if (!request && !ar.has(name) && name in ap) this.report("became-optional", `${where}.${name}`, "no longer always present");
     if (request && before.additionalProperties !== false && after.additionalProperties === false)
@@ -258,13 +345,16 @@ export class SchemaComparison {
     const taken = new Set<number>();
     bs.forEach((b, i) => {
       const j = ak.findIndex((key, j) => !taken.has(j) && bk[i] !== undefined && key === bk[i]);
-      if (j >= 0) (matchOf.set(i, j), taken.add(j));
+      if (j >= 0) matchOf.set(i, j), taken.add(j);
     });
     const candidates = bs.flatMap((b, i) =>
-      matchOf.has(i) ? [] : as.flatMap((a, j) => (taken.has(j) ? [] : [[i, j, new SchemaComparison(this.direction, this.role).compare(b, a, where).length] as const])),
+      matchOf.has(i)
+        ? []
+        : as.flatMap((a, j) =>
+            taken.has(j) ? [] : [[i, j, new SchemaComparison(this.direction, this.role).compare(b, a, where).length] as const],
+          ),
     );
-    for (const [i, j] of candidates.sort((x, y) => x[2] - y[2]))
-      if (!matchOf.has(i) && !taken.has(j)) (matchOf.set(i, j), taken.add(j));
+    for (const [i, j] of candidates.sort((x, y) => x[2] - y[2])) if (!matchOf.has(i) && !taken.has(j)) matchOf.set(i, j), taken.add(j);
     const unmatched = [...as.keys()].filter((j) => !taken.has(j));
     const pairs: Array<[Json, Json | undefined]> = bs.map((b, i) => [b, matchOf.has(i) ? as[matchOf.get(i)!] : undefined]);
     const request = this.direction === "request";
@@ -275,6 +365,11 @@ export class SchemaComparison {
       } else this.compare(b, a, before[keyword] && after[keyword] ? label : where);
     });
     if (!request)
-      for (const i of unmatched) this.report(`${kebab(keyword)}-added`, `${where} (${keyword} ${ak[i] ?? `branch ${i + 1}`})`, "branch added: consumers may receive a shape they do not handle");
+      for (const i of unmatched)
+        this.report(
+          `${kebab(keyword)}-added`,
+          `${where} (${keyword} ${ak[i] ?? `branch ${i + 1}`})`,
+          "branch added: consumers may receive a shape they do not handle",
+        );
   }
 }

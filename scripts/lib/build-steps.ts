@@ -16,21 +16,26 @@ process.once("exit", () => running.forEach((child) => child.kill()));
  * Runs one of the scripts in its own process (so that other work can go on). What it prints is
  * the tools' chatter (bundling, generating): shown when it fails, and otherwise only unless quiet.
  */
-const runScript = (script: string, quiet = false) => () =>
-  new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "scripts", script)], { cwd: root, stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"] });
-    const printed: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => printed.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => printed.push(chunk));
-    running.add(child);
-    child.once("exit", () => running.delete(child));
-    child.once("error", reject);
-    child.once("exit", (code, signal) => {
-      if (code === 0) return resolve();
-      process.stderr.write(Buffer.concat(printed));
-      reject(new Error(`scripts/${script} failed (${signal ?? `exit ${code}`})`));
+const runScript =
+  (script: string, quiet = false) =>
+  () =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(root, "scripts", script)], {
+        cwd: root,
+        stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
+      });
+      const printed: Buffer[] = [];
+      child.stdout?.on("data", (chunk: Buffer) => printed.push(chunk));
+      child.stderr?.on("data", (chunk: Buffer) => printed.push(chunk));
+      running.add(child);
+      child.once("exit", () => running.delete(child));
+      child.once("error", reject);
+      child.once("exit", (code, signal) => {
+        if (code === 0) return resolve();
+        process.stderr.write(Buffer.concat(printed));
+        reject(new Error(`scripts/${script} failed (${signal ?? `exit ${code}`})`));
+      });
     });
-  });
 
 // What each step reads, over-counted rather than missed: tool versions come with the lockfile.
 const tools = ["package-lock.json", "redocly.yaml", "scripts/lib"];

@@ -9,7 +9,9 @@ export function eventTypesModule(events: EventEntry[]): string {
     'import type { components } from "./openapi.ts";',
     `import { ${events.map(validatorName).join(", ")}, type EventValidator } from "./event-validators.js";`,
     "",
-    ...events.map((e) => `/** The \`${e.type}\` webhook event. */\nexport type ${e.schemaName} = components["schemas"]["${e.schemaName}"];`),
+    ...events.map(
+      (e) => `/** The \`${e.type}\` webhook event. */\nexport type ${e.schemaName} = components["schemas"]["${e.schemaName}"];`,
+    ),
     "",
     "/** Any webhook event of the payin flow; switch on `type` to narrow it. */",
     `export type PayinEvent =\n  | ${names.join("\n  | ")};`,

@@ -33,7 +33,9 @@ export function eventValidatorsDeclarations(events: EventEntry[]): string {
     "  errors?: ValidationError[] | null;",
     "}",
     "",
-    ...events.map((e) => `/** Validates a \`${e.type}\` event against its schema. */\nexport declare const ${validatorName(e)}: EventValidator;`),
+    ...events.map(
+      (e) => `/** Validates a \`${e.type}\` event against its schema. */\nexport declare const ${validatorName(e)}: EventValidator;`,
+    ),
     "",
   ].join("\n");
 }

@@ -11,9 +11,13 @@ export function problemTitles(...bundles: Json[]): Record<string, string> {
   for (const bundle of bundles) {
     const examples = [
       ...Object.values<Json>(bundle.components?.examples ?? {}),
-      ...Object.values<Json>(bundle.components?.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
+      ...Object.values<Json>(bundle.components?.responses ?? {}).flatMap((r) =>
+        Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {}),
+      ),
       ...operationsOf(bundle).flatMap(({ operation }) =>
-        Object.values<Json>(operation.responses ?? {}).flatMap((r) => Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {})),
+        Object.values<Json>(operation.responses ?? {}).flatMap((r) =>
+          Object.values<Json>(r.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {}),
+        ),
       ),
     ];
     for (const example of examples) {

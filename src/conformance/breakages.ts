@@ -38,19 +38,26 @@ export function breakages(schema: Json, where: string[] = []): Breakage[] {
   const field = (name: string) => [...where, name].join(".");
   for (const [name, original] of Object.entries<Json>(schema.properties ?? {})) {
     const prop = resolved(original);
-    const set = (how: string, value: unknown) => out.push({ field: field(name), how, apply: (body) => void (at(body, where)[name] = value) });
+    const set = (how: string, value: unknown) =>
+      out.push({ field: field(name), how, apply: (body) => void (at(body, where)[name] = value) });
     set("wrong type", prop.type === "string" ? 12345 : "a string");
     if (prop.enum) set("value outside the enum", "NOT_ALLOWED");
-    if (prop.pattern) set("does not match its pattern", ["!!", "\u0000"].find((v) => !new RegExp(prop.pattern, "u").test(v)));
+    if (prop.pattern)
+      set(
+        "does not match its pattern",
+        ["!!", "\u0000"].find((v) => !new RegExp(prop.pattern, "u").test(v)),
+      );
     if (prop.format === "email") set("not an email", "not-an-email");
     if (prop.format === "date") set("not a date", "21/11/2026");
     if (prop.format === "uri") set("not a URI", "not a uri");
     if (prop.maxLength) set("too long", "A".repeat(prop.maxLength + 1));
     if (prop.minLength) set("too short", "");
     if (prop.exclusiveMinimum !== undefined) set("not above its minimum", prop.exclusiveMinimum);
-    if (schema.required?.includes(name)) out.push({ field: field(name), how: "missing", apply: (body) => void delete at(body, where)[name] });
+    if (schema.required?.includes(name))
+      out.push({ field: field(name), how: "missing", apply: (body) => void delete at(body, where)[name] });
     if (prop.type === "object") out.push(...breakages(prop, [...where, name]));
   }
-  if (schema.additionalProperties === false) out.push({ field: field("unexpected_field"), how: "unknown property", apply: (body) => void (at(body, where).unexpected_field = 1) });
+  if (schema.additionalProperties === false)
+    out.push({ field: field("unexpected_field"), how: "unknown property", apply: (body) => void (at(body, where).unexpected_field = 1) });
   return out;
 }

@@ -66,7 +66,8 @@ export async function runCheck<Context>(check: Check<Context>, context: Context,
   } catch (error) {
     const durationMs = performance.now() - started;
     const outcome = check.advisory ? "warned" : "failed";
-    if (!(error instanceof CheckFailure)) return { ...base, outcome, durationMs, reason: `the check could not finish: ${(error as Error).message}` };
+    if (!(error instanceof CheckFailure))
+      return { ...base, outcome, durationMs, reason: `the check could not finish: ${(error as Error).message}` };
     return { ...base, outcome, durationMs, reason: error.message, details: error.details, ...(error.risk ? { risk: error.risk } : {}) };
   }
 }
@@ -85,7 +86,11 @@ export function shown(exchange: Exchange): string[] {
 export function expectAnswer(exchange: Exchange, ...statuses: number[]): void {
   if (!statuses.includes(exchange.answer.status))
     throw new CheckFailure(`answered ${exchange.answer.status} where the contract expects ${statuses.join(" or ")}`, shown(exchange));
-  if (exchange.breaches.length > 0) throw new CheckFailure(`the ${exchange.answer.status} breaks the contract: ${exchange.breaches[0]}`, [...shown(exchange), ...exchange.breaches.map((b) => `breach: ${b}`)]);
+  if (exchange.breaches.length > 0)
+    throw new CheckFailure(`the ${exchange.answer.status} breaks the contract: ${exchange.breaches[0]}`, [
+      ...shown(exchange),
+      ...exchange.breaches.map((b) => `breach: ${b}`),
+    ]);
 }
 
 /** Fails with the exchange shown unless `condition` holds. */

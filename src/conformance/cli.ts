@@ -21,16 +21,30 @@ const listed = (checks: ReadonlyArray<{ id: string; name: string; advisory?: boo
 
 const service = {
   name: "payin-conformance service",
-  synopsis: "--base-url URL --token TOKEN [--control] [--receiver-host H] [--receiver-port N] [--public-url URL] [--junit FILE] [--min-coverage PERCENT] [--seed N] [--only ID,…]",
+  synopsis:
+    "--base-url URL --token TOKEN [--control] [--receiver-host H] [--receiver-port N] [--public-url URL] [--junit FILE] [--min-coverage PERCENT] [--seed N] [--only ID,…]",
   flags: {
-    "base-url": { type: "string", value: "URL", description: "the implementation under test; every request, the control API's too, goes there" },
+    "base-url": {
+      type: "string",
+      value: "URL",
+      description: "the implementation under test; every request, the control API's too, goes there",
+    },
     token: { type: "string", value: "TOKEN", description: "the bearer token of the account the checks use" },
     control: { type: "boolean", default: false, description: "the target also serves the sandbox's control API (simulate, clock/advance)" },
     "receiver-host": { type: "string", value: "H", default: "127.0.0.1", description: "interface of the kit's webhook receiver" },
     "receiver-port": { type: "string", value: "N", default: "0", description: "port of the kit's webhook receiver, 0 for a free one" },
-    "public-url": { type: "string", value: "URL", description: "the URL the target delivers webhooks to, when it reaches the receiver through another address" },
+    "public-url": {
+      type: "string",
+      value: "URL",
+      description: "the URL the target delivers webhooks to, when it reaches the receiver through another address",
+    },
     junit: JUNIT,
-    "min-coverage": { type: "string", value: "PERCENT", default: "0", description: "fail unless the checks exercised this share of the documented statuses" },
+    "min-coverage": {
+      type: "string",
+      value: "PERCENT",
+      default: "0",
+      description: "fail unless the checks exercised this share of the documented statuses",
+    },
     seed: { type: "string", value: "N", shownDefault: "random", description: "the seed of generated inputs, to replay a run" },
     only: ONLY,
   },
@@ -43,9 +57,19 @@ const receiver = {
   flags: {
     url: { type: "string", value: "URL", description: "the merchant's webhook endpoint" },
     secret: { type: "string", value: "whsec_…", description: "the endpoint's signing secret" },
-    "base-url": { type: "string", value: "URL", description: "the service or sandbox the endpoint fetches transactions from: the events then name payments created (and, on the sandbox, paid or failed) there" },
+    "base-url": {
+      type: "string",
+      value: "URL",
+      description:
+        "the service or sandbox the endpoint fetches transactions from: the events then name payments created (and, on the sandbox, paid or failed) there",
+    },
     token: { type: "string", value: "TOKEN", description: "the bearer token of that account, with --base-url" },
-    "timeout-ms": { type: "string", value: "MS", default: String(DELIVERY_TIMEOUT_MS), description: "how long a delivery waits for its answer, as the service does" },
+    "timeout-ms": {
+      type: "string",
+      value: "MS",
+      default: String(DELIVERY_TIMEOUT_MS),
+      description: "how long a delivery waits for its answer, as the service does",
+    },
     junit: JUNIT,
     only: ONLY,
   },
@@ -91,7 +115,8 @@ async function checkService(args: string[]) {
   if (!URL.canParse(baseUrl)) refuse(service, `--base-url must be a URL, not ${JSON.stringify(baseUrl)}`);
   const token = values.token ?? refuse(service, "--token is required");
   const minCoverage = Number(values["min-coverage"]);
-  if (!(minCoverage >= 0 && minCoverage <= 100)) refuse(service, `--min-coverage must be a percentage, not ${JSON.stringify(values["min-coverage"])}`);
+  if (!(minCoverage >= 0 && minCoverage <= 100))
+    refuse(service, `--min-coverage must be a percentage, not ${JSON.stringify(values["min-coverage"])}`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) refuse(service, `--seed must be an integer, not ${JSON.stringify(values.seed)}`);
   const only = onlyOf(service, values.only, serviceChecks);
@@ -118,7 +143,8 @@ async function checkService(args: string[]) {
 async function checkReceiver(args: string[]) {
   const { values } = parseFlags(receiver, args);
   const url = values.url ?? refuse(receiver, "--url is required");
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) refuse(receiver, `--url must be an http:// or https:// URL, not ${JSON.stringify(url)}`);
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    refuse(receiver, `--url must be an http:// or https:// URL, not ${JSON.stringify(url)}`);
   const secret = values.secret ?? refuse(receiver, "--secret is required");
   const secretError = secretFlagError(secret);
   if (secretError) refuse(receiver, secretError);
@@ -126,7 +152,8 @@ async function checkReceiver(args: string[]) {
   if (baseUrl !== undefined && !URL.canParse(baseUrl)) refuse(receiver, `--base-url must be a URL, not ${JSON.stringify(baseUrl)}`);
   if ((baseUrl === undefined) !== (values.token === undefined)) refuse(receiver, "--base-url and --token go together");
   const timeoutMs = Number(values["timeout-ms"]);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) refuse(receiver, `--timeout-ms must be a whole number of milliseconds, not ${JSON.stringify(values["timeout-ms"])}`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    refuse(receiver, `--timeout-ms must be a whole number of milliseconds, not ${JSON.stringify(values["timeout-ms"])}`);
   const only = onlyOf(receiver, values.only, receiverChecks);
   await orExit2(async () => {
     console.log(`checking ${url}`);

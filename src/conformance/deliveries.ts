@@ -76,7 +76,11 @@ export function reformatted(body: string): string {
     Array.isArray(value)
       ? value.map(reversed)
       : value !== null && typeof value === "object"
-        ? Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reversed(item)]))
+        ? Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([key, item]) => [key, reversed(item)]),
+          )
         : value;
   return JSON.stringify(reversed(JSON.parse(body)), null, 2);
 }

@@ -37,7 +37,11 @@ export class Endpoint {
   }
 
   /** The three headers of `body` signed as the service signs it, or as told otherwise. */
-  async signed(id: string, body: string, { secret = this.secret, at = new Date() }: { secret?: string; at?: Date } = {}): Promise<Delivery> {
+  async signed(
+    id: string,
+    body: string,
+    { secret = this.secret, at = new Date() }: { secret?: string; at?: Date } = {},
+  ): Promise<Delivery> {
     return { body, headers: await signWebhook({ id, timestamp: at, payload: body, secret }) };
   }
 
@@ -66,7 +70,9 @@ export class Endpoint {
       clearTimeout(timer);
       const { name, cause, message } = error as Error;
       const timedOut = name === "TimeoutError";
-      const why = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : `no answer: ${(cause as Error | undefined)?.message ?? message}`;
+      const why = timedOut
+        ? `no answer within ${this.timeoutMs / 1000} s`
+        : `no answer: ${(cause as Error | undefined)?.message ?? message}`;
       return { ...sent, status: undefined, error: why, timedOut, answer: "", durationMs: performance.now() - started };
     }
   }

@@ -4,7 +4,14 @@ const unique = () => crypto.getRandomValues(new Uint32Array(1))[0]!.toString().p
 /** A PAYIN counterparty whose email and phone number no earlier run used. */
 export function newCounterparty() {
   const n = unique();
-  return { type: "INDIVIDUAL" as const, payment_rail: "PAYIN" as const, first_name: "Ana", last_name: "Conformance", email: `ana.conformance+${n}@example.com`, phone_number: `+34${n}` };
+  return {
+    type: "INDIVIDUAL" as const,
+    payment_rail: "PAYIN" as const,
+    first_name: "Ana",
+    last_name: "Conformance",
+    email: `ana.conformance+${n}@example.com`,
+    phone_number: `+34${n}`,
+  };
 }
 
 export const sessionBody = (counterpartyId: string) => ({

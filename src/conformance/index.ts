@@ -1,7 +1,14 @@
 // `payin-acceptance-contract/conformance`: checks any implementation of the Payin Acceptance
 // Service against the contract (`runConformance`), and a merchant's webhook endpoint with good
 // and bad deliveries (`runReceiverConformance`), from the bundled documents.
-export { runConformance, serviceChecks, UnreachableTarget, type ConformanceOptions, type ConformanceReport, type CoverageRow } from "./run-service.ts";
+export {
+  runConformance,
+  serviceChecks,
+  UnreachableTarget,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type CoverageRow,
+} from "./run-service.ts";
 export { runReceiverConformance, SetupFailed, type ReceiverOptions, type ReceiverReport } from "./run-receiver.ts";
 export { receiverChecks, type ReceiverContext } from "./checks/receiver.ts";
 export { junit, receiverSecretLines, receiverSummaryLines, resultLines, summaryLines } from "./report.ts";

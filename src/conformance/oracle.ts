@@ -11,14 +11,18 @@ export interface Operation {
   path: string;
 }
 
-const operations: Operation[] = [...new Map(responses.map((r) => [`${r.method} ${r.path}`, r])).values()].map(({ document, operationId, method, path }) => ({
-  document,
-  operationId,
-  method,
-  path,
-}));
+const operations: Operation[] = [...new Map(responses.map((r) => [`${r.method} ${r.path}`, r])).values()].map(
+  ({ document, operationId, method, path }) => ({
+    document,
+    operationId,
+    method,
+    path,
+  }),
+);
 
-const patterns = new Map(operations.map((op) => [op, new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`)]));
+const patterns = new Map(
+  operations.map((op) => [op, new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`)]),
+);
 
 /** Every operation of both documents. */
 export const allOperations: readonly Operation[] = operations;
@@ -76,6 +80,8 @@ export function breachesOf(operation: Operation, answer: Answer): string[] {
     return [...breaches, `the body is not JSON: ${JSON.stringify(answer.text.slice(0, 80))}`];
   }
   const validate = documented.validateBody!;
-  if (!validate(body)) for (const error of validate.errors ?? []) breaches.push(`body.${ajvErrorField(error) || "(whole)"} ${error.message}`.replace("body.(whole)", "body"));
+  if (!validate(body))
+    for (const error of validate.errors ?? [])
+      breaches.push(`body.${ajvErrorField(error) || "(whole)"} ${error.message}`.replace("body.(whole)", "body"));
   return breaches;
 }

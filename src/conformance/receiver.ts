@@ -29,13 +29,26 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver({ host = "127.0.0.1", port = 0, publicUrl }: { host?: string; port?: number; publicUrl?: string } = {}): Promise<Receiver> {
+export async function startReceiver({
+  host = "127.0.0.1",
+  port = 0,
+  publicUrl,
+}: {
+  host?: string;
+  port?: number;
+  publicUrl?: string;
+} = {}): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const arrival: Arrival = { method: req.method!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedAtMs: Date.now() };
+    const arrival: Arrival = {
+      method: req.method!,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+      receivedAtMs: Date.now(),
+    };
     const status = await receiver.answer(arrival);
     if (status === "hang") return;
     deliveries.push({ ...arrival, status });

@@ -29,7 +29,9 @@ export function summaryLines(report: ConformanceReport): string[] {
   return [
     "",
     `coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke and of the event types (seed ${report.seed})`,
-    ...[...byOperation].map(([operationId, rows]) => `  ${operationId.padEnd(width)}  ${rows.map((r) => `${r.status}${r.exercised ? "✓" : "·"}`).join(" ")}`),
+    ...[...byOperation].map(
+      ([operationId, rows]) => `  ${operationId.padEnd(width)}  ${rows.map((r) => `${r.status}${r.exercised ? "✓" : "·"}`).join(" ")}`,
+    ),
     `  ${"events".padEnd(width)}  ${report.events.map((e) => `${e.type}${e.exercised ? "✓" : "·"}`).join(" ")}`,
     "",
     `${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.skipped} skipped`,
@@ -39,7 +41,8 @@ export function summaryLines(report: ConformanceReport): string[] {
 const ORIGIN = {
   created: "payments created and paid (or failed) in the account at --base-url",
   sessions: "sessions created in the account at --base-url, with made-up transactions (it has no control API to pay them)",
-  "made-up": "made-up objects: an endpoint that fetches the transaction fails those events; give --base-url and --token of the account it fetches from",
+  "made-up":
+    "made-up objects: an endpoint that fetches the transaction fails those events; give --base-url and --token of the account it fetches from",
 } as const;
 
 /**
@@ -57,7 +60,13 @@ export function receiverSecretLines(report: Pick<ReceiverReport, "secretSuspecte
 
 export function receiverSummaryLines(report: ReceiverReport): string[] {
   const { passed, failed, warned } = report.counts;
-  return ["", `endpoint: ${report.url}`, `the events named ${ORIGIN[report.payments]}`, "", `${passed} passed, ${failed} failed, ${warned} warned (advisory)`];
+  return [
+    "",
+    `endpoint: ${report.url}`,
+    `the events named ${ORIGIN[report.payments]}`,
+    "",
+    `${passed} passed, ${failed} failed, ${warned} warned (advisory)`,
+  ];
 }
 
 const xml = (text: string) => text.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!);
@@ -73,10 +82,15 @@ export function junit(report: { results: readonly CheckResult[] }): string {
       if (r.outcome === "passed") return `${open}/>`;
       if (r.outcome === "skipped") return `${open}>\n      <skipped message="${xml(r.reason ?? "")}"/>\n    </testcase>`;
       const explained = [...(r.risk ? [`risk: ${r.risk}`] : []), ...(r.details ?? [])];
-      if (r.outcome === "warned") return `${open}>\n      <system-out>${xml([`warning (advisory): ${r.reason}`, ...explained].join("\n"))}</system-out>\n    </testcase>`;
+      if (r.outcome === "warned")
+        return `${open}>\n      <system-out>${xml([`warning (advisory): ${r.reason}`, ...explained].join("\n"))}</system-out>\n    </testcase>`;
       return `${open}>\n      <failure message="${xml(r.reason ?? "")}">${xml(explained.join("\n"))}</failure>\n    </testcase>`;
     });
-    return [`  <testsuite name="${xml(group)}" tests="${results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${time}">`, ...cases, "  </testsuite>"].join("\n");
+    return [
+      `  <testsuite name="${xml(group)}" tests="${results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${time}">`,
+      ...cases,
+      "  </testsuite>",
+    ].join("\n");
   });
   const total = (outcome: CheckResult["outcome"]) => report.results.filter((r) => r.outcome === outcome).length;
   const head = `<testsuites name="payin-conformance" tests="${report.results.length}" failures="${total("failed")}" skipped="${total("skipped")}">`;

@@ -61,9 +61,11 @@ export async function runReceiverConformance(options: ReceiverOptions): Promise<
     await probe.body?.cancel();
   } catch (error) {
     // An endpoint that is there but slow is for the checks to judge.
-    if ((error as Error).name !== "TimeoutError") throw new UnreachableTarget(`${options.url} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
+    if ((error as Error).name !== "TimeoutError")
+      throw new UnreachableTarget(`${options.url} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
   }
-  const payments = options.baseUrl === undefined ? madeUpPayments() : await createPayments(new Target(options.baseUrl, options.token ?? ""));
+  const payments =
+    options.baseUrl === undefined ? madeUpPayments() : await createPayments(new Target(options.baseUrl, options.token ?? ""));
   const context = { endpoint, payments, slowMs: options.slowMs ?? 5000 };
   const results: CheckResult[] = [];
   for (const check of receiverChecks.filter((c) => !options.only || options.only.includes(c.id))) {
@@ -90,7 +92,10 @@ async function createPayments(target: Target): Promise<Payments> {
     } catch (error) {
       throw new UnreachableTarget(`${target.baseUrl} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
     }
-    if (exchange.answer.status !== status) throw new SetupFailed(`${target.baseUrl} answered ${exchange.answer.status} to ${what}, not ${status}: ${exchange.answer.text.slice(0, 300)}`);
+    if (exchange.answer.status !== status)
+      throw new SetupFailed(
+        `${target.baseUrl} answered ${exchange.answer.status} to ${what}, not ${status}: ${exchange.answer.text.slice(0, 300)}`,
+      );
     return exchange.json;
   };
   const counterparty = await call("create counterparty", PATHS.counterparties, newCounterparty(), 201);
@@ -103,6 +108,10 @@ async function createPayments(target: Target): Promise<Payments> {
     const transactionId: string = real ? simulated.json.transaction.id : newId("txn");
     return [{ counterpartyId: counterparty.id, sessionId: session.id, request, transactionId }, real];
   };
-  const [[paid, paidReal], [failed, failedReal], [reordered, reorderedReal]] = [await payment("pay"), await payment("fail"), await payment("pay")];
+  const [[paid, paidReal], [failed, failedReal], [reordered, reorderedReal]] = [
+    await payment("pay"),
+    await payment("fail"),
+    await payment("pay"),
+  ];
   return { paid, failed, reordered, origin: paidReal && failedReal && reorderedReal ? "created" : "sessions" };
 }

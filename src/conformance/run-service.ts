@@ -13,9 +13,15 @@ import { startReceiver, type Receiver } from "./receiver.ts";
 import { Target } from "./target.ts";
 import { SERVER_CONDITIONS } from "../lib/problem.ts";
 
-
 /** Every check of the service, in the order they run. */
-export const serviceChecks: readonly Check[] = [...answerChecks, ...requestChecks, ...negativeChecks, ...ruleChecks, ...transactionChecks, ...eventChecks];
+export const serviceChecks: readonly Check[] = [
+  ...answerChecks,
+  ...requestChecks,
+  ...negativeChecks,
+  ...ruleChecks,
+  ...transactionChecks,
+  ...eventChecks,
+];
 
 export interface ConformanceOptions {
   baseUrl: string;
@@ -103,7 +109,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
 }
 
-function runServiceCheck(check: Check, offered: Set<Capability>, context: Omit<CheckContext, "receiver"> & { receiver: Receiver }): Promise<CheckResult> {
+function runServiceCheck(
+  check: Check,
+  offered: Set<Capability>,
+  context: Omit<CheckContext, "receiver"> & { receiver: Receiver },
+): Promise<CheckResult> {
   const missing = (check.needs ?? []).filter((need) => !offered.has(need));
   const skipped = missing.length > 0 ? `the target does not offer ${missing.map(describeCapability).join(" or ")}` : undefined;
   return runCheck(check, { ...context, receiver: offered.has("events") ? context.receiver : undefined }, skipped);
@@ -113,7 +123,8 @@ const describeCapability = (capability: Capability) =>
   ({
     state: "state (it answers as a stateless mock)",
     control: "the control API (run with --control)",
-    events: "webhook deliveries to the kit's receiver (it keeps no state, or refused the receiver's URL: give one it takes with --public-url)",
+    events:
+      "webhook deliveries to the kit's receiver (it keeps no state, or refused the receiver's URL: give one it takes with --public-url)",
   })[capability];
 
 /**
@@ -122,7 +133,10 @@ const describeCapability = (capability: Capability) =>
  */
 async function capabilities(target: Target, control: boolean, receiverUrl: string): Promise<Set<Capability>> {
   const offered = new Set<Capability>(control ? ["control"] : []);
-  const [a, b] = [await target.call("POST", PATHS.counterparties, { body: newCounterparty() }), await target.call("POST", PATHS.counterparties, { body: newCounterparty() })];
+  const [a, b] = [
+    await target.call("POST", PATHS.counterparties, { body: newCounterparty() }),
+    await target.call("POST", PATHS.counterparties, { body: newCounterparty() }),
+  ];
   if (a.answer.status === 201 && b.answer.status === 201 && a.json?.id !== b.json?.id) offered.add("state");
   const registered = offered.has("state") && (await target.call("POST", PATHS.webhooks, { body: { url: receiverUrl } })).answer.status;
   if (registered && registered >= 200 && registered < 300) offered.add("events");

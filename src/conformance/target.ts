@@ -48,7 +48,12 @@ export class Target {
       ...headers,
     };
     const url = this.baseUrl + path;
-    const response = await fetch(url, { method, headers: sent, body: text as BodyInit | undefined, signal: AbortSignal.timeout(this.#timeoutMs) });
+    const response = await fetch(url, {
+      method,
+      headers: sent,
+      body: text as BodyInit | undefined,
+      signal: AbortSignal.timeout(this.#timeoutMs),
+    });
     const answer: Answer = { status: response.status, headers: response.headers, text: await response.text() };
     const operation = operationOf(method, new URL(url).pathname);
     if (operation) this.seen.add(`${operation.operationId} ${answer.status}`);
@@ -59,11 +64,18 @@ export class Target {
       json = undefined;
     }
     return {
-      request: { method, url, headers: sent, ...(text === undefined ? {} : { body: typeof text === "string" ? text : Buffer.from(text).toString("utf8") }) },
+      request: {
+        method,
+        url,
+        headers: sent,
+        ...(text === undefined ? {} : { body: typeof text === "string" ? text : Buffer.from(text).toString("utf8") }),
+      },
       answer,
       json,
       operationId: operation?.operationId,
-      breaches: operation ? breachesOf(operation, answer).filter((b) => !this.#echoesOwnUrl(b, json)) : [`${method} ${path} is no operation of the documents`],
+      breaches: operation
+        ? breachesOf(operation, answer).filter((b) => !this.#echoesOwnUrl(b, json))
+        : [`${method} ${path} is no operation of the documents`],
     };
   }
 

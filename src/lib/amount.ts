@@ -29,7 +29,8 @@ export function decimalsOf(n: number): number {
 }
 
 /** Minor units of a currency code; two for any code the table does not list. */
-export const minorUnitsFor = (currency: string, table: MinorUnits) => (Object.hasOwn(table, currency) ? table[currency]! : DEFAULT_MINOR_UNITS);
+export const minorUnitsFor = (currency: string, table: MinorUnits) =>
+  Object.hasOwn(table, currency) ? table[currency]! : DEFAULT_MINOR_UNITS;
 
 /**
  * The field error of a body whose `amount` has more decimals than its `currency` allows;
@@ -42,6 +43,9 @@ export function amountError(body: unknown, table: MinorUnits): ProblemFieldError
   const allowed = minorUnitsFor(currency, table);
   if (decimalsOf(amount) <= allowed) return undefined;
   // No ISO 4217 currency has one minor unit.
-  const message = allowed === 0 ? `must be a whole number: ${currency} has no minor units` : `must have at most ${allowed} decimals: the minor units of ${currency}`;
+  const message =
+    allowed === 0
+      ? `must be a whole number: ${currency} has no minor units`
+      : `must have at most ${allowed} decimals: the minor units of ${currency}`;
   return { field: "amount", message };
 }

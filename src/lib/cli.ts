@@ -30,24 +30,40 @@ export interface Command<F extends Record<string, Flag>> {
 }
 
 type ValueOf<F extends Flag> = F["type"] extends "boolean" ? boolean : F["multiple"] extends true ? string[] : string;
-export type Values<F extends Record<string, Flag>> = { [K in keyof F]: F[K] extends { default: string | boolean } ? ValueOf<F[K]> : ValueOf<F[K]> | undefined };
+export type Values<F extends Record<string, Flag>> = {
+  [K in keyof F]: F[K] extends { default: string | boolean } ? ValueOf<F[K]> : ValueOf<F[K]> | undefined;
+};
 
 export function usageOf<F extends Record<string, Flag>>({ name, synopsis, flags, more }: Command<F>): string {
   const rows = [
     ...Object.entries(flags).map(([flag, f]) => {
       const shown = `--${flag}${f.value ? ` ${f.value}` : ""}`;
       const fallback = f.shownDefault ?? (f.default === undefined || f.default === false ? undefined : String(f.default));
-      return [shown, `${f.description}${f.multiple ? ", once per value" : ""}${fallback === undefined ? "" : ` (default: ${fallback})`}`] as const;
+      return [
+        shown,
+        `${f.description}${f.multiple ? ", once per value" : ""}${fallback === undefined ? "" : ` (default: ${fallback})`}`,
+      ] as const;
     }),
     ["-h, --help", "print this help and exit"] as const,
   ];
   const width = Math.max(...rows.map(([shown]) => shown.length));
-  return [`usage: ${name} ${synopsis}`, "", "flags:", ...rows.map(([shown, what]) => `  ${shown.padEnd(width)}  ${what}`), ...(more ? ["", more] : [])].join("\n");
+  return [
+    `usage: ${name} ${synopsis}`,
+    "",
+    "flags:",
+    ...rows.map(([shown, what]) => `  ${shown.padEnd(width)}  ${what}`),
+    ...(more ? ["", more] : []),
+  ].join("\n");
 }
 
 /** The flags of a server bin: where it listens. */
 export const LISTEN_FLAGS = {
-  port: { type: "string", value: "N", default: process.env.PORT ?? "4010", description: "port to listen on, 0 for a free one; PORT in the environment sets the default" },
+  port: {
+    type: "string",
+    value: "N",
+    default: process.env.PORT ?? "4010",
+    description: "port to listen on, 0 for a free one; PORT in the environment sets the default",
+  },
   host: { type: "string", value: "H", default: "127.0.0.1", description: "interface to listen on" },
 } as const satisfies Record<string, Flag>;
 
@@ -71,7 +87,10 @@ export function refuse<F extends Record<string, Flag>>(command: Command<F>, mess
 }
 
 /** The flags and positionals of `args`; prints the usage and exits on --help or a flag it does not take. */
-export function parseFlags<const F extends Record<string, Flag>>(command: Command<F>, args = process.argv.slice(2)): { values: Values<F>; positionals: string[] } {
+export function parseFlags<const F extends Record<string, Flag>>(
+  command: Command<F>,
+  args = process.argv.slice(2),
+): { values: Values<F>; positionals: string[] } {
   // Every bin parses its flags first: on a Node older than the package's floor, it says so and stops here.
   try {
     requireNode(command.name);
@@ -81,11 +100,19 @@ export function parseFlags<const F extends Record<string, Flag>>(command: Comman
     process.exit(1);
   }
   const options = Object.fromEntries(
-    Object.entries(command.flags).map(([flag, { type, multiple, default: fallback }]) => [flag, { type, ...(multiple ? { multiple } : {}), ...(fallback === undefined ? {} : { default: fallback }) }]),
+    Object.entries(command.flags).map(([flag, { type, multiple, default: fallback }]) => [
+      flag,
+      { type, ...(multiple ? { multiple } : {}), ...(fallback === undefined ? {} : { default: fallback }) },
+    ]),
   );
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: command.positionals ?? false, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals: command.positionals ?? false,
+      strict: true,
+    });
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     const named = /'([^']+)'/.exec(message)?.[1];

@@ -20,7 +20,16 @@ export interface EventFacts {
 }
 
 /** The envelope as JSON text, the same for the same facts. */
-export function eventPayload({ id, type, timestamp, sessionId, counterpartyId, request, transactionId, failureReason }: EventFacts): string {
+export function eventPayload({
+  id,
+  type,
+  timestamp,
+  sessionId,
+  counterpartyId,
+  request,
+  transactionId,
+  failureReason,
+}: EventFacts): string {
   const data = {
     ...(transactionId === null ? {} : { transaction_id: transactionId }),
     session_id: sessionId,

@@ -19,6 +19,7 @@ const unescape = (segment: string) => segment.replaceAll("~1", "/").replaceAll("
 
 /** The field an Ajv error is about. */
 export function ajvErrorField({ instancePath, keyword, params }: AjvError): string {
-  const property = keyword === "required" ? params.missingProperty : keyword === "additionalProperties" ? params.additionalProperty : undefined;
+  const property =
+    keyword === "required" ? params.missingProperty : keyword === "additionalProperties" ? params.additionalProperty : undefined;
   return fieldPath(instancePath.split("/").slice(1).map(unescape), property === undefined ? undefined : String(property));
 }

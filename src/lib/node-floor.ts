@@ -16,7 +16,9 @@ export class UnsupportedNodeError extends Error {
   readonly found: string;
 
   constructor(what: string, needed: string, found: string) {
-    super(`${what} needs Node.js ${needed} or newer, and this is Node.js ${found}: install a maintained Node.js (https://nodejs.org/en/about/previous-releases).`);
+    super(
+      `${what} needs Node.js ${needed} or newer, and this is Node.js ${found}: install a maintained Node.js (https://nodejs.org/en/about/previous-releases).`,
+    );
     this.what = what;
     this.needed = needed;
     this.found = found;

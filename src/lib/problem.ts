@@ -44,4 +44,8 @@ export const validationProblem = (errors: ProblemFieldError[]) =>
   problem(422, "validation_failed", `The request has ${errors.length} invalid field${errors.length === 1 ? "" : "s"}.`, { errors });
 
 /** The server's own conditions, which every operation documents and no request can provoke, with their problem codes. */
-export const SERVER_CONDITIONS: Readonly<Record<number, string>> = { 429: "rate_limited", 500: "internal_error", 503: "service_unavailable" };
+export const SERVER_CONDITIONS: Readonly<Record<number, string>> = {
+  429: "rate_limited",
+  500: "internal_error",
+  503: "service_unavailable",
+};

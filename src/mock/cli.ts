@@ -8,7 +8,12 @@ const command = {
   synopsis: "[--port N] [--host H] [--document FILE.json] [--verbose]",
   flags: {
     ...LISTEN_FLAGS,
-    document: { type: "string", value: "FILE.json", shownDefault: "this package's generated/openapi.json", description: "the bundled OpenAPI document to mock" },
+    document: {
+      type: "string",
+      value: "FILE.json",
+      shownDefault: "this package's generated/openapi.json",
+      description: "the bundled OpenAPI document to mock",
+    },
     verbose: { type: "boolean", default: false, description: "print Prism's log: routing, negotiation, each validation finding" },
   },
 } as const satisfies Command<any>;
@@ -21,10 +26,12 @@ const port = portOf(command, values.port);
 module.enableCompileCache?.();
 const { startMock } = await import("./server.ts");
 
-const mock = await startMock({ port, host: values.host, verbose: values.verbose, ...(values.document ? { document: values.document } : {}) }).catch((error: Error) =>
-  failedToStart(command, error),
-);
+const mock = await startMock({
+  port,
+  host: values.host,
+  verbose: values.verbose,
+  ...(values.document ? { document: values.document } : {}),
+}).catch((error: Error) => failedToStart(command, error));
 console.log(`Payin Acceptance Service mock (Prism) listening on ${mock.url}`);
 module.flushCompileCache?.();
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.once(signal, () => void mock.close().then(() => process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void mock.close().then(() => process.exit(0)));

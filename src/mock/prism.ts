@@ -99,7 +99,9 @@ export async function startPrism(document: object, verbose: boolean): Promise<In
     importPeer<typeof import("@stoplight/prism-http")>("@stoplight/prism-http"),
     importPeer<typeof import("@stoplight/prism-core")>("@stoplight/prism-core"),
     // Not in the package's index, but the very code `prism mock` runs for these two steps.
-    importPeer<typeof import("@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js")>("@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js"),
+    importPeer<typeof import("@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js")>(
+      "@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js",
+    ),
     importPeer<typeof import("@stoplight/prism-http-server/dist/serialize.js")>("@stoplight/prism-http-server/dist/serialize.js"),
   ]);
   // Prism's reference parser replaces each $ref of the object it is given by its target, in
@@ -161,7 +163,10 @@ export async function startPrism(document: object, verbose: boolean): Promise<In
 }
 
 /** An error of Prism's (a `ProblemJsonError`, or an Error without its fields) as its server answers it, `headers` beside the error's own. */
-function prismError(error: Error & { status?: number; detail?: string; additional?: { headers?: unknown } }, headers: Record<string, string>): PrismError {
+function prismError(
+  error: Error & { status?: number; detail?: string; additional?: { headers?: unknown } },
+  headers: Record<string, string>,
+): PrismError {
   return {
     kind: "error",
     status: error.status || 500,

@@ -51,7 +51,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     handle(req, res, prism, minorUnits, documented).catch((error: unknown) => {
       // Prism failing, or an answer of its the front cannot send: the contract's answer to an
       // outage. Every answer is whole before its head is written, so nothing is sent yet.
-      sendProblem(res, problem(503, "service_unavailable", `The mock could not answer: ${(error as Error).message}`), { "retry-after": "1" });
+      sendProblem(res, problem(503, "service_unavailable", `The mock could not answer: ${(error as Error).message}`), {
+        "retry-after": "1",
+      });
     });
   });
   const port = await listen(server, options.port ?? 4010, host);
@@ -65,16 +67,25 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, prism: InProcessPrism, minorUnits: MinorUnits, documented: (path: string) => boolean) {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  prism: InProcessPrism,
+  minorUnits: MinorUnits,
+  documented: (path: string) => boolean,
+) {
   const raw = await readBody(req);
   if (raw === "too large") {
-    return sendProblem(res, problem(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`), { connection: "close" });
+    return sendProblem(res, problem(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`), {
+      connection: "close",
+    });
   }
   // The body as Prism's own server would hand it over: null when empty, parsed when JSON.
   let body: unknown = null;
   const charset = foreignCharset(req.headers["content-type"]);
   if (raw.length > 0 && isJsonType(req.headers["content-type"])) {
-    if (charset !== undefined) return sendProblem(res, problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
+    if (charset !== undefined)
+      return sendProblem(res, problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`));
     if (!isUtf8(raw)) return sendProblem(res, problem(400, "malformed_request", "The request body is not valid UTF-8."));
     try {
       body = JSON.parse(raw.toString("utf8"));
@@ -84,7 +95,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, prism: InProces
   } else if (raw.length > 0) body = raw.toString("utf8");
 
   const answer = await prism.answer({ method: req.method!, url: req.url!, headers: req.headers, body });
-  if (answer.kind === "error") return sendProblem(res, fromPrismError(answer, new URL(req.url!, "http://mock").pathname, documented), answer.headers);
+  if (answer.kind === "error")
+    return sendProblem(res, fromPrismError(answer, new URL(req.url!, "http://mock").pathname, documented), answer.headers);
   const errors = answer.status === 422 ? fieldErrors(answer.violations) : [];
   // The amount rule (D2), which no schema can state, for a request Prism let through or refused for other fields.
   const amount = answer.status < 300 || answer.status === 422 ? amountError(body, minorUnits) : undefined;

@@ -8,14 +8,35 @@ import { linkBase } from "./flow/urls.ts";
 
 const command = {
   name: "payin-sandbox",
-  synopsis: "[--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…] [--public-url URL] [--allow-webhook-host HOST]…",
+  synopsis:
+    "[--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…] [--public-url URL] [--allow-webhook-host HOST]…",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
-    "settlement-delay": { type: "string", value: "S", shownDefault: String(DEFAULT_SETTLEMENT_DELAY_SECONDS), description: "seconds of sandbox time from a completed transaction to its settlement" },
-    "retry-schedule": { type: "string", value: "S,S,…", shownDefault: RETRY_SCHEDULE_SECONDS.join(","), description: 'seconds of sandbox time before each retry of a failed delivery, "" for none' },
-    "public-url": { type: "string", value: "URL", description: "where the sandbox is reached, when not its own address: the origin of every payment_link" },
-    "allow-webhook-host": { type: "string", value: "HOST", multiple: true, shownDefault: "none", description: "a host outside loopback that webhooks may be delivered to, * for any" },
+    "settlement-delay": {
+      type: "string",
+      value: "S",
+      shownDefault: String(DEFAULT_SETTLEMENT_DELAY_SECONDS),
+      description: "seconds of sandbox time from a completed transaction to its settlement",
+    },
+    "retry-schedule": {
+      type: "string",
+      value: "S,S,…",
+      shownDefault: RETRY_SCHEDULE_SECONDS.join(","),
+      description: 'seconds of sandbox time before each retry of a failed delivery, "" for none',
+    },
+    "public-url": {
+      type: "string",
+      value: "URL",
+      description: "where the sandbox is reached, when not its own address: the origin of every payment_link",
+    },
+    "allow-webhook-host": {
+      type: "string",
+      value: "HOST",
+      multiple: true,
+      shownDefault: "none",
+      description: "a host outside loopback that webhooks may be delivered to, * for any",
+    },
   },
 } as const satisfies Command<any>;
 
@@ -24,7 +45,8 @@ const { values } = parseFlags(command);
 /** A count of seconds, or exits with a line that names the flag. */
 function seconds(flag: string, value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0) refuse(command, `--${flag} takes seconds (a number, 0 or more), not ${JSON.stringify(value)}`);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0)
+    refuse(command, `--${flag} takes seconds (a number, 0 or more), not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -49,10 +71,11 @@ const sandbox = await startSandbox({
   ...(values.db ? { db: values.db } : {}),
   ...(settlementDelay === undefined ? {} : { settlementDelaySeconds: seconds("settlement-delay", settlementDelay) }),
   // "" is no retry at all: one attempt per event.
-  ...(retrySchedule === undefined ? {} : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),
+  ...(retrySchedule === undefined
+    ? {}
+    : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),
   ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
 }).catch((error: Error) => failedToStart(command, error));
 console.log(`Payin sandbox (stateful, ${values.db ? `database ${values.db}` : "in memory"}) listening on ${sandbox.url}`);
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.once(signal, () => void sandbox.close().then(() => process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

@@ -20,7 +20,9 @@ const command = {
     attempts: { type: "string", value: "N", default: "4", description: "attempts per event until a 2xx, 1 to 10" },
     "backoff-ms": { type: "string", value: "MS", default: "1000", description: "milliseconds before the first retry, doubling after each" },
   },
-  more: `flows:  ${Object.entries(FLOWS).map(([name, types]) => `${name} (${types.join(" → ")})`).join("\n        ")}
+  more: `flows:  ${Object.entries(FLOWS)
+    .map(([name, types]) => `${name} (${types.join(" → ")})`)
+    .join("\n        ")}
 events: ${EVENT_TYPES.join(", ")}`,
 } as const satisfies Command<any>;
 

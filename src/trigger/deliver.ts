@@ -38,7 +38,10 @@ export async function deliver(events: readonly PayinEvent[], options: DeliveryOp
   return reports;
 }
 
-async function deliverOne(event: PayinEvent, { url, secret, attempts = 4, backoffMs = 1000, timeoutMs = DELIVERY_TIMEOUT_MS, onAttempt }: DeliveryOptions): Promise<DeliveryReport> {
+async function deliverOne(
+  event: PayinEvent,
+  { url, secret, attempts = 4, backoffMs = 1000, timeoutMs = DELIVERY_TIMEOUT_MS, onAttempt }: DeliveryOptions,
+): Promise<DeliveryReport> {
   const payload = JSON.stringify(event);
   const report: DeliveryReport = { event, delivered: false, attempts: [] };
   for (let attempt = 1; attempt <= attempts; attempt++) {

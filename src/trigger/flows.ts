@@ -25,7 +25,11 @@ const randomId = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll
  * counterparty, order and transaction identifiers, a new event id, and timestamps a few
  * seconds apart ending now.
  */
-export function buildFlow(types: readonly PayinEventType[], examples: ReadonlyMap<PayinEventType, PayinEvent>, now = new Date()): PayinEvent[] {
+export function buildFlow(
+  types: readonly PayinEventType[],
+  examples: ReadonlyMap<PayinEventType, PayinEvent>,
+  now = new Date(),
+): PayinEvent[] {
   const ids = {
     session_id: randomId("ps"),
     counterparty_id: randomId("cp"),

@@ -1,7 +1,5 @@
 /** Headers as frameworks hand them over: WHATWG `Headers`, or a plain object in any case. */
-export type WebhookHeaders =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type WebhookHeaders = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** The value of a header by its lower-case name, or undefined. */
 export function headerValue(headers: WebhookHeaders, name: string): string | undefined {

@@ -7,9 +7,9 @@ import { bytesToBase64 } from "./base64.ts";
 /** Base64 HMAC-SHA256 of the message parts, in order (strings as UTF-8), under the key. */
 export async function hmacSha256(key: Uint8Array, parts: ReadonlyArray<string | Uint8Array>): Promise<string> {
   // Looked up when called, not imported: a static import of node:crypto fails to load elsewhere.
-  const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as
-    | typeof NodeCrypto
-    | undefined;
+  const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+    "node:crypto",
+  ) as typeof NodeCrypto | undefined;
   if (nodeCrypto) {
     // A KeyObject, not the bytes: Node 24 spends 10 µs checking that bytes are no key object (bench: 0.7x the reference).
     const hmac = nodeCrypto.createHmac("sha256", nodeCrypto.createSecretKey(key));

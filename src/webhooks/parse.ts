@@ -14,12 +14,17 @@ export function parseEvent(payload: string | Uint8Array, webhookId: string): Pay
   }
   const type = (event as { type?: unknown } | null)?.type;
   if (typeof type !== "string") {
-    throw new WebhookVerificationError("invalid_event", "The body has no event type: it is not an event.", [{ field: "type", message: "must be one of the event types" }]);
+    throw new WebhookVerificationError("invalid_event", "The body has no event type: it is not an event.", [
+      { field: "type", message: "must be one of the event types" },
+    ]);
   }
   // Authentic, but of a type a later version of the contract added: decision D22 says to
   // acknowledge it and ignore it, which the receiver can do on this code.
   if (!Object.hasOwn(EVENT_VALIDATORS, type)) {
-    throw new WebhookVerificationError("unknown_event_type", `The event type ${JSON.stringify(type)} is not one of the seven this version knows: acknowledge it with 2xx and ignore it.`);
+    throw new WebhookVerificationError(
+      "unknown_event_type",
+      `The event type ${JSON.stringify(type)} is not one of the seven this version knows: acknowledge it with 2xx and ignore it.`,
+    );
   }
   const validate = EVENT_VALIDATORS[type as PayinEventType];
   if (!validate(event)) {

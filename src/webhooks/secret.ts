@@ -16,7 +16,10 @@ export const SECRET_FORM = "whsec_ followed by base64, as POST /webhooks returns
  */
 export function secretKey(secret: string): Uint8Array {
   if (typeof secret !== "string")
-    throw new WebhookVerificationError("invalid_secret", `The signing secret is ${secret === null ? "null" : typeof secret}, not a string: is it configured?`);
+    throw new WebhookVerificationError(
+      "invalid_secret",
+      `The signing secret is ${secret === null ? "null" : typeof secret}, not a string: is it configured?`,
+    );
   const key = base64ToBytes(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret);
   if (!key?.length) throw new WebhookVerificationError("invalid_secret", `The signing secret must be ${SECRET_FORM}.`);
   return key;

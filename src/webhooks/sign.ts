@@ -19,8 +19,7 @@ export type SignedWebhookHeaders = {
   "webhook-signature": string;
 };
 
-export const unixSeconds = (time: Date | number) =>
-  typeof time === "number" ? Math.floor(time) : Math.floor(time.getTime() / 1000);
+export const unixSeconds = (time: Date | number) => (typeof time === "number" ? Math.floor(time) : Math.floor(time.getTime() / 1000));
 
 /** The Standard Webhooks signature (`v1,<base64>`) of one delivery. */
 export async function signature(id: string, timestamp: string, payload: string | Uint8Array, key: Uint8Array): Promise<string> {

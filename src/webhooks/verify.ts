@@ -44,22 +44,35 @@ export async function verifyWebhook(
   const signatures = required(headers, "webhook-signature");
 
   if (!TIMESTAMP.test(timestamp))
-    throw new WebhookVerificationError("invalid_timestamp", `The webhook-timestamp header is not a Unix time in seconds: ${JSON.stringify(timestamp)}.`);
+    throw new WebhookVerificationError(
+      "invalid_timestamp",
+      `The webhook-timestamp header is not a Unix time in seconds: ${JSON.stringify(timestamp)}.`,
+    );
   const tolerance = options.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS;
   const now = unixSeconds(options.now ?? new Date());
   // A NaN here (an unset environment variable, an invalid Date) would switch the check off.
-  if (!Number.isFinite(tolerance) || tolerance < 0) throw new TypeError(`toleranceSeconds must be a number of seconds ≥ 0, not ${tolerance}`);
+  if (!Number.isFinite(tolerance) || tolerance < 0)
+    throw new TypeError(`toleranceSeconds must be a number of seconds ≥ 0, not ${tolerance}`);
   if (!Number.isFinite(now)) throw new TypeError("now must be a valid Date or a number of seconds");
   const skew = now - Number(timestamp);
   if (skew > tolerance)
-    throw new WebhookVerificationError("timestamp_too_old", `The delivery was signed ${skew} s ago, more than the ${tolerance} s tolerance.`);
+    throw new WebhookVerificationError(
+      "timestamp_too_old",
+      `The delivery was signed ${skew} s ago, more than the ${tolerance} s tolerance.`,
+    );
   if (skew < -tolerance)
-    throw new WebhookVerificationError("timestamp_too_new", `The delivery is signed ${-skew} s in the future, more than the ${tolerance} s tolerance.`);
+    throw new WebhookVerificationError(
+      "timestamp_too_new",
+      `The delivery is signed ${-skew} s in the future, more than the ${tolerance} s tolerance.`,
+    );
 
   const expected = await signature(id, timestamp, body, key);
   // Space-separated; a header repeated by a proxy arrives joined with ", ". Every candidate is
   // compared, so the time does not tell which one matched.
-  const matched = signatures.split(" ").map((candidate) => constantTimeEqual(candidate.replace(/,$/, ""), expected)).includes(true);
+  const matched = signatures
+    .split(" ")
+    .map((candidate) => constantTimeEqual(candidate.replace(/,$/, ""), expected))
+    .includes(true);
   if (!matched)
     throw new WebhookVerificationError("invalid_signature", "No v1 signature in webhook-signature matches the body under this secret.");
 

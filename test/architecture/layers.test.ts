@@ -22,7 +22,11 @@ function sourceFiles(dir: string): string[] {
 
 /** The files of src/ that `file` imports (statically, by type, re-export or import()). */
 function importsOf(file: string, text: string): string[] {
-  return [...text.matchAll(/(?:^|\s)(?:import|export)\b[^;]*?\bfrom\s*["'](\.[^"']+)["']|\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)|^import\s+["'](\.[^"']+)["']/gm)]
+  return [
+    ...text.matchAll(
+      /(?:^|\s)(?:import|export)\b[^;]*?\bfrom\s*["'](\.[^"']+)["']|\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)|^import\s+["'](\.[^"']+)["']/gm,
+    ),
+  ]
     .map((m) => path.resolve(path.dirname(file), m[1] ?? m[2] ?? m[3]!))
     .filter((target) => target.startsWith(src + path.sep));
 }
@@ -31,7 +35,8 @@ function importsOf(file: string, text: string): string[] {
 function placeOf(file: string) {
   const [top, second] = path.relative(src, file).split(path.sep) as [string, string | undefined];
   const packageLayer = PACKAGE_LAYERS.findIndex((layer) => layer.includes(top));
-  const sandboxLayer = top === "sandbox" ? (second && SANDBOX_LAYERS.includes(second) ? SANDBOX_LAYERS.indexOf(second) : Infinity) : undefined;
+  const sandboxLayer =
+    top === "sandbox" ? (second && SANDBOX_LAYERS.includes(second) ? SANDBOX_LAYERS.indexOf(second) : Infinity) : undefined;
   return { top, packageLayer, sandboxLayer };
 }
 
@@ -71,7 +76,12 @@ describe("the layers of src/", () => {
         [at("conformance/cli.ts"), [at("sandbox/flow/defaults.ts"), at("lib/contract-facts.ts")]],
         [at("sandbox/edge/server.ts"), [at("sandbox/store/index.ts"), at("sandbox/api/index.ts")]],
       ]),
-    ).toEqual(["src/sandbox/store/outbox.ts → src/sandbox/flow/clock.ts", "src/sandbox/api/index.ts → src/sandbox/edge/http.ts", "src/lib/cli.ts → src/webhooks/secret.ts", "src/conformance/cli.ts → src/sandbox/flow/defaults.ts"]);
+    ).toEqual([
+      "src/sandbox/store/outbox.ts → src/sandbox/flow/clock.ts",
+      "src/sandbox/api/index.ts → src/sandbox/edge/http.ts",
+      "src/lib/cli.ts → src/webhooks/secret.ts",
+      "src/conformance/cli.ts → src/sandbox/flow/defaults.ts",
+    ]);
   });
 
   it("only delivery wakes the dispatcher: no other file calls kick", () => {

@@ -36,12 +36,26 @@ describe("the AsyncAPI document", () => {
   });
 
   it.each(EVENT_TYPES)("%s is sent by one POST operation that expects an acknowledgement", (type) => {
-    const operations = document!.operations().all().filter((o) => o.messages().all().some((m) => m.name() === type));
+    const operations = document!
+      .operations()
+      .all()
+      .filter((o) =>
+        o
+          .messages()
+          .all()
+          .some((m) => m.name() === type),
+      );
     expect(operations).toHaveLength(1);
     const [operation] = operations;
     expect(operation!.action()).toBe("send");
     expect(operation!.bindings().get("http")?.value()).toMatchObject({ method: "POST" });
-    expect(operation!.reply()?.messages().all().map((m) => m.name())).toEqual(["acknowledgement"]);
+    expect(
+      operation!
+        .reply()
+        ?.messages()
+        .all()
+        .map((m) => m.name()),
+    ).toEqual(["acknowledgement"]);
   });
 
   it.each(EVENT_TYPES)("%s uses the same schema as the OpenAPI webhook", (type) => {
@@ -51,7 +65,10 @@ describe("the AsyncAPI document", () => {
   });
 
   it.each(EVENT_TYPES)("the %s example's signature headers verify against its payload with the documented secret", async (type) => {
-    const [example] = events.find((m) => m.name() === type)!.examples().all();
+    const [example] = events
+      .find((m) => m.name() === type)!
+      .examples()
+      .all();
     const headers = example!.headers() as Record<string, string>;
     const now = Number(headers["webhook-timestamp"]);
     await expect(verifyWebhook(JSON.stringify(example!.payload()), headers, EXAMPLE_SECRET, { now })).resolves.toMatchObject({ type });
@@ -59,7 +76,14 @@ describe("the AsyncAPI document", () => {
 
   it("states the delivery rules and the state diagrams", () => {
     const description = document!.info().description()!;
-    for (const rule of [/at least once/i, /2xx within 15 seconds/i, /exponential backoff/i, /no ordering guarantee/i, /dedupe on it/i, /fetch the transaction/i])
+    for (const rule of [
+      /at least once/i,
+      /2xx within 15 seconds/i,
+      /exponential backoff/i,
+      /no ordering guarantee/i,
+      /dedupe on it/i,
+      /fetch the transaction/i,
+    ])
       expect(description).toMatch(rule);
     expect(description.match(/stateDiagram-v2/g)).toHaveLength(2);
   });

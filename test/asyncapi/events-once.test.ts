@@ -28,7 +28,9 @@ describe("the events, written once", () => {
       expect(op.reply, name).toEqual({ $ref: "#/components/replies/acknowledgement" });
     }
     expect(resolveRef(source, { $ref: "#/components/operationBindings/httpPost" })).toMatchObject({ http: { method: "POST" } });
-    expect(resolveRef<Json>(source, { $ref: "#/components/replies/acknowledgement" }).messages).toEqual([{ $ref: "#/channels/merchantWebhook/messages/acknowledgement" }]);
+    expect(resolveRef<Json>(source, { $ref: "#/components/replies/acknowledgement" }).messages).toEqual([
+      { $ref: "#/channels/merchantWebhook/messages/acknowledgement" },
+    ]);
   });
 
   it.each(EVENT_TYPES)("%s: the message takes its content type from defaultContentType", (type) => {

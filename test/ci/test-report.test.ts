@@ -31,7 +31,9 @@ describe("Vitest report checks", () => {
   });
 
   it("fail a run that left one file out, naming it", () => {
-    expect(reportProblems(report({ testResults: [result(files[0]!)] }), files)).toEqual(["test/b/c.test.ts is not in Vitest's report: it did not run."]);
+    expect(reportProblems(report({ testResults: [result(files[0]!)] }), files)).toEqual([
+      "test/b/c.test.ts is not in Vitest's report: it did not run.",
+    ]);
   });
 
   it("fail a run with a failed test, naming the file and the first line of its message", () => {
@@ -51,7 +53,9 @@ describe("Vitest report checks", () => {
   });
 
   it("count passed, failed and skipped (todo included) tests in one plain line", () => {
-    expect(countLine(report({ numPassedTests: 550, numFailedTests: 2, numPendingTests: 3, numTodoTests: 1 }))).toBe("550 passed, 2 failed, 4 skipped");
+    expect(countLine(report({ numPassedTests: 550, numFailedTests: 2, numPendingTests: 3, numTodoTests: 1 }))).toBe(
+      "550 passed, 2 failed, 4 skipped",
+    );
   });
 
   it("list the repository's test files, this one included, and no fixture of the consumer test", () => {

@@ -9,7 +9,15 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
-import { junit, receiverChecks, receiverSecretLines, resultLines, runReceiverConformance, UnreachableTarget, type ReceiverOptions } from "../../src/conformance/index.ts";
+import {
+  junit,
+  receiverChecks,
+  receiverSecretLines,
+  resultLines,
+  runReceiverConformance,
+  UnreachableTarget,
+  type ReceiverOptions,
+} from "../../src/conformance/index.ts";
 import { listen } from "../../src/lib/listen.ts";
 import { newSigningSecret } from "../../src/lib/ids.ts";
 import { FLAWS, startFlawedEndpoint, type Flaw, type FlawedEndpoint } from "./flawed-endpoint.ts";
@@ -26,7 +34,13 @@ async function check(flaw: Flaw | undefined, options: Partial<ReceiverOptions> =
   return { report, failed: ids("failed"), warned: ids("warned"), risk: (id: string) => report.results.find((r) => r.id === id)?.risk };
 }
 
-const FORGED = ["receiver.forged.other-secret", "receiver.forged.other-body", "receiver.forged.changed-byte", "receiver.forged.added-whitespace", "receiver.forged.reserialised"];
+const FORGED = [
+  "receiver.forged.other-secret",
+  "receiver.forged.other-body",
+  "receiver.forged.changed-byte",
+  "receiver.forged.added-whitespace",
+  "receiver.forged.reserialised",
+];
 const ACKNOWLEDGED = [
   "receiver.event.session-created",
   "receiver.event.transaction-created",
@@ -53,7 +67,11 @@ describe("the receiver checks against broken endpoints", () => {
     const endpoint = await startFlawedEndpoint(newSigningSecret());
     endpoints.push(endpoint);
     const progress: boolean[] = [];
-    const report = await runReceiverConformance({ url: endpoint.url, secret: newSigningSecret(), onResult: (_, { secretSuspected }) => progress.push(secretSuspected) });
+    const report = await runReceiverConformance({
+      url: endpoint.url,
+      secret: newSigningSecret(),
+      onResult: (_, { secretSuspected }) => progress.push(secretSuspected),
+    });
     expect(report.secretSuspected).toBe(true);
     expect(progress).toEqual(report.results.map(() => true));
     expect(receiverSecretLines(report)).toEqual([
@@ -64,7 +82,10 @@ describe("the receiver checks against broken endpoints", () => {
     const failed = report.results.filter((r) => r.outcome === "failed");
     expect(failed.map((r) => r.id)).toEqual(ACKNOWLEDGED);
     expect(failed[0]!.reason).toBe("answered 401 to a validly signed session-created, where the contract expects 2xx");
-    expect(report.results.filter((r) => r.outcome === "warned").map((r) => r.id)).toEqual(["receiver.unknown-event-type", "receiver.answer-time"]);
+    expect(report.results.filter((r) => r.outcome === "warned").map((r) => r.id)).toEqual([
+      "receiver.unknown-event-type",
+      "receiver.answer-time",
+    ]);
   });
 
   it.each<[string, Flaw | undefined, Partial<ReceiverOptions>]>([
@@ -81,13 +102,25 @@ describe("the receiver checks against broken endpoints", () => {
   });
 
   it.each<[Flaw, string[], RegExp, string[]?]>([
-    ["no-signature-check", [...FORGED, "receiver.missing-header.webhook-signature"], /^accepts forged events: anyone can mark an order paid/],
-    ["signature-over-reserialised-json", ["receiver.reformatted-json", "receiver.forged.added-whitespace", "receiver.forged.reserialised", "receiver.not-json"], /re-serialised JSON/],
+    [
+      "no-signature-check",
+      [...FORGED, "receiver.missing-header.webhook-signature"],
+      /^accepts forged events: anyone can mark an order paid/,
+    ],
+    [
+      "signature-over-reserialised-json",
+      ["receiver.reformatted-json", "receiver.forged.added-whitespace", "receiver.forged.reserialised", "receiver.not-json"],
+      /re-serialised JSON/,
+    ],
     ["no-timestamp-check", ["receiver.stale-timestamp", "receiver.future-timestamp"], /^accepts replays/],
     ["500-on-redelivery", ["receiver.redelivery"], /^fails every retry/],
     ["500-on-non-json", ["receiver.not-json"], /retries a delivery that can never succeed/],
     ["500-on-forgery", FORGED, /^answers a forgery with 5xx/],
-    ["crash-on-missing-header", ["receiver.missing-header.webhook-id", "receiver.missing-header.webhook-timestamp", "receiver.missing-header.webhook-signature"], /^answers a forgery with 5xx/],
+    [
+      "crash-on-missing-header",
+      ["receiver.missing-header.webhook-id", "receiver.missing-header.webhook-timestamp", "receiver.missing-header.webhook-signature"],
+      /^answers a forgery with 5xx/,
+    ],
     ["first-signature-only", ["receiver.signature-rotation"], /^tries only the first signature/],
     ["accepts-invalid-events", ["receiver.invalid-event"], /lost without a trace/],
     ["refuses-out-of-order", ["receiver.out-of-order"], /out of order/],
@@ -103,8 +136,12 @@ describe("the receiver checks against broken endpoints", () => {
     const { failed, warned, report, risk } = await check("slow", { timeoutMs: 300 }, 320);
     expect(failed).toEqual(ACKNOWLEDGED);
     expect(warned).toEqual(["receiver.answer-time"]);
-    expect(report.results.find((r) => r.id === "receiver.event.transaction-completed")!.reason).toBe("no answer within 0.3 s to a validly signed transaction-completed, where the contract expects 2xx");
-    expect(risk("receiver.event.transaction-completed")).toBe("answers after the service stops waiting: every event is delivered again, and handled more than once");
+    expect(report.results.find((r) => r.id === "receiver.event.transaction-completed")!.reason).toBe(
+      "no answer within 0.3 s to a validly signed transaction-completed, where the contract expects 2xx",
+    );
+    expect(risk("receiver.event.transaction-completed")).toBe(
+      "answers after the service stops waiting: every event is delivered again, and handled more than once",
+    );
   });
 
   it("warn, without failing, of an endpoint that refuses event types it does not know", async () => {
@@ -116,7 +153,9 @@ describe("the receiver checks against broken endpoints", () => {
   it("warn, without failing, of an endpoint that answers in time but slowly", async () => {
     const { failed, warned, report } = await check("slow", { slowMs: 100 }, 120);
     expect([failed, warned]).toEqual([[], ["receiver.answer-time"]]);
-    expect(report.results.find((r) => r.id === "receiver.answer-time")!.reason).toMatch(/^took 0\.[12] s to acknowledge, more than 0\.1 s$/);
+    expect(report.results.find((r) => r.id === "receiver.answer-time")!.reason).toMatch(
+      /^took 0\.[12] s to acknowledge, more than 0\.1 s$/,
+    );
   });
 });
 
@@ -146,9 +185,20 @@ describe("what the receiver checks say", () => {
 
   it("as JUnit: a suite of the receiver checks, a failure with its risk and details, a warning as output", async () => {
     const { report } = await check("500-on-non-json");
-    const warned = { id: "receiver.answer-time", name: "slow", outcome: "warned" as const, durationMs: 6000, reason: "took 6.0 s", risk: "r", details: ["came: 204"] };
+    const warned = {
+      id: "receiver.answer-time",
+      name: "slow",
+      outcome: "warned" as const,
+      durationMs: 6000,
+      reason: "took 6.0 s",
+      risk: "r",
+      details: ["came: 204"],
+    };
     // A millisecond each, so that the times are the same in every run.
-    const results = [...report.results.slice(0, 2), ...report.results.filter((r) => r.outcome === "failed")].map((r) => ({ ...r, durationMs: 1 }));
+    const results = [...report.results.slice(0, 2), ...report.results.filter((r) => r.outcome === "failed")].map((r) => ({
+      ...r,
+      durationMs: 1,
+    }));
     expect(stable(junit({ results: [...results, warned] }).split("\n"))).toMatchSnapshot();
   });
 });
@@ -166,10 +216,25 @@ describe("the receiver checks' setup", () => {
     const silent = createServer(() => {});
     const port = await listen(silent, 0, "127.0.0.1");
     try {
-      const report = await runReceiverConformance({ url: `http://127.0.0.1:${port}/hooks`, secret: newSigningSecret(), timeoutMs: 100, only: ["receiver.event.session-created", "receiver.forged.other-secret"] });
+      const report = await runReceiverConformance({
+        url: `http://127.0.0.1:${port}/hooks`,
+        secret: newSigningSecret(),
+        timeoutMs: 100,
+        only: ["receiver.event.session-created", "receiver.forged.other-secret"],
+      });
       expect(report.results.map((r) => [r.id, r.outcome, r.reason, r.risk])).toEqual([
-        ["receiver.event.session-created", "failed", "no answer within 0.1 s to a validly signed session-created, where the contract expects 2xx", "answers after the service stops waiting: every event is delivered again, and handled more than once"],
-        ["receiver.forged.other-secret", "failed", "no answer within 0.1 s to a delivery signed with another secret, where the contract expects a 4xx refusal", "answers a forgery with 5xx, which asks the service to send it again: every forgery is retried for days and handled again each time"],
+        [
+          "receiver.event.session-created",
+          "failed",
+          "no answer within 0.1 s to a validly signed session-created, where the contract expects 2xx",
+          "answers after the service stops waiting: every event is delivered again, and handled more than once",
+        ],
+        [
+          "receiver.forged.other-secret",
+          "failed",
+          "no answer within 0.1 s to a delivery signed with another secret, where the contract expects a 4xx refusal",
+          "answers a forgery with 5xx, which asks the service to send it again: every forgery is retried for days and handled again each time",
+        ],
       ]);
     } finally {
       silent.closeAllConnections();
@@ -188,7 +253,10 @@ describe("payin-conformance receiver", () => {
     endpoints.push(endpoint);
     const junit = path.join(mkdtempSync(path.join(tmpdir(), "receiver-junit-")), "receiver.xml");
     const run = cli("--url", endpoint.url, "--secret", secret, "--junit", junit);
-    const error = await run.then(() => undefined, (e: { code: number; stdout: string }) => e);
+    const error = await run.then(
+      () => undefined,
+      (e: { code: number; stdout: string }) => e,
+    );
     expect(error?.code).toBe(1);
     const lines = error!.stdout.split("\n");
     const at = lines.findIndex((line) => line.startsWith("✗ receiver.stale-timestamp"));
@@ -200,13 +268,18 @@ describe("payin-conformance receiver", () => {
     expect(lines.at(-2)).toBe("23 passed, 2 failed, 0 warned (advisory)");
     const xml = readFileSync(junit, "utf8");
     expect(xml).toContain('<testsuite name="receiver" tests="25" failures="2" skipped="0"');
-    expect(xml).toContain('<failure message="acknowledged a delivery signed 6 minutes ago with 204, where the contract allows 5 minutes">risk: accepts replays');
+    expect(xml).toContain(
+      '<failure message="acknowledged a delivery signed 6 minutes ago with 204, where the contract allows 5 minutes">risk: accepts replays',
+    );
   });
 
   it("exits 1 on the wrong secret, saying so before the failures it causes, each of which it still lists", async () => {
     const endpoint = await startFlawedEndpoint(newSigningSecret());
     endpoints.push(endpoint);
-    const error = await cli("--url", endpoint.url, "--secret", newSigningSecret()).then(() => undefined, (e: { code: number; stdout: string }) => e);
+    const error = await cli("--url", endpoint.url, "--secret", newSigningSecret()).then(
+      () => undefined,
+      (e: { code: number; stdout: string }) => e,
+    );
     expect(error?.code).toBe(1);
     const lines = error!.stdout.split("\n");
     expect(lines.slice(0, 5)).toEqual([
@@ -225,26 +298,49 @@ describe("payin-conformance receiver", () => {
     const secret = newSigningSecret();
     const endpoint = await startFlawedEndpoint(secret);
     endpoints.push(endpoint);
-    const { stdout } = await cli("--url", endpoint.url, "--secret", secret.slice("whsec_".length), "--only", "receiver.event.session-created,receiver.forged.other-secret");
-    expect(stdout.split("\n").slice(0, 3)).toEqual([`checking ${endpoint.url}`, expect.stringMatching(/^✓ receiver\.event\.session-created /), expect.stringMatching(/^✓ receiver\.forged\.other-secret /)]);
+    const { stdout } = await cli(
+      "--url",
+      endpoint.url,
+      "--secret",
+      secret.slice("whsec_".length),
+      "--only",
+      "receiver.event.session-created,receiver.forged.other-secret",
+    );
+    expect(stdout.split("\n").slice(0, 3)).toEqual([
+      `checking ${endpoint.url}`,
+      expect.stringMatching(/^✓ receiver\.event\.session-created /),
+      expect.stringMatching(/^✓ receiver\.forged\.other-secret /),
+    ]);
   });
 
   it.each([
     [["--secret", "whsec_AAAA"], "--url is required"],
     [["--url", "ftp://x", "--secret", "whsec_AAAA"], '--url must be an http:// or https:// URL, not "ftp://x"'],
     [["--url", "http://127.0.0.1:9"], "--secret is required"],
-    [["--url", "http://127.0.0.1:9", "--secret", "whsec_!"], "--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)"],
+    [
+      ["--url", "http://127.0.0.1:9", "--secret", "whsec_!"],
+      "--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+    ],
     [["--url", "http://127.0.0.1:9", "--secret", "AAA"], "--secret must be the endpoint's signing secret: whsec_ followed by base64"],
     [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--base-url", "http://127.0.0.1:9"], "--base-url and --token go together"],
-    [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--timeout-ms", "0"], '--timeout-ms must be a whole number of milliseconds, not "0"'],
+    [
+      ["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--timeout-ms", "0"],
+      '--timeout-ms must be a whole number of milliseconds, not "0"',
+    ],
     [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--only", "receiver.nope"], "no check has the id receiver.nope"],
   ])("exits 2 on bad flags %j, naming what is wrong", async (args, message) => {
-    await expect(cli(...args)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`payin-conformance receiver: ${message}`) });
+    await expect(cli(...args)).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`payin-conformance receiver: ${message}`),
+    });
   });
 
   it("exits 2 when the endpoint cannot be reached", async () => {
     const endpoint = await startFlawedEndpoint(newSigningSecret());
     await endpoint.close();
-    await expect(cli("--url", endpoint.url, "--secret", "whsec_AAAA")).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^payin-conformance: http:\/\/127\.0\.0\.1:\d+\/webhooks cannot be reached: .*ECONNREFUSED/) });
+    await expect(cli("--url", endpoint.url, "--secret", "whsec_AAAA")).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^payin-conformance: http:\/\/127\.0\.0\.1:\d+\/webhooks cannot be reached: .*ECONNREFUSED/),
+    });
   });
 });

@@ -20,7 +20,12 @@ const typeOf = (body: string) => json(body).type as string;
 const faults: Array<[string, Fault, string[], RegExp]> = [
   [
     "a status changed (create counterparty answers 200)",
-    { answer: (request, answer) => (request.method === "POST" && request.path.startsWith("/api/v1/send/counterparties/") && answer.status === 201 ? { ...answer, status: 200 } : answer) },
+    {
+      answer: (request, answer) =>
+        request.method === "POST" && request.path.startsWith("/api/v1/send/counterparties/") && answer.status === 201
+          ? { ...answer, status: 200 }
+          : answer,
+    },
     ["answers.create-counterparty"],
     /answered 200 where the contract expects 201/,
   ],
@@ -28,7 +33,9 @@ const faults: Array<[string, Fault, string[], RegExp]> = [
     "a required field dropped (a session without payment_link)",
     {
       answer: (request, answer) =>
-        request.path.startsWith("/api/v1/earn/payment-sessions/") && answer.status === 201 ? { ...answer, body: JSON.stringify({ ...json(answer.body), payment_link: undefined }) } : answer,
+        request.path.startsWith("/api/v1/earn/payment-sessions/") && answer.status === 201
+          ? { ...answer, body: JSON.stringify({ ...json(answer.body), payment_link: undefined }) }
+          : answer,
     },
     ["answers.create-payment-session"],
     /body\.payment_link must have required property 'payment_link'/,
@@ -41,7 +48,10 @@ const faults: Array<[string, Fault, string[], RegExp]> = [
   ],
   [
     "a retry with a new webhook-id",
-    { delivery: (delivery, secret, attempt) => (attempt > 1 ? resigned(delivery, secret, `msg_retry_${attempt}_${crypto.randomUUID()}`) : delivery) },
+    {
+      delivery: (delivery, secret, attempt) =>
+        attempt > 1 ? resigned(delivery, secret, `msg_retry_${attempt}_${crypto.randomUUID()}`) : delivery,
+    },
     ["events.retry"],
     /was not retried with webhook-id msg_/,
   ],
@@ -52,7 +62,10 @@ const faults: Array<[string, Fault, string[], RegExp]> = [
       delivery: (delivery, secret) => {
         if (typeOf(delivery.body) !== "transaction-completed") return delivery;
         const event = json(delivery.body);
-        return resigned({ ...delivery, body: JSON.stringify({ ...event, timestamp: new Date(Date.parse(event.timestamp) - 1).toISOString() }) }, secret);
+        return resigned(
+          { ...delivery, body: JSON.stringify({ ...event, timestamp: new Date(Date.parse(event.timestamp) - 1).toISOString() }) },
+          secret,
+        );
       },
     },
     ["events.flows"],
@@ -60,7 +73,10 @@ const faults: Array<[string, Fault, string[], RegExp]> = [
   ],
   [
     "an invalid body answered 500",
-    { answer: (_, answer) => (answer.status === 422 ? { ...answer, status: 500, body: JSON.stringify({ ...json(answer.body), status: 500 }) } : answer) },
+    {
+      answer: (_, answer) =>
+        answer.status === 422 ? { ...answer, status: 500, body: JSON.stringify({ ...json(answer.body), status: 500 }) } : answer,
+    },
     ["negative.create-counterparty"],
     /an invalid body was answered 500, a server error/,
   ],
@@ -69,7 +85,11 @@ const faults: Array<[string, Fault, string[], RegExp]> = [
     {
       answer: (request, answer) =>
         answer.status === 409 && json(answer.body).code === "counterparty_exists"
-          ? { status: 201, headers: { "content-type": "application/json" }, body: JSON.stringify({ ...json(request.body), id: `cp_dup${Date.now()}`, created_at: new Date().toISOString() }) }
+          ? {
+              status: 201,
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ ...json(request.body), id: `cp_dup${Date.now()}`, created_at: new Date().toISOString() }),
+            }
           : answer,
     },
     ["rules.counterparty-unique"],
@@ -104,13 +124,32 @@ describe("the conformance kit against broken servers", () => {
     const refusesHttp: Fault = {
       answer: (request, answer) =>
         request.method === "POST" && request.path === "/webhooks" && json(request.body).url?.startsWith("http://")
-          ? { status: 422, headers: { "content-type": "application/problem+json" }, body: JSON.stringify({ type: "https://docs.payin.example.com/problems/validation_failed", title: "Validation failed", status: 422, detail: "x", code: "validation_failed", errors: [{ field: "url", message: "must be https" }] }) }
+          ? {
+              status: 422,
+              headers: { "content-type": "application/problem+json" },
+              body: JSON.stringify({
+                type: "https://docs.payin.example.com/problems/validation_failed",
+                title: "Validation failed",
+                status: 422,
+                detail: "x",
+                code: "validation_failed",
+                errors: [{ field: "url", message: "must be https" }],
+              }),
+            }
           : answer,
     };
     const front = await startFaultyFront(sandbox.url, refusesHttp);
     try {
-      const report = await runConformance({ baseUrl: front.url, token: `strict-${crypto.randomUUID()}`, seed: 1, only: ["events.session-created", "rules.idempotency"] });
-      expect(report.results.map((r) => [r.id, r.outcome])).toEqual([["rules.idempotency", "passed"], ["events.session-created", "skipped"]]);
+      const report = await runConformance({
+        baseUrl: front.url,
+        token: `strict-${crypto.randomUUID()}`,
+        seed: 1,
+        only: ["events.session-created", "rules.idempotency"],
+      });
+      expect(report.results.map((r) => [r.id, r.outcome])).toEqual([
+        ["rules.idempotency", "passed"],
+        ["events.session-created", "skipped"],
+      ]);
       expect(report.results[1]!.reason).toMatch(/--public-url/);
     } finally {
       await front.close();
@@ -120,8 +159,20 @@ describe("the conformance kit against broken servers", () => {
   it("exits 1 from the command when a check fails", async () => {
     const front = await startFaultyFront(sandbox.url, faults[0]![1]);
     try {
-      const run = promisify(execFile)(process.execPath, [path.resolve("src/conformance/cli.ts"), "service", "--base-url", front.url, "--token", "t", "--only", "answers.create-counterparty"]);
-      await expect(run).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/✗ answers\.create-counterparty[\s\S]*0 passed, 1 failed, 0 skipped/) });
+      const run = promisify(execFile)(process.execPath, [
+        path.resolve("src/conformance/cli.ts"),
+        "service",
+        "--base-url",
+        front.url,
+        "--token",
+        "t",
+        "--only",
+        "answers.create-counterparty",
+      ]);
+      await expect(run).rejects.toMatchObject({
+        code: 1,
+        stdout: expect.stringMatching(/✗ answers\.create-counterparty[\s\S]*0 passed, 1 failed, 0 skipped/),
+      });
     } finally {
       await front.close();
     }

@@ -39,7 +39,8 @@ export async function startFaultyFront(sandboxUrl: string, fault: Fault): Promis
     const headers = pick(req.headers, ["webhook-id", "webhook-timestamp", "webhook-signature", "content-type"]);
     const attempt = (attempts.get(headers["webhook-id"]!) ?? 0) + 1;
     attempts.set(headers["webhook-id"]!, attempt);
-    const spoiled = registered && (fault.delivery ? await fault.delivery({ headers, body }, registered.secret, attempt) : { headers, body });
+    const spoiled =
+      registered && (fault.delivery ? await fault.delivery({ headers, body }, registered.secret, attempt) : { headers, body });
     // Only to loopback, as every test: a shop's URL registered by a check gets nothing.
     if (!registered || !spoiled || !isLoopbackHost(new URL(registered.url).hostname)) return res.writeHead(204).end();
     const answer = await fetch(registered.url, { method: "POST", headers: spoiled.headers, body: spoiled.body });
@@ -53,15 +54,24 @@ export async function startFaultyFront(sandboxUrl: string, fault: Fault): Promis
     const body = raw.toString("utf8");
     const path = req.url!;
     const headers = pick(req.headers, ["authorization", "content-type", "idempotency-key"]);
-    const forwarded = await fetch(sandboxUrl + path, { method: req.method, headers, ...(raw.length > 0 ? { body: new Uint8Array(raw) } : {}) });
-    let answer: Answer = { status: forwarded.status, headers: pick(Object.fromEntries(forwarded.headers), ["content-type", "www-authenticate", "allow", "retry-after"]), body: await forwarded.text() };
+    const forwarded = await fetch(sandboxUrl + path, {
+      method: req.method,
+      headers,
+      ...(raw.length > 0 ? { body: new Uint8Array(raw) } : {}),
+    });
+    let answer: Answer = {
+      status: forwarded.status,
+      headers: pick(Object.fromEntries(forwarded.headers), ["content-type", "www-authenticate", "allow", "retry-after"]),
+      body: await forwarded.text(),
+    };
     if (req.method === "POST" && path === "/webhooks" && forwarded.ok) {
       // The URL the sandbox took is registered again as the relay; the caller sees its own.
       const json = JSON.parse(answer.body) as { url: string; signing_secret: string };
       registered = { url: json.url, secret: json.signing_secret };
       await fetch(sandboxUrl + path, { method: "POST", headers, body: JSON.stringify({ url: relayUrl }) });
     }
-    if (path === "/webhooks" && req.method === "GET" && registered && forwarded.ok) answer = { ...answer, body: JSON.stringify({ ...JSON.parse(answer.body), url: registered.url }) };
+    if (path === "/webhooks" && req.method === "GET" && registered && forwarded.ok)
+      answer = { ...answer, body: JSON.stringify({ ...JSON.parse(answer.body), url: registered.url }) };
     if (fault.answer) answer = fault.answer({ method: req.method!, path, body }, answer);
     res.writeHead(answer.status, answer.headers).end(answer.body);
   });

@@ -40,7 +40,8 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
     // Behind a proxy that sends every request elsewhere: the service follows no redirect.
     if (flaw === "redirects") return 302;
     // The flaw reads each header as if it were there: a missing one throws, and answers 500.
-    const header = (name: string) => (flaw === "crash-on-missing-header" ? (headers[name] as string).trim() : (headers[name] as string | undefined));
+    const header = (name: string) =>
+      flaw === "crash-on-missing-header" ? (headers[name] as string).trim() : (headers[name] as string | undefined);
     const [id, timestamp, signatures] = [header("webhook-id"), header("webhook-timestamp"), header("webhook-signature")!];
     if (!id || !timestamp || (flaw !== "no-signature-check" && !signatures)) return 401;
     if (flaw !== "no-timestamp-check" && Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return 401;
@@ -48,7 +49,9 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
       const signed = flaw === "signature-over-reserialised-json" ? JSON.stringify(JSON.parse(body)) : body;
       const expected = Buffer.from(`v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${signed}`).digest("base64")}`);
       const candidates = signatures.split(" ").slice(0, flaw === "first-signature-only" ? 1 : undefined);
-      const matched = candidates.some((candidate) => candidate.length === expected.length && timingSafeEqual(Buffer.from(candidate), expected));
+      const matched = candidates.some(
+        (candidate) => candidate.length === expected.length && timingSafeEqual(Buffer.from(candidate), expected),
+      );
       if (!matched) return flaw === "500-on-forgery" ? 500 : 401;
     }
     let event;
@@ -60,11 +63,17 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
     }
     if (typeof event?.type !== "string") return 400;
     if (!(EVENT_TYPES as readonly string[]).includes(event.type)) return flaw === "refuses-unknown-types" ? 400 : 204;
-    if (flaw !== "accepts-invalid-events" && event.type.startsWith("transaction-") && typeof event.data?.transaction_id !== "string") return 400;
+    if (flaw !== "accepts-invalid-events" && event.type.startsWith("transaction-") && typeof event.data?.transaction_id !== "string")
+      return 400;
     if (handled.has(id!)) return flaw === "500-on-redelivery" ? 500 : 204;
     // A state machine where the contract promises no order: a transaction must be created first.
     if (event.type === "transaction-created") sessionsWithTransaction.add(event.data.session_id);
-    else if (flaw === "refuses-out-of-order" && event.type === "transaction-completed" && !sessionsWithTransaction.has(event.data.session_id)) return 409;
+    else if (
+      flaw === "refuses-out-of-order" &&
+      event.type === "transaction-completed" &&
+      !sessionsWithTransaction.has(event.data.session_id)
+    )
+      return 409;
     handled.add(id!);
     // Any 2xx acknowledges: 200 for session events, 204 for the others.
     const ok = event.type.startsWith("session-") ? 200 : 204;

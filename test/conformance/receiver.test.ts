@@ -5,7 +5,14 @@
 // says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMerchant, type RunningMerchant } from "../../examples/merchant/src/server.ts";
-import { receiverChecks, receiverSummaryLines, runReceiverConformance, SetupFailed, UnreachableTarget, type ReceiverReport } from "../../src/conformance/index.ts";
+import {
+  receiverChecks,
+  receiverSummaryLines,
+  runReceiverConformance,
+  SetupFailed,
+  UnreachableTarget,
+  type ReceiverReport,
+} from "../../src/conformance/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { startFaultyFront } from "./faulty-front.ts";
 
@@ -18,7 +25,12 @@ const logs: string[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   merchant = await startMerchant({ baseUrl: sandbox.url, token, log: (line) => logs.push(line) });
-  report = await runReceiverConformance({ url: `${merchant.url}/webhooks/payin`, secret: merchant.signingSecret, baseUrl: sandbox.url, token });
+  report = await runReceiverConformance({
+    url: `${merchant.url}/webhooks/payin`,
+    secret: merchant.signingSecret,
+    baseUrl: sandbox.url,
+    token,
+  });
 }, 60_000);
 afterAll(async () => {
   await merchant?.close();
@@ -44,11 +56,17 @@ describe("the receiver checks against the example merchant", () => {
   // The merchant answers 2xx only after verifyWebhook took the delivery (signature, timestamp,
   // the event's schema): the seven event checks passing says the kit's events keep the contract.
   it("sent an event of a type the merchant does not know, which verifyWebhook named and the merchant ignored", () => {
-    expect(logs).toContainEqual('ignored: The event type "transaction-refunded" is not one of the seven this version knows: acknowledge it with 2xx and ignore it.');
+    expect(logs).toContainEqual(
+      'ignored: The event type "transaction-refunded" is not one of the seven this version knows: acknowledge it with 2xx and ignore it.',
+    );
   });
 
   it("without the merchant's account, sends made-up objects: the merchant cannot fetch their transactions, and the summary says to give --base-url", async () => {
-    const lonely = await runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, only: ["receiver.event.session-created", "receiver.event.transaction-completed"] });
+    const lonely = await runReceiverConformance({
+      url: endpoint(),
+      secret: merchant.signingSecret,
+      only: ["receiver.event.session-created", "receiver.event.transaction-completed"],
+    });
     expect(lonely.results.map((r) => [r.id, r.outcome])).toEqual([
       ["receiver.event.session-created", "passed"],
       ["receiver.event.transaction-completed", "failed"],
@@ -64,19 +82,30 @@ describe("the receiver checks against the example merchant", () => {
       answer: (request, answer) => (request.path.startsWith("/_sandbox/") ? { status: 404, headers: {}, body: "" } : answer),
     });
     try {
-      const partial = await runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, baseUrl: noControl.url, token, only: ["receiver.event.session-created"] });
+      const partial = await runReceiverConformance({
+        url: endpoint(),
+        secret: merchant.signingSecret,
+        baseUrl: noControl.url,
+        token,
+        only: ["receiver.event.session-created"],
+      });
       expect(partial.payments).toBe("sessions");
       expect(partial.counts).toEqual({ passed: 1, failed: 0, warned: 0, skipped: 0 });
-      expect(receiverSummaryLines(partial)[2]).toMatch(/^the events named sessions created in the account at --base-url, with made-up transactions/);
+      expect(receiverSummaryLines(partial)[2]).toMatch(
+        /^the events named sessions created in the account at --base-url, with made-up transactions/,
+      );
     } finally {
       await noControl.close();
     }
   });
 
   it("cannot run when the account refuses to create what the events name, or cannot be reached", async () => {
-    const run = (baseUrl: string) => runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, baseUrl, token: "", only: [] });
+    const run = (baseUrl: string) =>
+      runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, baseUrl, token: "", only: [] });
     await expect(run(sandbox.url)).rejects.toThrow(SetupFailed);
-    await expect(run(sandbox.url)).rejects.toThrow(/^http:\/\/127\.0\.0\.1:\d+ answered 401 to create counterparty, not 201: \{.*"status":401/);
+    await expect(run(sandbox.url)).rejects.toThrow(
+      /^http:\/\/127\.0\.0\.1:\d+ answered 401 to create counterparty, not 201: \{.*"status":401/,
+    );
     await expect(run("http://127.0.0.1:9")).rejects.toThrow(UnreachableTarget);
   });
 });

@@ -42,16 +42,39 @@ describe("payin-conformance service", () => {
 
   it("runs only the checks asked for, and replays the same generated bodies from the same seed", async () => {
     const only = ["negative.create-counterparty"];
-    const [a, b] = [await runConformance({ baseUrl: mock.url, token: "c", seed: 7, only }), await runConformance({ baseUrl: mock.url, token: "c", seed: 7, only })];
+    const [a, b] = [
+      await runConformance({ baseUrl: mock.url, token: "c", seed: 7, only }),
+      await runConformance({ baseUrl: mock.url, token: "c", seed: 7, only }),
+    ];
     expect(a.results.map((r) => r.id)).toEqual(only);
     expect(a.seed).toBe(7);
     expect(b.results[0]!.outcome).toBe(a.results[0]!.outcome);
   });
 
   it("writes JUnit XML with a suite per group and a testcase per check, failures and skips marked", async () => {
-    const report = await runConformance({ baseUrl: mock.url, token: "conformance", seed: 1, only: ["answers.create-counterparty", "rules.idempotency"] });
-    const xml = junit({ ...report, results: [...report.results, { id: "answers.broken", name: "a <broken> check", outcome: "failed", durationMs: 5, reason: "answered 500", details: ["sent: POST /x"] }] });
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="payin-conformance" tests="3" failures="1" skipped="1">/);
+    const report = await runConformance({
+      baseUrl: mock.url,
+      token: "conformance",
+      seed: 1,
+      only: ["answers.create-counterparty", "rules.idempotency"],
+    });
+    const xml = junit({
+      ...report,
+      results: [
+        ...report.results,
+        {
+          id: "answers.broken",
+          name: "a <broken> check",
+          outcome: "failed",
+          durationMs: 5,
+          reason: "answered 500",
+          details: ["sent: POST /x"],
+        },
+      ],
+    });
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="payin-conformance" tests="3" failures="1" skipped="1">/,
+    );
     expect(xml).toContain('<testsuite name="answers" tests="2" failures="1" skipped="0"');
     expect(xml).toContain('<testsuite name="rules" tests="1" failures="0" skipped="1"');
     expect(xml).toContain('name="answers.broken: a &lt;broken&gt; check"');
@@ -62,19 +85,30 @@ describe("payin-conformance service", () => {
 
 describe("the service report as people read it", () => {
   it("has a line per check, a failure's reason and details under it, then the coverage and the count", async () => {
-    const report = await runConformance({ baseUrl: mock.url, token: "conformance", seed: 1, only: ["answers.create-counterparty", "rules.idempotency"] });
+    const report = await runConformance({
+      baseUrl: mock.url,
+      token: "conformance",
+      seed: 1,
+      only: ["answers.create-counterparty", "rules.idempotency"],
+    });
     const [passed, skipped] = report.results.map((r) => ({ ...r, durationMs: 3.4 }));
     expect(resultLines(passed!)).toEqual([`✓ answers.create-counterparty  ${passed!.name} (3 ms)`]);
     expect(resultLines(skipped!)).toEqual([`- rules.idempotency  ${skipped!.name} (skipped)`, `    ${skipped!.reason}`]);
-    expect(resultLines({ id: "a.b", name: "c", outcome: "failed", durationMs: 1, reason: "answered 500", risk: "r", details: ["sent: x", "came: y"] })).toEqual([
-      "✗ a.b  c (1 ms)",
-      "    answered 500",
-      "    risk: r",
-      "    sent: x",
-      "    came: y",
-    ]);
+    expect(
+      resultLines({
+        id: "a.b",
+        name: "c",
+        outcome: "failed",
+        durationMs: 1,
+        reason: "answered 500",
+        risk: "r",
+        details: ["sent: x", "came: y"],
+      }),
+    ).toEqual(["✗ a.b  c (1 ms)", "    answered 500", "    risk: r", "    sent: x", "    came: y"]);
     const lines = summaryLines(report);
-    expect(lines[1]).toBe(`coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke and of the event types (seed 1)`);
+    expect(lines[1]).toBe(
+      `coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke and of the event types (seed 1)`,
+    );
     expect(lines).toContain("  createCounterparty     201✓ 400· 401· 409· 413· 415· 422·");
     expect(lines.find((line) => line.trimStart().startsWith("events"))).toBe(
       "  events                 session-created· transaction-created· transaction-completed· transaction-settled· session-expired· transaction-failed· session-completed·",
@@ -88,7 +122,18 @@ describe("the payin-conformance command", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "payin-conformance-"));
     try {
       const file = path.join(dir, "junit.xml");
-      const { stdout } = await exec(process.execPath, [cli, "service", "--base-url", mock.url, "--token", "t", "--seed", "3", "--junit", file]);
+      const { stdout } = await exec(process.execPath, [
+        cli,
+        "service",
+        "--base-url",
+        mock.url,
+        "--token",
+        "t",
+        "--seed",
+        "3",
+        "--junit",
+        file,
+      ]);
       expect(stdout).toMatch(/^✓ answers\.create-counterparty {2}create counterparty answers 201/m);
       expect(stdout).toMatch(/^- rules\.idempotency .*\(skipped\)\n {4}the target does not offer state/m);
       expect(stdout).toMatch(/coverage: \d+ % of the documented statuses a request can provoke and of the event types \(seed 3\)/);
@@ -100,7 +145,18 @@ describe("the payin-conformance command", () => {
   });
 
   it("exits 1 when coverage falls short of --min-coverage", async () => {
-    const run = exec(process.execPath, [cli, "service", "--base-url", mock.url, "--token", "t", "--only", "answers.counterparty-schema", "--min-coverage", "90"]);
+    const run = exec(process.execPath, [
+      cli,
+      "service",
+      "--base-url",
+      mock.url,
+      "--token",
+      "t",
+      "--only",
+      "answers.counterparty-schema",
+      "--min-coverage",
+      "90",
+    ]);
     await expect(run).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/below --min-coverage 90 %/) });
   });
 

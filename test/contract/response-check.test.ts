@@ -7,8 +7,14 @@ const url = "https://api.payin.example.com/api/v1/earn/transactions/txn_1/";
 const json = (status: number, body: unknown, type = "application/json", headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": type, ...headers } });
 const transaction = {
-  id: "txn_1", status: "completed", session_id: "ps_1", counterparty_id: "cp_1",
-  amount: 10, currency: "EUR", created_at: "2026-11-21T10:00:00Z", updated_at: "2026-11-21T10:00:05Z",
+  id: "txn_1",
+  status: "completed",
+  session_id: "ps_1",
+  counterparty_id: "cp_1",
+  amount: 10,
+  currency: "EUR",
+  created_at: "2026-11-21T10:00:00Z",
+  updated_at: "2026-11-21T10:00:05Z",
 };
 
 describe("checkResponse", () => {
@@ -31,7 +37,9 @@ describe("checkResponse", () => {
 
   it("rejects an undocumented status, an undocumented content type and an operation outside the contract", async () => {
     expect((await checkResponse("GET", url, json(418, {}))).breaches[0]).toMatch(/status 418 is not documented/);
-    expect((await checkResponse("GET", url, json(404, { status: 404 }, "application/json"))).breaches[0]).toMatch(/content type application\/json is not documented/);
+    expect((await checkResponse("GET", url, json(404, { status: 404 }, "application/json"))).breaches[0]).toMatch(
+      /content type application\/json is not documented/,
+    );
     expect((await checkResponse("DELETE", url, json(200, {}))).breaches[0]).toMatch(/not in the contract/);
   });
 

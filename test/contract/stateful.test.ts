@@ -59,7 +59,8 @@ describe.runIf(onSandbox)("the sandbox's accounts", () => {
     const as = newToken();
     const c = clientFor(as);
     const session = (await c.POST(SESSIONS, { body: sessionBody((await createCounterparty(c)).id) })).data!;
-    const status = async () => ((await send("GET", `/_sandbox/v1/payment-sessions/${session.id}`, { as })).body as { status: string }).status;
+    const status = async () =>
+      ((await send("GET", `/_sandbox/v1/payment-sessions/${session.id}`, { as })).body as { status: string }).status;
 
     const advance = (seconds: number) => send("POST", "/_sandbox/v1/clock/advance", { body: { seconds }, as });
     const almost = await advance(3599);
@@ -144,18 +145,31 @@ describe.runIf(onSandbox)("a sandbox restarted on the same --db file", () => {
     const body = sessionBody(counterparty.id);
     const session = (await c.POST(SESSIONS, { body, params: { header: { "Idempotency-Key": key } } })).data!;
     const webhook = (await c.POST("/webhooks", { body: { url: webhookUrl("/hooks") } })).data!;
-    await fetch(`${sandbox.url}/_sandbox/v1/clock/advance`, { method: "POST", headers: { Authorization: `Bearer ${as}`, "Content-Type": "application/json" }, body: JSON.stringify({ seconds: 1800 }) });
+    await fetch(`${sandbox.url}/_sandbox/v1/clock/advance`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${as}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ seconds: 1800 }),
+    });
     await sandbox.close();
 
     sandbox = await startSandbox({ port: 0, db });
     try {
       c = createPayinClient({ baseUrl: sandbox.url, token: as });
-      expect((await c.POST(COUNTERPARTIES, { body: person })).error).toMatchObject({ code: "counterparty_exists", existing_id: counterparty.id });
+      expect((await c.POST(COUNTERPARTIES, { body: person })).error).toMatchObject({
+        code: "counterparty_exists",
+        existing_id: counterparty.id,
+      });
       expect((await c.POST(SESSIONS, { body, params: { header: { "Idempotency-Key": key } } })).data!.id).toBe(session.id);
       expect((await c.POST("/webhooks", { body: { url: webhookUrl("/hooks/2") } })).data!.signing_secret).toBe(webhook.signing_secret);
-      const advanced = await fetch(`${sandbox.url}/_sandbox/v1/clock/advance`, { method: "POST", headers: { Authorization: `Bearer ${as}`, "Content-Type": "application/json" }, body: JSON.stringify({ seconds: 1800 }) });
+      const advanced = await fetch(`${sandbox.url}/_sandbox/v1/clock/advance`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${as}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ seconds: 1800 }),
+      });
       expect(await advanced.json()).toMatchObject({ offset_seconds: 3600 });
-      const after = await fetch(`${sandbox.url}/_sandbox/v1/payment-sessions/${session.id}`, { headers: { Authorization: `Bearer ${as}` } });
+      const after = await fetch(`${sandbox.url}/_sandbox/v1/payment-sessions/${session.id}`, {
+        headers: { Authorization: `Bearer ${as}` },
+      });
       expect(await after.json()).toMatchObject({ id: session.id, status: "expired" });
     } finally {
       await sandbox.close();

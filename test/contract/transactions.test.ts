@@ -6,10 +6,18 @@ describe("GET /api/v1/earn/transactions/{transaction_id}/", () => {
   it.runIf(onSandbox)("returns the transaction in each state the payment flow gives it (sandbox)", async () => {
     const customer = await client.POST("/api/v1/send/counterparties/", { body: newCounterparty() });
     const session = await client.POST("/api/v1/earn/payment-sessions/", {
-      body: { amount: 12.5, currency: "EUR", counterparty_id: customer.data!.id, order_id: "ORD-CONTRACT-1", redirect_url: "https://shop.example.com/thanks" },
+      body: {
+        amount: 12.5,
+        currency: "EUR",
+        counterparty_id: customer.data!.id,
+        order_id: "ORD-CONTRACT-1",
+        redirect_url: "https://shop.example.com/thanks",
+      },
     });
     const read = async (id: string) => {
-      const { data, response } = await client.GET("/api/v1/earn/transactions/{transaction_id}/", { params: { path: { transaction_id: id } } });
+      const { data, response } = await client.GET("/api/v1/earn/transactions/{transaction_id}/", {
+        params: { path: { transaction_id: id } },
+      });
       expect(last().breaches).toEqual([]);
       expect(response.status).toBe(200);
       return data!;
@@ -19,7 +27,14 @@ describe("GET /api/v1/earn/transactions/{transaction_id}/", () => {
     const failed = await simulate({ outcome: "fail", failure_reason: "authentication_failed" });
     expect(failed.breaches).toEqual([]);
     const failedId = (failed.body as { transaction: { id: string } }).transaction.id;
-    expect(await read(failedId)).toMatchObject({ id: failedId, status: "failed", failure_reason: "authentication_failed", session_id: session.data!.id, amount: 12.5, order_id: "ORD-CONTRACT-1" });
+    expect(await read(failedId)).toMatchObject({
+      id: failedId,
+      status: "failed",
+      failure_reason: "authentication_failed",
+      session_id: session.data!.id,
+      amount: 12.5,
+      order_id: "ORD-CONTRACT-1",
+    });
 
     const paid = await simulate({ outcome: "pay" });
     expect(paid.breaches).toEqual([]);

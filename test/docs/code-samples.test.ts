@@ -35,7 +35,9 @@ describe("code samples", () => {
 
   it("send the request example as the body, with its path, query and header parameters", () => {
     const create = samples.find((s) => s.method === "post" && s.path === "/api/v1/earn/payment-sessions/")!;
-    const example = Object.values<any>(dereferenced.paths["/api/v1/earn/payment-sessions/"].post.requestBody.content["application/json"].examples)[0].value;
+    const example = Object.values<any>(
+      dereferenced.paths["/api/v1/earn/payment-sessions/"].post.requestBody.content["application/json"].examples,
+    )[0].value;
     const [curl, ts] = create.samples.map((s) => s.source);
     expect(JSON.parse(curl!.slice(curl!.indexOf("-d '") + 4, -1))).toEqual(example);
     expect(curl).toMatch(/^curl -X POST "\$PAYIN_BASE_URL\/api\/v1\/earn\/payment-sessions\/"/);

@@ -9,7 +9,10 @@ import { generatedDir, root } from "../../scripts/lib/paths.ts";
 
 const asyncapiDescription: string = JSON.parse(readFileSync(path.join(generatedDir, "asyncapi.json"), "utf8")).info.description;
 const register = readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8");
-const stateDiagrams = (markdown: string) => mermaidSources(markdown).filter((s) => /stateDiagram/.test(s)).map(parseStateDiagram);
+const stateDiagrams = (markdown: string) =>
+  mermaidSources(markdown)
+    .filter((s) => /stateDiagram/.test(s))
+    .map(parseStateDiagram);
 
 describe("the state diagrams of the sources", () => {
   it("the events document and the decision register state the same two diagrams", () => {
@@ -46,7 +49,8 @@ describe("the drawings", () => {
 
   it("show each state, each transition's label, and mark the states with no way out as final", () => {
     const { svg } = diagramForMermaid(session)!;
-    for (const text of ["created", "completed", "expired", "session-created", "session-completed", "session-expired"]) expect(svg).toContain(`>${text}</text>`);
+    for (const text of ["created", "completed", "expired", "session-created", "session-completed", "session-expired"])
+      expect(svg).toContain(`>${text}</text>`);
     expect(svg.match(/<line /g)).toHaveLength(3);
     expect(svg.match(/stroke-width="3"/g)).toHaveLength(2);
   });
@@ -60,12 +64,16 @@ describe("the drawings", () => {
   });
 
   it("refuse a diagram whose states no layout places", () => {
-    expect(() => diagramForMermaid(`${session}  created --> refunded: refund\n`)).toThrow(/No layout .* places the states completed, created, expired, refunded/);
+    expect(() => diagramForMermaid(`${session}  created --> refunded: refund\n`)).toThrow(
+      /No layout .* places the states completed, created, expired, refunded/,
+    );
   });
 
   it("leave other mermaid blocks as code, and replace the state diagrams", () => {
     const markdown = "```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n```mermaid\n" + session + "```\n";
     expect(diagramsIn(markdown).map((d) => d.name)).toEqual(["payment-session-states"]);
-    expect(replaceMermaid(markdown, (d) => `[${d.name}]`)).toBe("```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n[payment-session-states]\n");
+    expect(replaceMermaid(markdown, (d) => `[${d.name}]`)).toBe(
+      "```mermaid\nsequenceDiagram\n  A->>B: hi\n```\n\n[payment-session-states]\n",
+    );
   });
 });

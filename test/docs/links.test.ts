@@ -67,9 +67,24 @@ describe("links in the repository's Markdown", () => {
 
   it("the walk tells a broken link from a good one", () => {
     const file = `${guidesDir}/example.md`;
-    const broken = ["sandbox-guide.html", "nowhere.md", "sandbox.md#nowhere", "../../../openapi/DECISIONS.md#d5", "/README.md", "../../../dist/docs/index.html", "../../../src/index.ts#top"];
+    const broken = [
+      "sandbox-guide.html",
+      "nowhere.md",
+      "sandbox.md#nowhere",
+      "../../../openapi/DECISIONS.md#d5",
+      "/README.md",
+      "../../../dist/docs/index.html",
+      "../../../src/index.ts#top",
+    ];
     expect(repositoryProblems(file, broken.map((href) => `[x](${href})`).join("\n\n")).map((p) => p.split(": ")[1])).toEqual(broken);
-    const good = ["sandbox.md#faults-on-demand", "#quickstart", "../../../openapi/DECISIONS.md#d5-state-transitions", "../../../examples/merchant/", "../../../src/index.ts#L1-L3", "https://example.com/x.html"];
+    const good = [
+      "sandbox.md#faults-on-demand",
+      "#quickstart",
+      "../../../openapi/DECISIONS.md#d5-state-transitions",
+      "../../../examples/merchant/",
+      "../../../src/index.ts#L1-L3",
+      "https://example.com/x.html",
+    ];
     expect(repositoryProblems(file, `# Quickstart\n\n${good.map((href) => `[x](${href})`).join(" ")}\n`)).toEqual([]);
   });
 });
@@ -136,10 +151,22 @@ describe("the site's build rewrites each link to the page its file becomes", () 
   });
 
   it.each([
-    ["sandbox-guide.html", /testing\.md: the link "sandbox-guide\.html" leads to scripts\/docs\/guides\/sandbox-guide\.html, which is not in the repository/],
-    ["../../../CONTRIBUTING.md", /testing\.md: the link "\.\.\/\.\.\/\.\.\/CONTRIBUTING\.md" leads to CONTRIBUTING\.md, which has no page in the site/],
-    ["../../../examples/merchant/", /the link "\.\.\/\.\.\/\.\.\/examples\/merchant\/" leads to examples\/merchant, which has no page in the site/],
-    ["sandbox.md#faults", /the link "sandbox\.md#faults" points at #faults, which is not one of scripts\/docs\/guides\/sandbox\.md's headings on GitHub \(#the-sandbox, /],
+    [
+      "sandbox-guide.html",
+      /testing\.md: the link "sandbox-guide\.html" leads to scripts\/docs\/guides\/sandbox-guide\.html, which is not in the repository/,
+    ],
+    [
+      "../../../CONTRIBUTING.md",
+      /testing\.md: the link "\.\.\/\.\.\/\.\.\/CONTRIBUTING\.md" leads to CONTRIBUTING\.md, which has no page in the site/,
+    ],
+    [
+      "../../../examples/merchant/",
+      /the link "\.\.\/\.\.\/\.\.\/examples\/merchant\/" leads to examples\/merchant, which has no page in the site/,
+    ],
+    [
+      "sandbox.md#faults",
+      /the link "sandbox\.md#faults" points at #faults, which is not one of scripts\/docs\/guides\/sandbox\.md's headings on GitHub \(#the-sandbox, /,
+    ],
     ["../../../openapi/DECISIONS.md#d5", /points at #d5, which is not one of openapi\/DECISIONS\.md's headings on GitHub \(#d1-/],
     ["../../../README.md#the-client", /points at #the-client, which is not an anchor that index\.html has/],
     ["/openapi/DECISIONS.md", /starts at the host's root/],

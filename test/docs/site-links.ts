@@ -10,7 +10,11 @@ const attribute = (names: string) => new RegExp(`\\s(?:${names})\\s*=\\s*(?:"([^
 const values = (markup: string, names: string) => [...markup.matchAll(attribute(names))].map((m) => entities(m[1] ?? m[2] ?? m[3] ?? ""));
 const entities = (text: string) =>
   text.replace(/&(?:#(\d+)|#x([\da-f]+)|(amp|lt|gt|quot|apos));/gi, (_, dec, hex, name: string | undefined) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }[name!.toLowerCase()]!,
+    dec
+      ? String.fromCodePoint(Number(dec))
+      : hex
+        ? String.fromCodePoint(parseInt(hex, 16))
+        : { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }[name!.toLowerCase()]!,
   );
 
 /** The page's markup, without what a browser does not read as markup. */

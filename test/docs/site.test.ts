@@ -35,7 +35,9 @@ const operations = [
   "GET /webhooks",
 ];
 const events = EVENT_TYPES;
-const sandboxOperations = operationsOf(JSON.parse(readFileSync(path.join(root, "generated", "sandbox.json"), "utf8"))).map(({ method, path: route }) => `${method.toUpperCase()} ${route}`);
+const sandboxOperations = operationsOf(JSON.parse(readFileSync(path.join(root, "generated", "sandbox.json"), "utf8"))).map(
+  ({ method, path: route }) => `${method.toUpperCase()} ${route}`,
+);
 const decisionIds = readRegister(readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8")).decisions.map((d) => d.id);
 
 /** What a page did while the test looked at it. */
@@ -111,7 +113,16 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     server = await serveStatic(site, prefix);
     browser = await chromium.launch({
       executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   }, 180_000);
@@ -124,14 +135,31 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
   it("index.html presents the service and the package, and every link on it resolves", async () => {
     const { page } = await open("index.html");
     const text = await settled(page);
-    for (const words of ["payment_link", "createPayinClient", "verifyWebhook", "signWebhook", "payin-mock", "@stoplight/prism-http-server", ...events])
+    for (const words of [
+      "payment_link",
+      "createPayinClient",
+      "verifyWebhook",
+      "signWebhook",
+      "payin-mock",
+      "@stoplight/prism-http-server",
+      ...events,
+    ])
       expect(text, words).toContain(words);
     for (const operation of operations) expect(showsOperation(text, operation), operation).toBe(true);
     expect(await page.locator("svg[role=img]").count(), "the two state diagrams").toBe(2);
     await screenshot(page, "index");
 
     const links = [...new Set(await hrefs(page))];
-    for (const target of ["openapi.html", "asyncapi.html", "decisions.html", "sandbox.html", "openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json"])
+    for (const target of [
+      "openapi.html",
+      "asyncapi.html",
+      "decisions.html",
+      "sandbox.html",
+      "openapi.yaml",
+      "openapi.json",
+      "asyncapi.yaml",
+      "asyncapi.json",
+    ])
       expect(links, target).toContain(target);
     for (const href of links) {
       expect(href, "links are relative").not.toMatch(/^(\/|[a-z][\w+.-]*:)/i);
@@ -176,22 +204,25 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     for (const event of events) expect(text, event).toContain(event);
   });
 
-  it.each(guides.map((g) => [g.file, g.source] as const))("%s renders its guide (%s) in the site's layout, every link resolving", async (file, source) => {
-    const markdown = readFileSync(path.join(root, "scripts", "docs", "guides", source), "utf8");
-    const { page } = await open(file);
-    const text = await settled(page);
-    await screenshot(page, file.replace(/\.html$/, ""));
-    // Every heading of the Markdown is a heading of the page, in order; code is shown as code.
-    const headings = [...markdown.matchAll(/^#{1,3} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, ""));
-    expect(await page.$$eval("article.guide :is(h1, h2, h3)", (hs) => hs.map((h) => h.textContent))).toEqual(headings);
-    expect(await page.locator("article.guide pre code").count()).toBe((markdown.match(/^```/gm) ?? []).length / 2);
-    expect(await page.locator(`nav a[href="${file}"][aria-current="page"]`).count(), "the navigation marks the page").toBe(1);
-    expect(text).not.toContain("](");
-    for (const href of new Set(await hrefs(page, "article.guide a[href]"))) {
-      expect(href, "links are relative").not.toMatch(/^(\/|[a-z][\w+.-]*:)/i);
-      expect((await context.request.get(new URL(href, page.url()).href)).status(), href).toBe(200);
-    }
-  });
+  it.each(guides.map((g) => [g.file, g.source] as const))(
+    "%s renders its guide (%s) in the site's layout, every link resolving",
+    async (file, source) => {
+      const markdown = readFileSync(path.join(root, "scripts", "docs", "guides", source), "utf8");
+      const { page } = await open(file);
+      const text = await settled(page);
+      await screenshot(page, file.replace(/\.html$/, ""));
+      // Every heading of the Markdown is a heading of the page, in order; code is shown as code.
+      const headings = [...markdown.matchAll(/^#{1,3} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, ""));
+      expect(await page.$$eval("article.guide :is(h1, h2, h3)", (hs) => hs.map((h) => h.textContent))).toEqual(headings);
+      expect(await page.locator("article.guide pre code").count()).toBe((markdown.match(/^```/gm) ?? []).length / 2);
+      expect(await page.locator(`nav a[href="${file}"][aria-current="page"]`).count(), "the navigation marks the page").toBe(1);
+      expect(text).not.toContain("](");
+      for (const href of new Set(await hrefs(page, "article.guide a[href]"))) {
+        expect(href, "links are relative").not.toMatch(/^(\/|[a-z][\w+.-]*:)/i);
+        expect((await context.request.get(new URL(href, page.url()).href)).status(), href).toBe(200);
+      }
+    },
+  );
 
   it("the decision register shows every decision of DECISIONS.md, each with its anchor", async () => {
     expect(decisionIds.length).toBeGreaterThanOrEqual(17);
@@ -257,7 +288,11 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
 // `npm start` serves the docs it builds here; in this file, so that the two never build at once.
 describe("npm start", () => {
   it("prints only where the sandbox and the docs are, with a request that succeeds, and stops on SIGINT", async () => {
-    const child = spawn(process.execPath, [path.join(root, "scripts", "start.ts")], { cwd: root, env: { ...process.env, PORT: "0", DOCS_PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(root, "scripts", "start.ts")], {
+      cwd: root,
+      env: { ...process.env, PORT: "0", DOCS_PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let printed = "";
     child.stdout!.on("data", (chunk: Buffer) => void (printed += chunk));
     child.stderr!.on("data", (chunk: Buffer) => void (printed += chunk));
@@ -268,8 +303,18 @@ describe("npm start", () => {
         exited.then((code) => Promise.reject(new Error(`npm start exited with ${code}: ${printed}`))),
       ]);
       // Each step and how it went, then the two addresses: nothing a newcomer has to wonder about.
-      const lines = printed.trimEnd().split("\n").filter((line) => line !== "");
-      expect(lines.filter((line) => !/^(▸ .+…|✓ .+ \(\d+(\.\d)? s\)|sandbox: http:\/\/127\.0\.0\.1:\d+ {3}\(try: curl .+\)|docs: http:\/\/127\.0\.0\.1:\d+\/)$/.test(line))).toEqual([]);
+      const lines = printed
+        .trimEnd()
+        .split("\n")
+        .filter((line) => line !== "");
+      expect(
+        lines.filter(
+          (line) =>
+            !/^(▸ .+…|✓ .+ \(\d+(\.\d)? s\)|sandbox: http:\/\/127\.0\.0\.1:\d+ {3}\(try: curl .+\)|docs: http:\/\/127\.0\.0\.1:\d+\/)$/.test(
+              line,
+            ),
+        ),
+      ).toEqual([]);
       const [, token, url] = /curl -H "Authorization: Bearer (\S+)" "(\S+)"/.exec(printed)!;
       const tried = await fetch(url!, { headers: { Authorization: `Bearer ${token}` } });
       expect(tried.status).toBe(200);

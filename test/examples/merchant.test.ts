@@ -42,7 +42,8 @@ async function shop({ unreachableFetches = 0, faults = [] as object[] } = {}) {
     token,
     log: () => {},
     fetch: async (request) => {
-      const id = request.method === "GET" ? new URL(request.url).pathname.match(/^\/api\/v1\/earn\/transactions\/([^/]+)\/$/)?.[1] : undefined;
+      const id =
+        request.method === "GET" ? new URL(request.url).pathname.match(/^\/api\/v1\/earn\/transactions\/([^/]+)\/$/)?.[1] : undefined;
       if (id && unreachableFetches-- > 0) throw new TypeError("fetch failed");
       if (id) fetched.push(id);
       return fetch(request);
@@ -83,9 +84,23 @@ async function shop({ unreachableFetches = 0, faults = [] as object[] } = {}) {
     handled: (count: number) => until(`${count} events`, () => merchant.received.filter((e) => !e.duplicate).length >= count),
     simulate: (body: unknown) => control("POST", `payment-sessions/${session.id}/simulate`, body),
     advance: (seconds: number) => control("POST", "clock/advance", { seconds }),
-    deliveries: async () => (await control("GET", "deliveries")).body.data as Array<{ event_id: string; event_type: string; attempt: number; status: string; response_status?: number }>,
+    deliveries: async () =>
+      (await control("GET", "deliveries")).body.data as Array<{
+        event_id: string;
+        event_type: string;
+        attempt: number;
+        status: string;
+        response_status?: number;
+      }>,
     redeliver: (eventId: string) => control("POST", `deliveries/${eventId}/redeliver`),
-    requests: async () => (await control("GET", "requests")).body.data as Array<{ operation_id: string; status: number; answered: boolean; idempotency_key?: string; fault?: { effect: string } }>,
+    requests: async () =>
+      (await control("GET", "requests")).body.data as Array<{
+        operation_id: string;
+        status: number;
+        answered: boolean;
+        idempotency_key?: string;
+        fault?: { effect: string };
+      }>,
   };
 }
 
@@ -97,7 +112,13 @@ describe("the example merchant", () => {
     const { merchant, session, order } = await shop();
     expect(merchant.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(session.payment_link).toBe(`${sandbox.url}/pay/${session.id}`);
-    expect(order).toMatchObject<Partial<Order>>({ order_id: session.order_id!, session_id: session.id, amount: 49.99, currency: "EUR", status: "pending" });
+    expect(order).toMatchObject<Partial<Order>>({
+      order_id: session.order_id!,
+      session_id: session.id,
+      amount: 49.99,
+      currency: "EUR",
+      status: "pending",
+    });
     const listed = await (await fetch(`${merchant.url}/orders/${order.order_id}`)).json();
     expect(listed).toMatchObject({ order_id: order.order_id, status: "pending" });
   });
@@ -116,7 +137,13 @@ describe("the example merchant", () => {
 
     // clock/advance answers once what came due is delivered.
     await s.advance(60);
-    expect(s.types()).toEqual(["session-created", "transaction-created", "transaction-completed", "session-completed", "transaction-settled"]);
+    expect(s.types()).toEqual([
+      "session-created",
+      "transaction-created",
+      "transaction-completed",
+      "session-completed",
+      "transaction-settled",
+    ]);
     expect(s.order.status).toBe("settled");
     expect(s.order.transactions).toEqual({ [txn]: "settled" });
     expect(s.fetched).toEqual([txn, txn, txn]);
@@ -154,7 +181,9 @@ describe("the example merchant", () => {
     expect(s.fetched).toHaveLength(transactionEvents(s.types()).length);
 
     // A redelivered session-expired is a duplicate too.
-    const expired = await until("session-expired's attempt", async () => (await s.deliveries()).find((d) => d.event_type === "session-expired"));
+    const expired = await until("session-expired's attempt", async () =>
+      (await s.deliveries()).find((d) => d.event_type === "session-expired"),
+    );
     await s.redeliver(expired.event_id);
     expect(s.merchant.received.at(-1)).toEqual({ id: expired.event_id, type: "session-expired", duplicate: true });
     expect(s.order.history).toEqual(["pending", "failed", "expired"]);
@@ -189,8 +218,13 @@ describe("the example merchant", () => {
       const found = (await s.deliveries()).filter((d) => d.event_id === failed.event_id);
       return found.length === 2 && found;
     });
-    expect(attempts.map((d) => [d.attempt, d.status])).toEqual([[1, "failed"], [2, "succeeded"]]);
-    expect(s.merchant.received.filter((e) => e.id === failed.event_id)).toEqual([{ id: failed.event_id, type: "transaction-created", duplicate: false }]);
+    expect(attempts.map((d) => [d.attempt, d.status])).toEqual([
+      [1, "failed"],
+      [2, "succeeded"],
+    ]);
+    expect(s.merchant.received.filter((e) => e.id === failed.event_id)).toEqual([
+      { id: failed.event_id, type: "transaction-created", duplicate: false },
+    ]);
     expect(s.fetched).toEqual([txn, txn]); // the fetch that failed is not here
     expect(s.order.status).toBe("paid");
     expect(s.order.history).toEqual(["pending", "paid"]);
@@ -203,10 +237,26 @@ describe("the example merchant", () => {
       id: "msg_forged",
       type: "session-completed",
       timestamp: new Date().toISOString(),
-      data: { session_id: s.session.id, counterparty_id: s.session.counterparty_id, order_id: s.order.order_id, status: "completed", amount: 49.99, currency: "EUR" },
+      data: {
+        session_id: s.session.id,
+        counterparty_id: s.session.counterparty_id,
+        order_id: s.order.order_id,
+        status: "completed",
+        amount: 49.99,
+        currency: "EUR",
+      },
     });
-    const headers = await signWebhook({ id: "msg_forged", timestamp: new Date(), payload, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
-    const res = await fetch(`${s.merchant.url}/webhooks/payin`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: payload });
+    const headers = await signWebhook({
+      id: "msg_forged",
+      timestamp: new Date(),
+      payload,
+      secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    });
+    const res = await fetch(`${s.merchant.url}/webhooks/payin`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: payload,
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: "webhook_invalid_signature" });
     expect(s.order.status).toBe("pending");
@@ -257,7 +307,17 @@ describe("the example merchant", () => {
       // Each event twice, with the same id: the second is a duplicate, and changes nothing.
       const received = s.merchant.received;
       await until("every duplicate", () => received.filter((e) => e.duplicate).length === received.length / 2);
-      expect(received.filter((e) => e.duplicate).map((e) => e.id).sort()).toEqual(received.filter((e) => !e.duplicate).map((e) => e.id).sort());
+      expect(
+        received
+          .filter((e) => e.duplicate)
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual(
+        received
+          .filter((e) => !e.duplicate)
+          .map((e) => e.id)
+          .sort(),
+      );
     }
     expect(paid.order).toMatchObject({ status: "settled", transactions: { [txn]: "settled" } });
     expect(paid.order.history).toEqual(["pending", "paid", "settled"]);

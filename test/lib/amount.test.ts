@@ -63,14 +63,22 @@ describe("the amount rule", () => {
   it("says what a currency with no minor units takes, and leaves mistyped fields to the schema", () => {
     expect(amountError({ amount: 10.5, currency: "JPY" }, table)?.message).toBe("must be a whole number: JPY has no minor units");
     expect(amountError({ amount: 1.2345, currency: "KWD" }, table)?.message).toBe("must have at most 3 decimals: the minor units of KWD");
-    for (const body of [null, "x", { amount: "1.234", currency: "EUR" }, { amount: 1.234 }, { amount: 1.234, currency: 3 }]) expect(amountError(body, table)).toBeUndefined();
+    for (const body of [null, "x", { amount: "1.234", currency: "EUR" }, { amount: 1.234 }, { amount: 1.234, currency: 3 }])
+      expect(amountError(body, table)).toBeUndefined();
     expect(minorUnitsFor("constructor", table)).toBe(2);
   });
 });
 
 describe("the table's source", () => {
   it("must be an object on the Currency schema", () => {
-    for (const openapi of [{}, { components: {} }, { components: { schemas: {} } }, { components: { schemas: { Currency: { "x-minor-units": "JPY:0" } } } }])
-      expect(() => minorUnitsOf(openapi), JSON.stringify(openapi)).toThrow("The OpenAPI document's Currency schema has no x-minor-units table.");
+    for (const openapi of [
+      {},
+      { components: {} },
+      { components: { schemas: {} } },
+      { components: { schemas: { Currency: { "x-minor-units": "JPY:0" } } } },
+    ])
+      expect(() => minorUnitsOf(openapi), JSON.stringify(openapi)).toThrow(
+        "The OpenAPI document's Currency schema has no x-minor-units table.",
+      );
   });
 });

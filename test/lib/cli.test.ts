@@ -48,11 +48,15 @@ describe("the flags' answers", () => {
     expect(stdout).toContain("(default: 5,300,1800,7200,18000,36000,36000)");
     expect(stdout).toContain("(default: 60)");
     expect(stdout).toContain("(default: in memory)");
-    expect(stdout).toContain("--allow-webhook-host HOST  a host outside loopback that webhooks may be delivered to, * for any, once per value (default: none)");
+    expect(stdout).toContain(
+      "--allow-webhook-host HOST  a host outside loopback that webhooks may be delivered to, * for any, once per value (default: none)",
+    );
   });
 
   it("names a flag given without its value, and an argument a command does not take", async () => {
-    expect((await exec("payin-trigger", "success", "--url")).stderr.split("\n")[0]).toBe("payin-trigger: Option '--url <value>' argument missing");
+    expect((await exec("payin-trigger", "success", "--url")).stderr.split("\n")[0]).toBe(
+      "payin-trigger: Option '--url <value>' argument missing",
+    );
     expect((await exec("payin-mock", "extra")).stderr.split("\n")[0]).toBe('payin-mock: unexpected argument "extra"');
   });
 
@@ -60,11 +64,23 @@ describe("the flags' answers", () => {
     const usage = usageOf({
       name: "demo",
       synopsis: "[--long-flag X]",
-      flags: { a: { type: "boolean", default: false, description: "a switch" }, "long-flag": { type: "string", value: "X", default: "7", description: "a value" } },
+      flags: {
+        a: { type: "boolean", default: false, description: "a switch" },
+        "long-flag": { type: "string", value: "X", default: "7", description: "a value" },
+      },
       more: "and then some",
     });
     expect(usage).toBe(
-      ["usage: demo [--long-flag X]", "", "flags:", "  --a            a switch", "  --long-flag X  a value (default: 7)", "  -h, --help     print this help and exit", "", "and then some"].join("\n"),
+      [
+        "usage: demo [--long-flag X]",
+        "",
+        "flags:",
+        "  --a            a switch",
+        "  --long-flag X  a value (default: 7)",
+        "  -h, --help     print this help and exit",
+        "",
+        "and then some",
+      ].join("\n"),
     );
   });
 });
@@ -106,7 +122,10 @@ describe("parseFlags, in process", () => {
   afterEach(() => void vi.restoreAllMocks());
 
   it("gives each flag its value, its default when absent, every value of a repeated one, and the arguments", () => {
-    expect(run(["--host", "a", "thing", "--host", "b", "--quiet"]).parsed).toEqual({ values: { port: "4010", host: ["a", "b"], quiet: true }, positionals: ["thing"] });
+    expect(run(["--host", "a", "thing", "--host", "b", "--quiet"]).parsed).toEqual({
+      values: { port: "4010", host: ["a", "b"], quiet: true },
+      positionals: ["thing"],
+    });
     expect(run([]).parsed).toEqual({ values: { port: "4010" }, positionals: [] });
   });
 

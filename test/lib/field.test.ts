@@ -62,7 +62,10 @@ describe("a missing property, as each of the package's validators names it", () 
   });
 
   it("is the property itself in the mock's 422, from the violation Prism's own validator reports", () => {
-    const schema: Parameters<typeof validateAgainstSchema>[1] = { type: "object", properties: { address: { type: "object", required: ["country_code"] } } };
+    const schema: Parameters<typeof validateAgainstSchema>[1] = {
+      type: "object",
+      properties: { address: { type: "object", required: ["country_code"] } },
+    };
     const found = validateAgainstSchema({ address: {} }, schema, false, 0, "body");
     expect(found._tag).toBe("Some");
     expect(missing(mockFieldErrors(found._tag === "Some" ? found.value : []))).toEqual(["address.country_code"]);

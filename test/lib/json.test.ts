@@ -50,7 +50,9 @@ describe("resolveRef", () => {
 
 describe("operationsOf", () => {
   it("lists each method of each path in the specification's method order, skipping other keys", () => {
-    const doc = { paths: { "/b": { post: { operationId: "p" }, parameters: [], get: { operationId: "g" }, "x-note": {} }, "/a": { delete: {} } } };
+    const doc = {
+      paths: { "/b": { post: { operationId: "p" }, parameters: [], get: { operationId: "g" }, "x-note": {} }, "/a": { delete: {} } },
+    };
     expect(operationsOf(doc).map((o) => `${o.method} ${o.path}`)).toEqual(["get /b", "post /b", "delete /a"]);
     expect(operationsOf(doc)[0]!.operation).toBe(doc.paths["/b"].get);
   });

@@ -31,18 +31,27 @@ afterAll(() => void server.close());
 describe("the loopback guard, in this worker", () => {
   it("refuses a connection to another host at once, without looking it up, and remembers it", async () => {
     const started = performance.now();
-    await expect(httpGet("http://shop.example.com:8080/hooks")).rejects.toMatchObject({ code: "ECONNREFUSED", message: expect.stringContaining("loopback guard refused shop.example.com") });
+    await expect(httpGet("http://shop.example.com:8080/hooks")).rejects.toMatchObject({
+      code: "ECONNREFUSED",
+      message: expect.stringContaining("loopback guard refused shop.example.com"),
+    });
     await expect(fetch("https://203.0.113.9:8443/")).rejects.toThrow();
     expect(outsideLoopback).toEqual(["shop.example.com", "203.0.113.9"]);
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it("refuses a look-up of another host, in every form of node:dns", async () => {
-    await expect(new Promise((resolve, reject) => dns.lookup("shop.example.com", (error, address) => (error ? reject(error) : resolve(address))))).rejects.toMatchObject({ code: "ENOTFOUND" });
+    await expect(
+      new Promise((resolve, reject) => dns.lookup("shop.example.com", (error, address) => (error ? reject(error) : resolve(address)))),
+    ).rejects.toMatchObject({ code: "ENOTFOUND" });
     await expect(dns.promises.lookup("api.example.com")).rejects.toMatchObject({ code: "ENOTFOUND" });
     await expect(dns.promises.resolve4("mx.example.com")).rejects.toMatchObject({ code: "ENOTFOUND" });
     await expect(new dns.promises.Resolver().resolveTxt("txt.example.com")).rejects.toMatchObject({ code: "ENOTFOUND" });
-    await expect(new Promise((resolve, reject) => new dns.Resolver().resolve6("six.example.com", (error, found) => (error ? reject(error) : resolve(found))))).rejects.toMatchObject({ code: "ENOTFOUND" });
+    await expect(
+      new Promise((resolve, reject) =>
+        new dns.Resolver().resolve6("six.example.com", (error, found) => (error ? reject(error) : resolve(found))),
+      ),
+    ).rejects.toMatchObject({ code: "ENOTFOUND" });
     expect(outsideLoopback).toEqual(["shop.example.com", "api.example.com", "mx.example.com", "txt.example.com", "six.example.com"]);
   });
 
@@ -54,8 +63,20 @@ describe("the loopback guard, in this worker", () => {
   });
 
   it("knows loopback in every spelling, and nothing else", () => {
-    for (const host of ["localhost", "LOCALHOST", "127.0.0.1", "127.8.9.10", "::1", "[::1]", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"]) expect(isLoopback(host), host).toBe(true);
-    for (const host of ["0.0.0.0", "::", "128.0.0.1", "10.0.0.1", "::2", "::ffff:10.0.0.1", "localhost.example.com", "127.0.0.1.example.com", "example.com"]) expect(isLoopback(host), host).toBe(false);
+    for (const host of ["localhost", "LOCALHOST", "127.0.0.1", "127.8.9.10", "::1", "[::1]", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"])
+      expect(isLoopback(host), host).toBe(true);
+    for (const host of [
+      "0.0.0.0",
+      "::",
+      "128.0.0.1",
+      "10.0.0.1",
+      "::2",
+      "::ffff:10.0.0.1",
+      "localhost.example.com",
+      "127.0.0.1.example.com",
+      "example.com",
+    ])
+      expect(isLoopback(host), host).toBe(false);
   });
 });
 
@@ -120,13 +141,18 @@ describe.each(nodes)("the loopback guard, preloaded into a child process: $name"
 
   it("refuses a look-up and a connection outside loopback at once, and writes each to the log", async () => {
     const { results, log } = await runChild();
-    for (const kind of ["lookup", "lookupPromise", "resolve"]) expect(results[kind], kind).toMatchObject({ code: "ENOTFOUND", message: expect.stringContaining("loopback guard refused") });
+    for (const kind of ["lookup", "lookupPromise", "resolve"])
+      expect(results[kind], kind).toMatchObject({ code: "ENOTFOUND", message: expect.stringContaining("loopback guard refused") });
     expect(results.connect).toMatchObject({ code: "ECONNREFUSED", message: expect.stringContaining("loopback guard refused 203.0.113.7") });
     expect(results.fetch).toMatchObject({ code: "ECONNREFUSED" });
     for (const kind of ["lookup", "lookupPromise", "resolve", "connect", "fetch"]) expect(results[kind].ms, kind).toBeLessThan(1000);
     // A worker thread too, where the Node can require an ES module (20.19, 22.12 and later).
     if (node === process.execPath) expect(results.requireModule).toBe(true);
-    if (results.requireModule) expect(results.worker).toMatchObject({ code: "ENOTFOUND", message: expect.stringContaining("loopback guard refused thread.example.org") });
+    if (results.requireModule)
+      expect(results.worker).toMatchObject({
+        code: "ENOTFOUND",
+        message: expect.stringContaining("loopback guard refused thread.example.org"),
+      });
 
     const entries = readLoopbackLog(log);
     expect(entries.map(({ process, kind, host }) => ({ process, kind, host }))).toEqual([
@@ -171,8 +197,14 @@ describe("the loopback log", () => {
       const teardown = setupLoopbackRun();
       expect(process.env.NODE_OPTIONS).toBe(withLoopbackPreload("--max-old-space-size=4096"));
       expect(process.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=4096 --import=file:\/\/\/.*\/test\/support\/loopback-guard\.mjs$/);
-      writeFileSync(log, "42\tz.1\tredocly\tconnect\totel.example\ttest/x.test.ts\n42\tz.2\tredocly\tconnect\totel.example\ttest/x.test.ts\n43\ty.1\tforks.js (vitest)\tlookup\tseen.example\t\n43\ty.1\tforks.js (vitest)\tacknowledged\tseen.example\t\n", { flag: "a" });
-      expect(teardown).toThrow("The loopback guard refused 2 look-up(s) or connection(s) outside loopback during the run:\n  redocly [test/x.test.ts] → otel.example (connect): 2 time(s), pid 42");
+      writeFileSync(
+        log,
+        "42\tz.1\tredocly\tconnect\totel.example\ttest/x.test.ts\n42\tz.2\tredocly\tconnect\totel.example\ttest/x.test.ts\n43\ty.1\tforks.js (vitest)\tlookup\tseen.example\t\n43\ty.1\tforks.js (vitest)\tacknowledged\tseen.example\t\n",
+        { flag: "a" },
+      );
+      expect(teardown).toThrow(
+        "The loopback guard refused 2 look-up(s) or connection(s) outside loopback during the run:\n  redocly [test/x.test.ts] → otel.example (connect): 2 time(s), pid 42",
+      );
       expect(process.env.NODE_OPTIONS).toBe("--max-old-space-size=4096");
     } finally {
       for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
@@ -182,7 +214,12 @@ describe("the loopback log", () => {
   });
 
   it("leaves out the refusals a test acknowledged by emptying outsideLoopback", () => {
-    const text = ["1\ta.1\tx.mjs\tlookup\tone.example\t", "1\ta.2\tx.mjs\tconnect\ttwo.example\t", "2\tb.1\ty.mjs\tlookup\tthree.example\tt.test.ts", "1\ta.1\tx.mjs\tacknowledged\tone.example\t"].join("\n");
+    const text = [
+      "1\ta.1\tx.mjs\tlookup\tone.example\t",
+      "1\ta.2\tx.mjs\tconnect\ttwo.example\t",
+      "2\tb.1\ty.mjs\tlookup\tthree.example\tt.test.ts",
+      "1\ta.1\tx.mjs\tacknowledged\tone.example\t",
+    ].join("\n");
     expect(readLoopbackLog(text).map((e) => e.host)).toEqual(["two.example", "three.example"]);
   });
 });

@@ -9,7 +9,9 @@ const validateProblem = createAjv().compile(openapi.components.schemas.Problem);
 /** Every problem example of the two documents. */
 const examples = [
   ...Object.values<any>(openapiBundle.components.examples).map((e) => e.value),
-  ...Object.values<any>(openapiBundle.components.responses).flatMap((r) => Object.values<any>(r.content?.["application/problem+json"]?.examples ?? {}).map((e) => e.value)),
+  ...Object.values<any>(openapiBundle.components.responses).flatMap((r) =>
+    Object.values<any>(r.content?.["application/problem+json"]?.examples ?? {}).map((e) => e.value),
+  ),
 ].filter((value) => typeof value?.code === "string");
 
 describe("problem", () => {
@@ -25,7 +27,8 @@ describe("problem", () => {
 
   it("is, for every example of the contract, the example's type, title and status", () => {
     expect(examples.length).toBeGreaterThan(10);
-    for (const { type, title, status, code } of examples) expect(problem(status, code, "detail"), code).toMatchObject({ type, title, status, code });
+    for (const { type, title, status, code } of examples)
+      expect(problem(status, code, "detail"), code).toMatchObject({ type, title, status, code });
   });
 
   it("keeps errors only when there are some, and passes the other members on", () => {
@@ -35,7 +38,9 @@ describe("problem", () => {
   });
 
   it("takes the title of a code of the package's own, and refuses a code nobody titled", () => {
-    expect(problem(401, "webhook_invalid_signature", "x", { title: "Webhook verification failed" }).title).toBe("Webhook verification failed");
+    expect(problem(401, "webhook_invalid_signature", "x", { title: "Webhook verification failed" }).title).toBe(
+      "Webhook verification failed",
+    );
     expect(problem(405, "method_not_allowed", "x").title).toBe("Method not allowed");
     expect(() => problem(418, "teapot", "x")).toThrow(/No document shows a problem with code teapot/);
   });
@@ -52,8 +57,17 @@ describe("problem", () => {
 
 describe("validationProblem", () => {
   it("counts the fields in its detail", () => {
-    expect(validationProblem([{ field: "a", message: "m" }])).toMatchObject({ status: 422, code: "validation_failed", detail: "The request has 1 invalid field." });
-    expect(validationProblem([{ field: "a", message: "m" }, { field: "b", message: "m" }]).detail).toBe("The request has 2 invalid fields.");
+    expect(validationProblem([{ field: "a", message: "m" }])).toMatchObject({
+      status: 422,
+      code: "validation_failed",
+      detail: "The request has 1 invalid field.",
+    });
+    expect(
+      validationProblem([
+        { field: "a", message: "m" },
+        { field: "b", message: "m" },
+      ]).detail,
+    ).toBe("The request has 2 invalid fields.");
   });
 });
 
@@ -61,6 +75,10 @@ describe("problemTitles (build time)", () => {
   it("gives each code of the documents' examples its title, sorted, the sandbox's own codes included", () => {
     const titles = problemTitles(openapiBundle, sandboxApi);
     expect(Object.keys(titles)).toEqual(Object.keys(titles).sort());
-    expect(titles).toMatchObject({ not_found: "Not found", validation_failed: "Validation failed", session_not_payable: "Session cannot be paid" });
+    expect(titles).toMatchObject({
+      not_found: "Not found",
+      validation_failed: "Validation failed",
+      session_not_payable: "Session cannot be paid",
+    });
   });
 });

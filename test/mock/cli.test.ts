@@ -7,11 +7,17 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 
-const invalidCreate = { method: "POST", headers: { authorization: "Bearer tok_cli", "content-type": "application/json" }, body: JSON.stringify({ name: 5 }) };
+const invalidCreate = {
+  method: "POST",
+  headers: { authorization: "Bearer tok_cli", "content-type": "application/json" },
+  body: JSON.stringify({ name: 5 }),
+};
 
 /** Starts the command, sends one invalid request, and returns everything it printed by then. */
 async function outputAround(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [path.join(root, "src/mock/cli.ts"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [path.join(root, "src/mock/cli.ts"), "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk));
   try {
@@ -41,7 +47,9 @@ describe("payin-mock", () => {
     expect(lines.length).toBeGreaterThan(1);
     // pino repeats "name" for each child logger; Prism's own comes first.
     for (const line of lines) expect(line).toMatch(/^\{"level":\d+,"name":"PRISM",/);
-    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ name: "VALIDATOR", level: 50, msg: "Request body must have required property 'type'" }));
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ name: "VALIDATOR", level: 50, msg: "Request body must have required property 'type'" }),
+    );
   });
 
   it("says that its port is taken, with how to pick another, in one line, and exits 1", async () => {
@@ -54,7 +62,9 @@ describe("payin-mock", () => {
         (e: { code: number; stderr: string }) => e,
       );
       expect(error?.code).toBe(1);
-      expect(error?.stderr).toBe(`payin-mock: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port\n`);
+      expect(error?.stderr).toBe(
+        `payin-mock: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port\n`,
+      );
     } finally {
       taken.close();
     }

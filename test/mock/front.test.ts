@@ -22,7 +22,12 @@ const prism = {
   // Prism's own serializer, which the real Prism hands the front.
   serialize: (body: unknown, contentType: string | undefined) => serialize(body, contentType) as string | undefined,
 };
-const output = (status: number, body: unknown, violations: PrismDiagnostic[] = [], headers: Record<string, string> = { "content-type": "application/json" }): PrismAnswer => ({
+const output = (
+  status: number,
+  body: unknown,
+  violations: PrismDiagnostic[] = [],
+  headers: Record<string, string> = { "content-type": "application/json" },
+): PrismAnswer => ({
   kind: "output",
   status,
   headers,
@@ -52,11 +57,15 @@ function partialUpload(size: number, waitMs: number): Promise<{ answeredEarly: n
     let status: number | undefined;
     let answered: (s: number) => void;
     const done = new Promise<number>((r) => (answered = r));
-    const req = request(`${mock.url}/api/v1/send/counterparties/`, { method: "POST", headers: { ...json, "transfer-encoding": "chunked" } }, (res) => {
-      status = res.statusCode;
-      res.resume();
-      answered(res.statusCode!);
-    });
+    const req = request(
+      `${mock.url}/api/v1/send/counterparties/`,
+      { method: "POST", headers: { ...json, "transfer-encoding": "chunked" } },
+      (res) => {
+        status = res.statusCode;
+        res.resume();
+        answered(res.statusCode!);
+      },
+    );
     req.on("error", (e) => (status === undefined ? reject(e) : undefined));
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
@@ -75,7 +84,11 @@ function partialUpload(size: number, waitMs: number): Promise<{ answeredEarly: n
 describe("the mock's front", () => {
   it("hands Prism method, path, query, headers and the parsed body, and sends Prism's answer back", async () => {
     prism.reply = () => output(201, { id: "cp_1" }, [], { "content-type": "application/json", "x-from": "prism" });
-    const res = await send("/api/v1/send/counterparties/?a=1", { method: "POST", headers: { ...json, authorization: "Bearer t" }, body: '{"name":"x"}' });
+    const res = await send("/api/v1/send/counterparties/?a=1", {
+      method: "POST",
+      headers: { ...json, authorization: "Bearer t" },
+      body: '{"name":"x"}',
+    });
     expect(res.status).toBe(201);
     expect(await res.text()).toBe('{"id":"cp_1"}');
     expect(res.headers.get("x-from")).toBe("prism");
@@ -136,21 +149,33 @@ describe("the mock's front", () => {
     expect(upload.answeredEarly).toBe(413);
   });
 
-  it.each(["application/json", "application/problem+json", "Application/JSON; charset=utf-8", "application/json ;charset=utf-8", "application/vnd.payin.v1+json"])(
-    "answers a malformed body sent as %j with 400, without asking Prism",
-    async (type) => {
-      const res = await send("/api/v1/send/counterparties/", { method: "POST", headers: { "content-type": type }, body: "{" });
-      expect(res.status).toBe(400);
-      expect(res.headers.get("content-type")).toBe("application/problem+json");
-      const problem = await res.json();
-      expect(problem).toMatchObject({ type: "https://docs.payin.example.com/problems/malformed_request", title: "Malformed request", status: 400, code: "malformed_request" });
-      expect(problem.detail).toMatch(/^The request body is not valid JSON: Expected property name .*\.$/);
-      expect(prism.received).toEqual([]);
-    },
-  );
+  it.each([
+    "application/json",
+    "application/problem+json",
+    "Application/JSON; charset=utf-8",
+    "application/json ;charset=utf-8",
+    "application/vnd.payin.v1+json",
+  ])("answers a malformed body sent as %j with 400, without asking Prism", async (type) => {
+    const res = await send("/api/v1/send/counterparties/", { method: "POST", headers: { "content-type": type }, body: "{" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const problem = await res.json();
+    expect(problem).toMatchObject({
+      type: "https://docs.payin.example.com/problems/malformed_request",
+      title: "Malformed request",
+      status: 400,
+      code: "malformed_request",
+    });
+    expect(problem.detail).toMatch(/^The request body is not valid JSON: Expected property name .*\.$/);
+    expect(prism.received).toEqual([]);
+  });
 
   it("answers a JSON body in another charset than UTF-8 with 415, without asking Prism", async () => {
-    const res = await send("/api/v1/send/counterparties/", { method: "POST", headers: { "content-type": "application/json; charset=latin1" }, body: "{}" });
+    const res = await send("/api/v1/send/counterparties/", {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=latin1" },
+      body: "{}",
+    });
     expect(res.status).toBe(415);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toEqual({
@@ -188,7 +213,8 @@ describe("the mock's front", () => {
       { path: ["body", "address"], severity: 0, code: "required", message: "must have required property 'country_code'" },
       { path: ["body", "name"], severity: 0, code: "type", message: "must be string" },
     ];
-    prism.reply = () => output(422, { status: 422, detail: "example", errors: [] }, violations, { "content-type": "application/json", "x-from": "prism" });
+    prism.reply = () =>
+      output(422, { status: 422, detail: "example", errors: [] }, violations, { "content-type": "application/json", "x-from": "prism" });
     const res = await send("/api/v1/send/counterparties/", { method: "POST", headers: json, body: "{}" });
     expect(res.status).toBe(422);
     expect(res.headers.get("x-from")).toBe("prism");
@@ -206,7 +232,9 @@ describe("the mock's front", () => {
       ],
     });
     prism.reply = () => output(422, { status: 422 }, violations.slice(1));
-    expect((await (await send("/x", { method: "POST", headers: json, body: "{}" })).json()).detail).toBe("The request has 1 invalid field.");
+    expect((await (await send("/x", { method: "POST", headers: json, body: "{}" })).json()).detail).toBe(
+      "The request has 1 invalid field.",
+    );
   });
 
   it("leaves a 422 without violations, another status with violations, and a 4xx that is not Prism's own error, as Prism gave them", async () => {
@@ -313,7 +341,11 @@ describe("the mock's front", () => {
     expect((await send("/x")).status).toBe(200);
   });
 
-  it.each([["a text", "not a problem"], ["nothing", null], ["no body", undefined]])("answers a 422 of Prism's with violations and %s for its body with the contract's problem", async (_, body) => {
+  it.each([
+    ["a text", "not a problem"],
+    ["nothing", null],
+    ["no body", undefined],
+  ])("answers a 422 of Prism's with violations and %s for its body with the contract's problem", async (_, body) => {
     prism.reply = () => output(422, body, [{ path: ["body", "email"], severity: 0, code: "format", message: "must match format" }]);
     const res = await send("/x");
     expect(res.status).toBe(422);
@@ -348,7 +380,10 @@ describe("starting and stopping the mock", () => {
   });
 
   it("rejects when the port is taken, naming the port and the host", async () => {
-    const error = await startMock({ port: mock.port }).then(() => undefined, (e: unknown) => e);
+    const error = await startMock({ port: mock.port }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(PortTaken);
     expect(error).toMatchObject({
       code: "EADDRINUSE",

@@ -21,7 +21,11 @@ describe("the mock with Prism", () => {
     const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "DELETE", headers: auth });
     expect(res.status).toBe(405);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
-    expect(await res.json()).toMatchObject({ type: "https://docs.payin.example.com/problems/method_not_allowed", status: 405, code: "method_not_allowed" });
+    expect(await res.json()).toMatchObject({
+      type: "https://docs.payin.example.com/problems/method_not_allowed",
+      status: 405,
+      code: "method_not_allowed",
+    });
   });
 
   it("answers a path the contract does not have with 404 not_found", async () => {
@@ -39,14 +43,25 @@ describe("the mock with Prism", () => {
       const res = await fetch(`${mock.url}${path}`, { method, headers: auth, ...(method === "POST" ? { body: "{}" } : {}) });
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
-      expect(await res.json()).toMatchObject({ status: 404, code: "not_found", detail: `No operation at ${path}; the contract's path is ${near} (${slash} the trailing slash).` });
+      expect(await res.json()).toMatchObject({
+        status: 404,
+        code: "not_found",
+        detail: `No operation at ${path}; the contract's path is ${near} (${slash} the trailing slash).`,
+      });
     }
     const elsewhere = await fetch(`${mock.url}/api/v1/nowhere`, { headers: auth });
-    expect(await elsewhere.json()).toMatchObject({ status: 404, detail: "The route /api/v1/nowhere hasn't been found in the specification file" });
+    expect(await elsewhere.json()).toMatchObject({
+      status: 404,
+      detail: "The route /api/v1/nowhere hasn't been found in the specification file",
+    });
   });
 
   it("names the caller's invalid fields in a 422", async () => {
-    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "POST", headers: auth, body: JSON.stringify({ name: 5 }) });
+    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: 5 }),
+    });
     expect(res.status).toBe(422);
     const problem = await res.json();
     expect(problem.code).toBe("validation_failed");
@@ -68,7 +83,14 @@ describe("the mock with Prism", () => {
     const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
       method: "POST",
       headers: auth,
-      body: JSON.stringify({ type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "ana@example.com", phone_number: "+34600000000" }),
+      body: JSON.stringify({
+        type: "INDIVIDUAL",
+        payment_rail: "PAYIN",
+        first_name: "Ana",
+        last_name: "Li",
+        email: "ana@example.com",
+        phone_number: "+34600000000",
+      }),
     });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual(openapi.components.examples.Counterparty.value);
@@ -84,9 +106,18 @@ describe("the mock with Prism", () => {
 
 describe("what Prism's own server did, done in process", () => {
   it("lists the violations in sl-violations, the caller's under request, as prism mock does", async () => {
-    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "POST", headers: auth, body: JSON.stringify({ name: 5 }) });
+    const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: 5 }),
+    });
     const violations = JSON.parse(res.headers.get("sl-violations")!);
-    expect(violations).toContainEqual({ location: ["request", "body"], severity: "Error", code: "required", message: "Request body must have required property 'type'" });
+    expect(violations).toContainEqual({
+      location: ["request", "body"],
+      severity: "Error",
+      code: "required",
+      message: "Request body must have required property 'type'",
+    });
     expect(violations.every((v: { location: string[] }) => v.location[0] === "request")).toBe(true);
   });
 
@@ -119,7 +150,12 @@ describe("what Prism's own server did, done in process", () => {
     const { id, ...withoutId } = document.components.examples.TransactionCompleted.value;
     document.components.examples.TransactionCompleted.value = withoutId;
     const prism = await startPrism(document, false);
-    const answer = await prism.answer({ method: "GET", url: "/api/v1/earn/transactions/txn_1/", headers: { authorization: "Bearer t" }, body: null });
+    const answer = await prism.answer({
+      method: "GET",
+      url: "/api/v1/earn/transactions/txn_1/",
+      headers: { authorization: "Bearer t" },
+      body: null,
+    });
     expect(id).toBeTypeOf("string");
     expect(answer).toMatchObject({ kind: "output", status: 200, body: withoutId, violations: [] });
     expect(JSON.parse((answer as { headers: Record<string, string> }).headers["sl-violations"]!)).toEqual([
@@ -137,7 +173,12 @@ describe("what Prism's own server did, done in process", () => {
       "access-control-expose-headers": "*",
     });
     const named = await fetch(`${mock.url}/api/v1/nowhere/`, {
-      headers: { ...auth, origin: "https://docs.example.com", "access-control-request-headers": "authorization", "access-control-expose-headers": "sl-violations" },
+      headers: {
+        ...auth,
+        origin: "https://docs.example.com",
+        "access-control-request-headers": "authorization",
+        "access-control-expose-headers": "sl-violations",
+      },
     });
     expect(Object.fromEntries(named.headers)).toMatchObject({
       "access-control-allow-origin": "https://docs.example.com",
@@ -190,14 +231,22 @@ describe("what Prism's own server did, done in process", () => {
     expect(res.status).toBe(422);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     const problem = await res.json();
-    expect(problem).toMatchObject({ type: "https://docs.payin.example.com/problems/invalid_request", status: 422, code: "invalid_request" });
-    expect(problem.detail).toContain("cannot decode \"abc\", should be a number");
+    expect(problem).toMatchObject({
+      type: "https://docs.payin.example.com/problems/invalid_request",
+      status: 422,
+      code: "invalid_request",
+    });
+    expect(problem.detail).toContain('cannot decode "abc", should be a number');
   });
 
   it("answers a browser's preflight with 204 and the CORS headers it asked for", async () => {
     const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
       method: "OPTIONS",
-      headers: { origin: "https://docs.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization" },
+      headers: {
+        origin: "https://docs.example.com",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization",
+      },
     });
     expect(res.status).toBe(204);
     expect(Object.fromEntries(res.headers)).toMatchObject({
@@ -213,12 +262,17 @@ describe("what Prism's own server did, done in process", () => {
 
   it("leaves an OPTIONS that is not a preflight to Prism's router", async () => {
     expect((await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "OPTIONS", headers: auth })).status).toBe(405);
-    const noOrigin = await fetch(`${mock.url}/api/v1/send/counterparties/`, { method: "OPTIONS", headers: { ...auth, "access-control-request-method": "POST" } });
+    const noOrigin = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
+      method: "OPTIONS",
+      headers: { ...auth, "access-control-request-method": "POST" },
+    });
     expect(noOrigin.status).toBe(405);
   });
 
   it("answers a GET that carries preflight headers as a GET", async () => {
-    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, { headers: { ...auth, origin: "https://docs.example.com", "access-control-request-method": "GET" } });
+    const res = await fetch(`${mock.url}/api/v1/earn/transactions/txn_1/`, {
+      headers: { ...auth, origin: "https://docs.example.com", "access-control-request-method": "GET" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
     expect(res.headers.has("access-control-allow-methods")).toBe(false);
@@ -236,26 +290,46 @@ describe("starting Prism", () => {
     const document = structuredClone(openapiBundle);
     const prism = await startPrism(document, false);
     expect(document).toEqual(openapiBundle);
-    const answer = await prism.answer({ method: "GET", url: "/api/v1/earn/transactions/txn_1/", headers: { authorization: "Bearer t" }, body: null });
-    expect(answer).toMatchObject({ kind: "output", status: 200, body: openapi.components.examples.TransactionCompleted.value, violations: [] });
+    const answer = await prism.answer({
+      method: "GET",
+      url: "/api/v1/earn/transactions/txn_1/",
+      headers: { authorization: "Bearer t" },
+      body: null,
+    });
+    expect(answer).toMatchObject({
+      kind: "output",
+      status: 200,
+      body: openapi.components.examples.TransactionCompleted.value,
+      violations: [],
+    });
   });
 
   it("writes Prism's log to stdout as JSON lines, from its info level up, only when verbose", async () => {
-    const invalid = { method: "POST", url: "/api/v1/send/counterparties/", headers: { authorization: "Bearer t", "content-type": "application/json" }, body: {} };
+    const invalid = {
+      method: "POST",
+      url: "/api/v1/send/counterparties/",
+      headers: { authorization: "Bearer t", "content-type": "application/json" },
+      body: {},
+    };
     // pino writes through process.stdout.write once it is not Node's own.
     const written: string[] = [];
     const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
     const logged = async (verbose: boolean) => {
       written.length = 0;
       await (await startPrism(openapiBundle, verbose)).answer(invalid);
-      return written.join("").split("\n").filter((line) => line.startsWith('{"level":'));
+      return written
+        .join("")
+        .split("\n")
+        .filter((line) => line.startsWith('{"level":'));
     };
     try {
       const raw = await logged(true);
       // pino repeats "name" for each child logger; Prism's own comes first.
       for (const line of raw) expect(line).toMatch(/^\{"level":\d+,"name":"PRISM",/);
       const lines = raw.map((line) => JSON.parse(line));
-      expect(lines).toContainEqual(expect.objectContaining({ level: 50, name: "VALIDATOR", msg: "Request body must have required property 'type'" }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 50, name: "VALIDATOR", msg: "Request body must have required property 'type'" }),
+      );
       expect(lines).toContainEqual(expect.objectContaining({ level: 30 }));
       expect(lines.every((line) => line.level >= 30)).toBe(true);
       expect(await logged(false)).toEqual([]);

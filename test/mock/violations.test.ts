@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { violation, violationsHeader, type PrismDiagnostic } from "../../src/mock/prism.ts";
 import { fieldErrors, violationField } from "../../src/mock/violations.ts";
 
-const at = (path: Array<string | number> | undefined, message = "must be string"): PrismDiagnostic => ({ path, severity: 0, code: "type", message });
+const at = (path: Array<string | number> | undefined, message = "must be string"): PrismDiagnostic => ({
+  path,
+  severity: 0,
+  code: "type",
+  message,
+});
 
 describe("violationField", () => {
   it("names a field by its dot path below the part of the request", () => {
@@ -13,9 +18,13 @@ describe("violationField", () => {
   });
 
   it("names the missing or unexpected property itself, from Prism's message", () => {
-    expect(violationField(at(["body", "address"], "Request body property address must have required property 'country_code'"))).toBe("address.country_code");
+    expect(violationField(at(["body", "address"], "Request body property address must have required property 'country_code'"))).toBe(
+      "address.country_code",
+    );
     expect(violationField(at(["body"], "Request body must have required property 'type'"))).toBe("type");
-    expect(violationField(at(["body", "address"], "Request body property address must NOT have additional properties; found 'nickname'"))).toBe("address.nickname");
+    expect(
+      violationField(at(["body", "address"], "Request body property address must NOT have additional properties; found 'nickname'")),
+    ).toBe("address.nickname");
     expect(violationField(at(["body"], "Request body must NOT have additional properties; found 'nickname'"))).toBe("nickname");
     expect(violationField(at(["header"], "Request header must have required property 'authorization'"))).toBe("authorization");
   });
@@ -43,15 +52,27 @@ describe("Prism's violations as its server lists them", () => {
   it("prefixes the path with the side it was found on, and names the severity", () => {
     const details = [0, 1, 2, 3].map((severity) => ({ path: ["body", 0], severity, code: "type", message: "m" }));
     expect(details.map(violation("request"))).toEqual(
-      ["Error", "Warning", "Information", "Hint"].map((severity) => ({ location: ["request", "body", 0], severity, code: "type", message: "m" })),
+      ["Error", "Warning", "Information", "Hint"].map((severity) => ({
+        location: ["request", "body", 0],
+        severity,
+        code: "type",
+        message: "m",
+      })),
     );
-    expect(violation("response")({ severity: 0, message: "m" })).toEqual({ location: ["response"], severity: "Error", code: undefined, message: "m" });
+    expect(violation("response")({ severity: 0, message: "m" })).toEqual({
+      location: ["response"],
+      severity: "Error",
+      code: undefined,
+      message: "m",
+    });
   });
 
   it("writes the header as the JSON list, cut short past 8,092 characters as Prism's server cuts it", () => {
     const one = [violation("request")(at(["body"]))];
     expect(violationsHeader(one)).toBe('[{"location":["request","body"],"severity":"Error","code":"type","message":"must be string"}]');
-    const fits = (length: number) => [violation("request")(at(["body"], "x".repeat(length - JSON.stringify([violation("request")(at(["body"], ""))]).length)))];
+    const fits = (length: number) => [
+      violation("request")(at(["body"], "x".repeat(length - JSON.stringify([violation("request")(at(["body"], ""))]).length))),
+    ];
     expect(JSON.stringify(fits(8092)).length).toBe(8092);
     expect(violationsHeader(fits(8092))).toBe(JSON.stringify(fits(8092)));
     const long = fits(8093);

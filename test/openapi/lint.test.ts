@@ -40,10 +40,22 @@ describe("the house rules catch what they are for", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "payin-lint-"));
     try {
       writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc));
-      const { output } = run("spectral", ["lint", path.join(dir, "openapi.json"), "-r", path.join(root, ".spectral.yaml"), "-f", "json", "--quiet"]);
-      const found = JSON.parse(output.slice(output.indexOf("["), output.lastIndexOf("]") + 1)).map((r: any) => `${r.code} ${r.path.join(".")}`);
+      const { output } = run("spectral", [
+        "lint",
+        path.join(dir, "openapi.json"),
+        "-r",
+        path.join(root, ".spectral.yaml"),
+        "-f",
+        "json",
+        "--quiet",
+      ]);
+      const found = JSON.parse(output.slice(output.indexOf("["), output.lastIndexOf("]") + 1)).map(
+        (r: any) => `${r.code} ${r.path.join(".")}`,
+      );
       // Each rule reports a schema and some of its keywords: compare the schemas reported.
-      const schemasFound = new Set(found.filter((f: string) => f.startsWith("payin-")).map((f: string) => f.split(".").slice(0, 3).join(".")));
+      const schemasFound = new Set(
+        found.filter((f: string) => f.startsWith("payin-")).map((f: string) => f.split(".").slice(0, 3).join(".")),
+      );
       expect([...schemasFound].sort()).toEqual([
         "payin-no-global-names components.schemas.Date",
         "payin-request-bounds components.schemas.Amount",

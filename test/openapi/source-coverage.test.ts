@@ -37,8 +37,7 @@ const SOURCE_FIELDS = {
   },
 } as const;
 
-const field = (schema: any, dotted: string) =>
-  dotted.split(".").reduce((s, name) => s?.properties?.[name], schema);
+const field = (schema: any, dotted: string) => dotted.split(".").reduce((s, name) => s?.properties?.[name], schema);
 
 describe("the source's fields", () => {
   for (const [schemaName, fields] of Object.entries(SOURCE_FIELDS))
@@ -71,7 +70,11 @@ describe("the source's fields", () => {
 
 describe("the source's operations", () => {
   it("has exactly the six operations", () => {
-    expect(operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual([
+    expect(
+      operations()
+        .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
+        .sort(),
+    ).toEqual([
       "GET /api/v1/earn/transactions/{transaction_id}/",
       "GET /api/v1/send/counterparties/schema/",
       "GET /webhooks",

@@ -4,7 +4,18 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -72,11 +83,16 @@ beforeAll(async () => {
   tarball = path.join(work, (packed as unknown as { filename: string }).filename);
 
   mkdirSync(project);
-  writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { "payin-acceptance-contract": `file:${tarball}` } }));
+  writeFileSync(
+    path.join(project, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { "payin-acceptance-contract": `file:${tarball}` } }),
+  );
   await installOffline(project);
   // What a consumer would have as devDependencies for these checks: Node's types and Prism.
-  for (const scope of ["@types", "@stoplight"]) symlinkSync(path.join(root, "node_modules", scope), path.join(project, "node_modules", scope));
-  for (const file of ["main.ts", "wrong.ts", "tsconfig.json", "sandbox.js"]) copyFileSync(path.join(fixtures, file), path.join(project, file));
+  for (const scope of ["@types", "@stoplight"])
+    symlinkSync(path.join(root, "node_modules", scope), path.join(project, "node_modules", scope));
+  for (const file of ["main.ts", "wrong.ts", "tsconfig.json", "sandbox.js"])
+    copyFileSync(path.join(fixtures, file), path.join(project, file));
   expect(existsSync(floorNode), `${floorNode} is missing: npm ci installs it (the prepare script)`).toBe(true);
 
   // The mock on the oldest Node: Prism declares 24.18, but it answers the same on 22.13 (measured).
@@ -97,14 +113,27 @@ describe("the packed package", () => {
   it("is under 280 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
     expect(statSync(tarball).size).toBeLessThan(280 * 1024);
     const files = packed.files.map((f) => f.path);
-    const shipped = /^(dist\/(src|generated)\/.*\.(js|d\.ts)|generated\/(openapi|asyncapi)\.(json|yaml)|generated\/sandbox\.yaml|package\.json|(README|CHANGELOG|CONTRIBUTING)\.md|LICENSE|scripts\/docs\/guides\/[a-z-]+\.md|openapi\/DECISIONS\.md|examples\/merchant\/(README\.md|package\.json|tsconfig\.json|src\/[a-z-]+\.ts))$/;
+    const shipped =
+      /^(dist\/(src|generated)\/.*\.(js|d\.ts)|generated\/(openapi|asyncapi)\.(json|yaml)|generated\/sandbox\.yaml|package\.json|(README|CHANGELOG|CONTRIBUTING)\.md|LICENSE|scripts\/docs\/guides\/[a-z-]+\.md|openapi\/DECISIONS\.md|examples\/merchant\/(README\.md|package\.json|tsconfig\.json|src\/[a-z-]+\.ts))$/;
     expect(files.filter((f) => !shipped.test(f))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["dist/src/index.js", "dist/src/webhooks/index.d.ts", "generated/openapi.yaml", "generated/asyncapi.json", "openapi/DECISIONS.md"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "dist/src/index.js",
+        "dist/src/webhooks/index.d.ts",
+        "generated/openapi.yaml",
+        "generated/asyncapi.json",
+        "openapi/DECISIONS.md",
+      ]),
+    );
   });
 
   it("says where it lives, and which Node it needs, as src/lib/node-floor.ts does", () => {
     const manifest = JSON.parse(readFileSync(path.join(project, "node_modules", "payin-acceptance-contract", "package.json"), "utf8"));
-    expect(manifest).toMatchObject({ homepage: expect.stringMatching(/^https:\/\//), repository: { url: expect.stringMatching(/^git\+https:\/\//) }, bugs: { url: expect.stringMatching(/^https:\/\//) } });
+    expect(manifest).toMatchObject({
+      homepage: expect.stringMatching(/^https:\/\//),
+      repository: { url: expect.stringMatching(/^git\+https:\/\//) },
+      bugs: { url: expect.stringMatching(/^https:\/\//) },
+    });
     expect(manifest.engines).toEqual({ node: `>=${NODE_FLOOR}` });
   });
 
@@ -124,7 +153,10 @@ describe("the packed package", () => {
   it("has at most one runtime dependency, openapi-fetch, and validates events without a library", () => {
     const manifest = JSON.parse(readFileSync(path.join(project, "node_modules", "payin-acceptance-contract", "package.json"), "utf8"));
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(["openapi-fetch"]);
-    const validators = readFileSync(path.join(project, "node_modules", "payin-acceptance-contract", "dist", "generated", "event-validators.js"), "utf8");
+    const validators = readFileSync(
+      path.join(project, "node_modules", "payin-acceptance-contract", "dist", "generated", "event-validators.js"),
+      "utf8",
+    );
     expect(validators).not.toMatch(/\bfrom\s+["'](?!\.)/);
   });
 
@@ -135,11 +167,19 @@ describe("the packed package", () => {
   });
 
   it("exports the bundled documents", async () => {
-    const { stdout } = await exec(process.execPath, ["--input-type=module", "-e", `
+    const { stdout } = await exec(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `
       import { createRequire } from "node:module";
       const require = createRequire(import.meta.url);
       for (const doc of ["openapi.json", "openapi.yaml", "asyncapi.json", "asyncapi.yaml"]) console.log(require.resolve("payin-acceptance-contract/" + doc));
-    `], { cwd: project });
+    `,
+      ],
+      { cwd: project },
+    );
     expect(stdout.trim().split("\n")).toHaveLength(4);
   });
 });
@@ -167,18 +207,24 @@ describe("a fresh consumer project", () => {
     expect(await diagnostics).toMatch(/wrong\.ts\(6,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
   });
 
-  it.each(Object.entries(NODES))("runs on %s against the installed mock: client calls, typed problems, verified webhooks", async (_, node) => {
-    const { stdout } = await exec(node, [path.join("out", "main.js")], { cwd: project, env: { ...process.env, PAYIN_BASE_URL: mockUrl } });
-    expect(JSON.parse(stdout)).toEqual({
-      counterparty: "cp_7Hq2Lx9RbT4m",
-      link: "https://pay.example.com/s/ps_3Nf8Kd1WzQ6v",
-      invalidStatus: 422,
-      invalidFields: ["amount"],
-      handled: "fetch txn_1",
-      rejected: "invalid_signature",
-      eventTypes: 7,
-    });
-  });
+  it.each(Object.entries(NODES))(
+    "runs on %s against the installed mock: client calls, typed problems, verified webhooks",
+    async (_, node) => {
+      const { stdout } = await exec(node, [path.join("out", "main.js")], {
+        cwd: project,
+        env: { ...process.env, PAYIN_BASE_URL: mockUrl },
+      });
+      expect(JSON.parse(stdout)).toEqual({
+        counterparty: "cp_7Hq2Lx9RbT4m",
+        link: "https://pay.example.com/s/ps_3Nf8Kd1WzQ6v",
+        invalidStatus: 422,
+        invalidFields: ["amount"],
+        handled: "fetch txn_1",
+        rejected: "invalid_signature",
+        eventTypes: 7,
+      });
+    },
+  );
 });
 
 describe.each(Object.entries(NODES))("on %s, from a fresh consumer project", (_, node) => {
@@ -193,7 +239,11 @@ describe.each(Object.entries(NODES))("on %s, from a fresh consumer project", (_,
     try {
       const url = await started.url;
       const conformance = path.join(project, "node_modules", "payin-acceptance-contract", "dist", "src", "conformance", "cli.js");
-      const { stdout } = await exec(node, [conformance, "service", "--base-url", url, "--token", "consumer", "--control", "--min-coverage", "100"], { cwd: project });
+      const { stdout } = await exec(
+        node,
+        [conformance, "service", "--base-url", url, "--token", "consumer", "--control", "--min-coverage", "100"],
+        { cwd: project },
+      );
       expect(stdout).toMatch(/^coverage: 100 % /m);
       expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/);
     } finally {
@@ -207,7 +257,9 @@ describe(`on a Node older than ${NODE_FLOOR}`, () => {
   if (!existsSync(OLD_NODE) && !process.env.CI) it.skip(`runs on an old Node: there is no ${OLD_NODE} on this machine`, () => {});
   it.runIf(process.env.CI)(`finds an old Node at ${OLD_NODE}, as CI installs it`, async () => {
     expect(existsSync(OLD_NODE), `${OLD_NODE} is missing: CI must install Debian's nodejs`).toBe(true);
-    expect(atLeast((await exec(OLD_NODE, ["--version"])).stdout.trim(), NODE_FLOOR), `${OLD_NODE} is not older than ${NODE_FLOOR}`).toBe(false);
+    expect(atLeast((await exec(OLD_NODE, ["--version"])).stdout.trim(), NODE_FLOOR), `${OLD_NODE} is not older than ${NODE_FLOOR}`).toBe(
+      false,
+    );
   });
   const oldOnly = existsSync(OLD_NODE) ? it : it.skip;
   const entryPoints: Array<[string, string[]]> = [
@@ -222,13 +274,19 @@ describe(`on a Node older than ${NODE_FLOOR}`, () => {
     const result = await run(OLD_NODE, args);
     expect(result.code).toBe(1);
     const prefix = name === "startSandbox()" ? "UnsupportedNodeError ERR_PAYIN_UNSUPPORTED_NODE: " : "";
-    expect(result.stderr.trimEnd().split("\n")).toEqual([`${prefix}${name} needs Node.js ${NODE_FLOOR} or newer, and this is Node.js ${found}: install a maintained Node.js (https://nodejs.org/en/about/previous-releases).`]);
+    expect(result.stderr.trimEnd().split("\n")).toEqual([
+      `${prefix}${name} needs Node.js ${NODE_FLOOR} or newer, and this is Node.js ${found}: install a maintained Node.js (https://nodejs.org/en/about/previous-releases).`,
+    ]);
   });
 });
 
 describe("the installed payin-conformance", () => {
   it("checks the installed mock from a fresh consumer project: what it can take passes, the rest is skipped", async () => {
-    const { stdout } = await exec(path.join(project, "node_modules", ".bin", "payin-conformance"), ["service", "--base-url", mockUrl, "--token", "consumer", "--seed", "1"], { cwd: project });
+    const { stdout } = await exec(
+      path.join(project, "node_modules", ".bin", "payin-conformance"),
+      ["service", "--base-url", mockUrl, "--token", "consumer", "--seed", "1"],
+      { cwd: project },
+    );
     expect(stdout).toMatch(/^✓ answers\.create-counterparty /m);
     expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, [1-9]\d* skipped$/);
   });
@@ -247,18 +305,27 @@ describe("errors that say what to do, from the installed bins", () => {
     for (const [db, reason] of cases) {
       const result = await run(process.execPath, [cli("sandbox"), "--port", "0", "--db", db]);
       expect(result.code, db).toBe(1);
-      expect(result.stderr.trimEnd().split("\n"), db).toEqual([expect.stringMatching(new RegExp(`^payin-sandbox: The sandbox cannot open its database ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ${reason.source}`))]);
+      expect(result.stderr.trimEnd().split("\n"), db).toEqual([
+        expect.stringMatching(
+          new RegExp(`^payin-sandbox: The sandbox cannot open its database ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ${reason.source}`),
+        ),
+      ]);
     }
   });
 
-  it.each([["payin-sandbox", "sandbox"], ["payin-mock", "mock"]])("%s on a taken port: exit 1, naming the port and --port", async (name, dir) => {
+  it.each([
+    ["payin-sandbox", "sandbox"],
+    ["payin-mock", "mock"],
+  ])("%s on a taken port: exit 1, naming the port and --port", async (name, dir) => {
     const taken = createServer().listen(0, "127.0.0.1");
     await new Promise((resolve) => taken.once("listening", resolve));
     const { port } = taken.address() as AddressInfo;
     try {
       const result = await run(process.execPath, [cli(dir), "--port", String(port)]);
       expect(result.code).toBe(1);
-      expect(lastLine(result.stderr)).toBe(`${name}: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port`);
+      expect(lastLine(result.stderr)).toBe(
+        `${name}: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port`,
+      );
     } finally {
       taken.close();
     }
@@ -270,10 +337,24 @@ describe("errors that say what to do, from the installed bins", () => {
       const url = await started.url;
       const headers = { Authorization: "Bearer consumer-errors", "Content-Type": "application/json" };
       const noSlash = await fetch(`${url}/api/v1/earn/payment-sessions`, { method: "POST", headers, body: "{}" });
-      expect([noSlash.status, (await noSlash.json()).detail]).toEqual([404, "No operation at /api/v1/earn/payment-sessions; the contract's path is /api/v1/earn/payment-sessions/ (with the trailing slash)."]);
-      const http = await fetch(`${url}/webhooks`, { method: "POST", headers, body: JSON.stringify({ url: "http://shop.example.com/hooks" }) });
+      expect([noSlash.status, (await noSlash.json()).detail]).toEqual([
+        404,
+        "No operation at /api/v1/earn/payment-sessions; the contract's path is /api/v1/earn/payment-sessions/ (with the trailing slash).",
+      ]);
+      const http = await fetch(`${url}/webhooks`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ url: "http://shop.example.com/hooks" }),
+      });
       expect(http.status).toBe(422);
-      expect((await http.json()).errors).toEqual([{ field: "url", message: expect.stringContaining("the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), but every other host needs https://") }]);
+      expect((await http.json()).errors).toEqual([
+        {
+          field: "url",
+          message: expect.stringContaining(
+            "the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), but every other host needs https://",
+          ),
+        },
+      ]);
     } finally {
       started.child.kill("SIGTERM");
     }
@@ -281,8 +362,20 @@ describe("errors that say what to do, from the installed bins", () => {
 
   it("payin-trigger takes a secret with or without whsec_, and refuses one that is not base64 (exit 2)", async () => {
     const bad = await run(process.execPath, [cli("trigger"), "session-created", "--url", "http://127.0.0.1:1/", "--secret", "not base64!"]);
-    expect([bad.code, bad.stderr.split("\n")[0]]).toEqual([2, "payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)"]);
-    const bare = await run(process.execPath, [cli("trigger"), "session-created", "--url", "http://127.0.0.1:1/", "--secret", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "--attempts", "1"]);
+    expect([bad.code, bad.stderr.split("\n")[0]]).toEqual([
+      2,
+      "payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+    ]);
+    const bare = await run(process.execPath, [
+      cli("trigger"),
+      "session-created",
+      "--url",
+      "http://127.0.0.1:1/",
+      "--secret",
+      "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      "--attempts",
+      "1",
+    ]);
     expect(bare.stderr).not.toMatch(/--secret/);
   });
 });
@@ -293,7 +386,10 @@ describe("the example merchant (examples/merchant/), installed from the tarball"
     // the endpoint with payin-conformance receiver.
     const example = path.join(root, "examples", "merchant");
     const dir = path.join(work, "merchant");
-    cpSync(example, dir, { recursive: true, filter: (file) => !/^(node_modules|package-lock\.json)$/.test(path.relative(example, file).split(path.sep)[0]!) });
+    cpSync(example, dir, {
+      recursive: true,
+      filter: (file) => !/^(node_modules|package-lock\.json)$/.test(path.relative(example, file).split(path.sep)[0]!),
+    });
     const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     expect(manifest.dependencies).toEqual({ "payin-acceptance-contract": "file:../.." });
     expect(manifest.scripts).toEqual({ start: "node src/server.ts", checkout: "node src/checkout.ts" });
@@ -348,9 +444,14 @@ describe("the example merchant (examples/merchant/), installed from the tarball"
       expect(checked.stdout.trimEnd().split("\n").at(-1)).toMatch(/^(\d+) passed, 0 failed, 0 warned \(advisory\)$/);
       // The same command with a secret that is not the endpoint's: said once, first.
       const wrong = args.map((arg, i) => (args[i - 1] === "--secret" ? "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" : arg));
-      const refused = await exec("npx", ["--no-install", ...wrong], { cwd: dir, env: toolEnv() }).then(() => ({ code: 0, stdout: "" }), (error: { code: number; stdout: string }) => error);
+      const refused = await exec("npx", ["--no-install", ...wrong], { cwd: dir, env: toolEnv() }).then(
+        () => ({ code: 0, stdout: "" }),
+        (error: { code: number; stdout: string }) => error,
+      );
       expect(refused.code).toBe(1);
-      expect(refused.stdout.split("\n")[1]).toBe("The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.");
+      expect(refused.stdout.split("\n")[1]).toBe(
+        "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
+      );
       expect(await typeErrors).toBe("");
     } finally {
       merchant.kill("SIGTERM");

@@ -31,7 +31,11 @@ const STRICT = {
 };
 
 /** Generates a fetch client with dates on from `document` into `dir`, and type-checks it (or only `files`). */
-async function generateAndCheck(document: object, dir: string, files: string[] = []): Promise<{ ok: boolean; output: string; types: string }> {
+async function generateAndCheck(
+  document: object,
+  dir: string,
+  files: string[] = [],
+): Promise<{ ok: boolean; output: string; types: string }> {
   const input = path.join(work, `${path.basename(dir)}.json`);
   writeFileSync(input, JSON.stringify(document));
   await createClient({

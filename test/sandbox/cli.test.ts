@@ -15,7 +15,10 @@ const cli = path.join(root, "src", "sandbox", "cli.ts");
 const run = promisify(execFile);
 
 async function refusal(args: string[], options: ExecFileOptions = {}) {
-  const error = await run(process.execPath, [cli, ...args], options).then(() => undefined, (e: { code: number; stderr: string }) => e);
+  const error = await run(process.execPath, [cli, ...args], options).then(
+    () => undefined,
+    (e: { code: number; stderr: string }) => e,
+  );
   expect(error, `payin-sandbox ${args.join(" ")} started`).toBeDefined();
   return { code: error!.code, stderr: String(error!.stderr).trim() };
 }
@@ -26,7 +29,10 @@ describe("payin-sandbox", () => {
     [["--retry-schedule", "5,-1"], 'payin-sandbox: --retry-schedule takes seconds (a number, 0 or more), not "-1"'],
     [["--settlement-delay", ""], 'payin-sandbox: --settlement-delay takes seconds (a number, 0 or more), not ""'],
     [["--port", "70000"], 'payin-sandbox: --port must be a port number, not "70000"'],
-    [["--public-url", "ftp://sandbox.example"], 'payin-sandbox: --public-url must be an http:// or https:// URL without credentials, query or fragment, not "ftp://sandbox.example"'],
+    [
+      ["--public-url", "ftp://sandbox.example"],
+      'payin-sandbox: --public-url must be an http:// or https:// URL without credentials, query or fragment, not "ftp://sandbox.example"',
+    ],
   ])("refuses %j with exit code 2, one line naming the flag, then the usage", async (args, line) => {
     const { code, stderr } = await refusal(args);
     expect(code).toBe(2);
@@ -34,9 +40,16 @@ describe("payin-sandbox", () => {
   });
 
   it("takes --settlement-delay and an empty --retry-schedule (one attempt per event)", async () => {
-    const child = spawn(process.execPath, [cli, "--port", "0", "--settlement-delay", "5", "--retry-schedule", ""], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [cli, "--port", "0", "--settlement-delay", "5", "--retry-schedule", ""], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     try {
-      const url = await new Promise<string>((resolve) => child.stdout!.on("data", (c: Buffer) => { const m = c.toString().match(/listening on (http:\/\/\S+)/); if (m) resolve(m[1]!); }));
+      const url = await new Promise<string>((resolve) =>
+        child.stdout!.on("data", (c: Buffer) => {
+          const m = c.toString().match(/listening on (http:\/\/\S+)/);
+          if (m) resolve(m[1]!);
+        }),
+      );
       const account = accountOn(url);
       await account.register("http://127.0.0.1:9/unreachable");
       const session = await account.session();
@@ -54,10 +67,24 @@ describe("payin-sandbox", () => {
   it("takes --public-url for its links and --allow-webhook-host, once or more, for its deliveries", async () => {
     // [::ffff:7f00:1] is loopback reached by an IPv4-mapped address, which the sandbox does not
     // count as loopback: allowing it shows the flag at work without a packet leaving the machine.
-    const args = ["--port", "0", "--public-url", "https://sandbox.tunnel.example", "--allow-webhook-host", "a.example", "--allow-webhook-host", "[::ffff:7f00:1]"];
+    const args = [
+      "--port",
+      "0",
+      "--public-url",
+      "https://sandbox.tunnel.example",
+      "--allow-webhook-host",
+      "a.example",
+      "--allow-webhook-host",
+      "[::ffff:7f00:1]",
+    ];
     const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "inherit"] });
     try {
-      const url = await new Promise<string>((resolve) => child.stdout!.on("data", (c: Buffer) => { const m = c.toString().match(/listening on (http:\/\/\S+)/); if (m) resolve(m[1]!); }));
+      const url = await new Promise<string>((resolve) =>
+        child.stdout!.on("data", (c: Buffer) => {
+          const m = c.toString().match(/listening on (http:\/\/\S+)/);
+          if (m) resolve(m[1]!);
+        }),
+      );
       const account = accountOn(url);
       await account.register("https://[::ffff:7f00:1]:1/hooks");
       const session = await account.session();
@@ -82,7 +109,11 @@ describe("payin-sandbox --db with a file it cannot use", () => {
   // Each fails for root too: a folder that is not there, a file standing where a folder should
   // be, a folder given as the file, a file of something else.
   it.each([
-    ["in a folder that does not exist", path.join(dir, "missing", "sandbox.db"), `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`],
+    [
+      "in a folder that does not exist",
+      path.join(dir, "missing", "sandbox.db"),
+      `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`,
+    ],
     ["under a file (ENOTDIR)", path.join(notDatabase, "sandbox.db"), `${notDatabase} is a file, not a folder; give a path in a folder`],
     ["that is a folder", folder, `it is a folder, not a file; give the path of a file, such as ${path.join(folder, "sandbox.db")}`],
     ["that is not a database", notDatabase, "it is not a SQLite database; give the path of a new file, or of a database the sandbox made"],
@@ -133,7 +164,9 @@ describe("payin-sandbox on a port that is taken", () => {
     try {
       const { code, stderr } = await refusal(["--port", String(port)]);
       expect(code).toBe(1);
-      expect(stderr).toBe(`payin-sandbox: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port`);
+      expect(stderr).toBe(
+        `payin-sandbox: port ${port} on 127.0.0.1 is taken by another process; pick another with --port N, or --port 0 for any free port`,
+      );
     } finally {
       taken.close();
     }

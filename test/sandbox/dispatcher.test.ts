@@ -50,7 +50,13 @@ describe("webhook delivery", () => {
     expect(mine().map((a) => a.status)).toEqual([500]);
 
     let [first] = await account.deliveries();
-    expect(first).toMatchObject({ event_type: "session-created", attempt: 1, status: "failed", response_status: 500, error: "The receiver answered 500." });
+    expect(first).toMatchObject({
+      event_type: "session-created",
+      attempt: 1,
+      status: "failed",
+      response_status: 500,
+      error: "The receiver answered 500.",
+    });
     // 5 s of sandbox time, give or take the 20 % jitter.
     const delay = Date.parse(first.next_attempt_at) - Date.parse(first.attempted_at);
     expect(delay).toBeGreaterThanOrEqual(4000 - 100);
@@ -71,7 +77,11 @@ describe("webhook delivery", () => {
     for (const a of attempts) await expect(verifyWebhook(a.body, a.headers, secret)).resolves.toMatchObject({ id: a.id });
 
     const listed = await account.deliveries();
-    expect(listed.map((d) => [d.attempt, d.status])).toEqual([[1, "failed"], [2, "failed"], [3, "succeeded"]]);
+    expect(listed.map((d) => [d.attempt, d.status])).toEqual([
+      [1, "failed"],
+      [2, "failed"],
+      [3, "succeeded"],
+    ]);
     expect(listed[2].next_attempt_at).toBeUndefined();
     first = listed[0];
     expect(Date.parse(listed[1].attempted_at)).toBeGreaterThanOrEqual(Date.parse(first.next_attempt_at));
@@ -122,8 +132,16 @@ describe("webhook delivery", () => {
     await account.register(endpoint.url);
     const again = await account.call("POST", `/_sandbox/v1/deliveries/${listed[0].event_id}/redeliver`);
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ event_id: listed[0].event_id, attempt: 2, status: "succeeded", url: endpoint.url, response_status: 204 });
-    expect(endpoint.attempts.filter((a) => a.id === listed[0].event_id && JSON.parse(a.body).data.session_id === session.id)).toHaveLength(1);
+    expect(again.body).toMatchObject({
+      event_id: listed[0].event_id,
+      attempt: 2,
+      status: "succeeded",
+      url: endpoint.url,
+      response_status: 204,
+    });
+    expect(endpoint.attempts.filter((a) => a.id === listed[0].event_id && JSON.parse(a.body).data.session_id === session.id)).toHaveLength(
+      1,
+    );
     // A delivered event can be sent again too, with the same id.
     const third = await account.call("POST", `/_sandbox/v1/deliveries/${listed[0].event_id}/redeliver`);
     expect(third.body.attempt).toBe(3);
@@ -149,7 +167,11 @@ describe("webhook delivery", () => {
       const answer = await redelivered;
       // The hung attempt of transaction-created ended meanwhile; the answer is session-created's own.
       expect(answer.body).toMatchObject({ event_id: created.event_id, event_type: "session-created", attempt: 2, status: "succeeded" });
-      expect((await account.deliveries()).map((d) => [d.event_type, d.attempt, d.status])).toContainEqual(["transaction-created", 1, "failed"]);
+      expect((await account.deliveries()).map((d) => [d.event_type, d.attempt, d.status])).toContainEqual([
+        "transaction-created",
+        1,
+        "failed",
+      ]);
     } finally {
       await quick.close();
     }
@@ -179,7 +201,10 @@ describe("webhook delivery", () => {
       reader.close();
       const res = await account.call("POST", `/_sandbox/v1/deliveries/${id}/redeliver`);
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ code: "webhook_not_registered", detail: "This account has no webhook URL; register one with POST /webhooks." });
+      expect(res.body).toMatchObject({
+        code: "webhook_not_registered",
+        detail: "This account has no webhook URL; register one with POST /webhooks.",
+      });
       expect(await account.deliveries()).toEqual([]);
     } finally {
       await own.close();
@@ -190,7 +215,12 @@ describe("webhook delivery", () => {
 
 describe("what counts as delivered", () => {
   it("takes any 2xx as an acknowledgement and anything else as a failure", async () => {
-    for (const [answer, outcome] of [[200, "succeeded"], [299, "succeeded"], [300, "failed"], [404, "failed"]] as const) {
+    for (const [answer, outcome] of [
+      [200, "succeeded"],
+      [299, "succeeded"],
+      [300, "failed"],
+      [404, "failed"],
+    ] as const) {
       const account = accountOn(sandbox.url);
       await account.register(endpoint.url);
       endpoint.answer = () => answer;
@@ -251,7 +281,10 @@ describe("what counts as delivered", () => {
     endpoint.answer = () => 204;
     const free = await account.session();
     await account.simulate(free.id, { outcome: "fail", failure_reason: "card_declined" });
-    await wait(() => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === free.id).length === 3, "the other session's three events");
+    await wait(
+      () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === free.id).length === 3,
+      "the other session's three events",
+    );
     expect(seen()).toEqual([]);
   });
 });
@@ -264,7 +297,8 @@ describe("the order rule: a session's later events wait until the earlier one is
     let refused = false;
     endpoint.answer = ({ type }) => (type === "transaction-created" && !refused ? ((refused = true), 500) : 204);
     await account.simulate(session.id, { outcome: "pay" });
-    const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id).map((a) => `${a.type} ${a.status}`);
+    const mine = () =>
+      endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id).map((a) => `${a.type} ${a.status}`);
     await wait(() => mine().includes("transaction-created 500"), "the refused transaction-created");
 
     // Its retry is due 5 s later (±20 %): one second on, nothing of the session goes, and the two events behind it are still due.
@@ -275,7 +309,13 @@ describe("the order rule: a session's later events wait until the earlier one is
     // Past the retry, the advance makes it, then the two that waited, in order.
     const later = await account.advance(6);
     expect(later.body).toMatchObject({ attempts_made: 3, attempts_still_due: 0 });
-    expect(mine()).toEqual(["session-created 204", "transaction-created 500", "transaction-created 204", "transaction-completed 204", "session-completed 204"]);
+    expect(mine()).toEqual([
+      "session-created 204",
+      "transaction-created 500",
+      "transaction-created 204",
+      "transaction-completed 204",
+      "session-completed 204",
+    ]);
   });
 
   it("lets a later event go once the earlier one has failed for good", async () => {
@@ -286,7 +326,8 @@ describe("the order rule: a session's later events wait until the earlier one is
       endpoint.answer = ({ type }) => (type === "transaction-created" ? 500 : 204);
       const session = await account.session();
       await account.simulate(session.id, { outcome: "pay" });
-      const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id).map((a) => `${a.type} ${a.status}`);
+      const mine = () =>
+        endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id).map((a) => `${a.type} ${a.status}`);
       await wait(() => mine().length === 4, "four attempts");
       expect(mine()).toEqual(["session-created 204", "transaction-created 500", "transaction-completed 204", "session-completed 204"]);
     } finally {
@@ -384,7 +425,9 @@ describe("a sandbox killed before its deliveries were acknowledged", () => {
 
   /** `npm run sandbox` as a process of its own, on a free port, with the database file. */
   function start(): Promise<string> {
-    child = spawn(process.execPath, [path.join(root, "src", "sandbox", "cli.ts"), "--port", "0", "--db", db], { stdio: ["ignore", "pipe", "inherit"] });
+    child = spawn(process.execPath, [path.join(root, "src", "sandbox", "cli.ts"), "--port", "0", "--db", db], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     return new Promise((resolve, reject) => {
       child!.stdout!.on("data", (chunk: Buffer) => {
         const url = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];

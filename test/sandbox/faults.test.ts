@@ -31,7 +31,11 @@ const faults = async (account: Account) => (await account.call("GET", "/_sandbox
 async function raw(account: Account, method: string, route: string, body?: unknown, headers: Record<string, string> = {}) {
   return fetch(sandbox.url + route, {
     method,
-    headers: { Authorization: `Bearer ${account.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+    headers: {
+      Authorization: `Bearer ${account.token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }
@@ -39,7 +43,14 @@ async function raw(account: Account, method: string, route: string, body?: unkno
 describe("request faults", () => {
   it("answer the next N matching requests with the status armed, with its problem and Retry-After, then as usual", async () => {
     const account = accountOn(sandbox.url);
-    const armed = await arm(account, { target: "request", operation_id: "createCounterparty", effect: "status", status: 503, retry_after_seconds: 2, times: 2 });
+    const armed = await arm(account, {
+      target: "request",
+      operation_id: "createCounterparty",
+      effect: "status",
+      status: 503,
+      retry_after_seconds: 2,
+      times: 2,
+    });
     expect(armed.status).toBe(201);
     expect(armed.body).toEqual({
       id: expect.stringMatching(/^flt_/),
@@ -58,7 +69,12 @@ describe("request faults", () => {
       const answer = await raw(account, "POST", COUNTERPARTIES, newCounterparty());
       expect(answer.status).toBe(503);
       expect(answer.headers.get("retry-after")).toBe("2");
-      expect(await answer.json()).toMatchObject({ status: 503, code: "service_unavailable", title: "Service unavailable", detail: `A fault armed with POST /_sandbox/v1/faults (${armed.body.id}) answered this request; retry after 2 s.` });
+      expect(await answer.json()).toMatchObject({
+        status: 503,
+        code: "service_unavailable",
+        title: "Service unavailable",
+        detail: `A fault armed with POST /_sandbox/v1/faults (${armed.body.id}) answered this request; retry after 2 s.`,
+      });
     }
     expect((await account.call("POST", COUNTERPARTIES, newCounterparty())).status).toBe(201);
     expect(await faults(account)).toEqual([]);
@@ -113,20 +129,33 @@ describe("request faults", () => {
     const account = accountOn(sandbox.url);
     const first = await arm(account, { target: "delivery", effect: "delay", delay_ms: 5 });
     const again = await arm(account, { target: "delivery", effect: "delay", delay_ms: 9 });
-    expect([again.status, again.body.errors]).toEqual([422, [{ field: "effect", message: `delay is armed on the deliveries already (${first.body.id})` }]]);
+    expect([again.status, again.body.errors]).toEqual([
+      422,
+      [{ field: "effect", message: `delay is armed on the deliveries already (${first.body.id})` }],
+    ]);
     // Another effect on the deliveries, or the same on requests, is taken.
     expect((await arm(account, { target: "delivery", effect: "shuffle" })).status).toBe(201);
     expect((await account.call("DELETE", "/_sandbox/v1/faults")).status).toBe(204);
     expect((await arm(account, { target: "delivery", effect: "delay", delay_ms: 5 })).status).toBe(201);
-    for (let i = 1; i < 100; i++) expect((await arm(account, { target: "request", effect: "delay", delay_ms: 1, operation_id: "getWebhook" })).status).toBe(201);
+    for (let i = 1; i < 100; i++)
+      expect((await arm(account, { target: "request", effect: "delay", delay_ms: 1, operation_id: "getWebhook" })).status).toBe(201);
     const full = await arm(account, { target: "request", effect: "drop" });
-    expect([full.status, full.body.errors]).toEqual([422, [{ field: "target", message: "has 100 faults armed already: clear them first" }]]);
+    expect([full.status, full.body.errors]).toEqual([
+      422,
+      [{ field: "target", message: "has 100 faults armed already: clear them first" }],
+    ]);
     expect(await faults(account)).toHaveLength(100);
   });
 
   it("delay the answer by delay_ms, and the journal counts the wait", async () => {
     const account = accountOn(sandbox.url);
-    const armed = await arm(account, { target: "request", operation_id: "getCounterpartySchema", effect: "delay", delay_ms: 250, times: 1 });
+    const armed = await arm(account, {
+      target: "request",
+      operation_id: "getCounterpartySchema",
+      effect: "delay",
+      delay_ms: 250,
+      times: 1,
+    });
     expect(armed.body).toMatchObject({ effect: "delay", delay_ms: 250, times_left: 1 });
     expect(armed.body).not.toHaveProperty("share");
     expect((await account.call("GET", SCHEMA)).status).toBe(200);
@@ -138,7 +167,13 @@ describe("request faults", () => {
   it("drop the connection after the work: a retry with the same Idempotency-Key gets the same session, one without makes a second", async () => {
     const account = accountOn(sandbox.url);
     const counterparty = (await account.call("POST", COUNTERPARTIES, newCounterparty())).body;
-    const body = { amount: 10, currency: "EUR", counterparty_id: counterparty.id, order_id: "ORD-drop", redirect_url: "https://shop.example.com/thanks" };
+    const body = {
+      amount: 10,
+      currency: "EUR",
+      counterparty_id: counterparty.id,
+      order_id: "ORD-drop",
+      redirect_url: "https://shop.example.com/thanks",
+    };
     await arm(account, { target: "request", operation_id: "createPaymentSession", effect: "drop", times: 2 });
     const lost = raw(account, "POST", SESSIONS, body, { "Idempotency-Key": "ORD-drop" });
     await expect(lost).rejects.toThrow(TypeError);
@@ -176,9 +211,21 @@ describe("request faults", () => {
   });
 
   it.each([
-    [{ target: "request", operation_id: "createCounterparty", effect: "status", status: 404 }, "status", "createCounterparty does not document 404"],
-    [{ target: "request", effect: "status", status: 404 }, "status", "createCounterparty, getCounterpartySchema, createPaymentSession, registerWebhook do not document 404"],
-    [{ target: "request", operation_id: "createCounterparty", effect: "status", status: 409 }, "status", "must be one of the server's own conditions, 429, 500, 503: a 409 comes from the request itself"],
+    [
+      { target: "request", operation_id: "createCounterparty", effect: "status", status: 404 },
+      "status",
+      "createCounterparty does not document 404",
+    ],
+    [
+      { target: "request", effect: "status", status: 404 },
+      "status",
+      "createCounterparty, getCounterpartySchema, createPaymentSession, registerWebhook do not document 404",
+    ],
+    [
+      { target: "request", operation_id: "createCounterparty", effect: "status", status: 409 },
+      "status",
+      "must be one of the server's own conditions, 429, 500, 503: a 409 comes from the request itself",
+    ],
     [{ target: "request", effect: "duplicate" }, "effect", "must be one of status, delay, drop on a request"],
     [{ target: "delivery", effect: "drop" }, "effect", "must be one of duplicate, shuffle, delay on a delivery"],
     [{ target: "delivery", effect: "status", status: 404 }, "effect", "must be one of duplicate, shuffle, delay on a delivery"],
@@ -186,7 +233,11 @@ describe("request faults", () => {
     [{ target: "request", effect: "delay" }, "delay_ms", "is required with effect delay"],
     [{ target: "request", effect: "drop", delay_ms: 5 }, "delay_ms", "is taken only with effect delay"],
     [{ target: "request", effect: "delay", delay_ms: 5, status: 503 }, "status", "is taken only with effect status"],
-    [{ target: "request", effect: "status", status: 500, retry_after_seconds: 1 }, "retry_after_seconds", "is taken only with status 429 or 503"],
+    [
+      { target: "request", effect: "status", status: 500, retry_after_seconds: 1 },
+      "retry_after_seconds",
+      "is taken only with status 429 or 503",
+    ],
     [{ target: "delivery", effect: "duplicate", times: 1 }, "times", "is taken only on a request"],
     [{ target: "delivery", effect: "duplicate", operation_id: "getWebhook" }, "operation_id", "is taken only on a request"],
     [{ target: "request", effect: "drop", times: 1, share: 0.5 }, "share", "is taken only on a request, without times"],
@@ -207,13 +258,23 @@ describe("the request journal", () => {
     for (let i = 0; i < 103; i++) await account.call("GET", `/api/v1/earn/transactions/txn_${i}/`);
     const requests = await journal(account);
     expect(requests).toHaveLength(100);
-    expect(requests[0]).toEqual({ method: "GET", path: "/api/v1/earn/transactions/txn_102/", operation_id: "getTransaction", status: 404, answered: true, received_at: expect.any(String), duration_ms: expect.any(Number) });
+    expect(requests[0]).toEqual({
+      method: "GET",
+      path: "/api/v1/earn/transactions/txn_102/",
+      operation_id: "getTransaction",
+      status: 404,
+      answered: true,
+      received_at: expect.any(String),
+      duration_ms: expect.any(Number),
+    });
     expect(requests.at(-1).path).toBe("/api/v1/earn/transactions/txn_3/");
   });
 
   it("cuts a refused request's path and Idempotency-Key to the lengths its schema gives", async () => {
     const account = accountOn(sandbox.url);
-    const long = await raw(account, "GET", `/api/v1/earn/transactions/txn_${"x".repeat(3000)}/`, undefined, { "Idempotency-Key": "k".repeat(400) });
+    const long = await raw(account, "GET", `/api/v1/earn/transactions/txn_${"x".repeat(3000)}/`, undefined, {
+      "Idempotency-Key": "k".repeat(400),
+    });
     expect(long.status).toBe(422);
     const [recorded] = await journal(account);
     expect([recorded.path.length, recorded.idempotency_key.length, recorded.status]).toEqual([2048, 255, 422]);
@@ -259,7 +320,12 @@ describe("faults with --db", () => {
     try {
       const first = await startSandbox({ port: 0, db });
       const token = `restart-${crypto.randomUUID()}`;
-      const armed = await accountOn(first.url, token).call("POST", "/_sandbox/v1/faults", { target: "request", effect: "status", status: 503, times: 1 });
+      const armed = await accountOn(first.url, token).call("POST", "/_sandbox/v1/faults", {
+        target: "request",
+        effect: "status",
+        status: 503,
+        times: 1,
+      });
       await first.close();
       const second = await startSandbox({ port: 0, db });
       try {
@@ -326,7 +392,12 @@ describe("delivery faults", () => {
     receiver.answer = ({ type, n }) => (type === "transaction-completed" && n <= 3 ? 503 : 204);
     try {
       const delivered = await receiver.delivered(4, 15_000);
-      expect(delivered.map((d) => d.type)).toEqual(["session-created", "session-completed", "transaction-created", "transaction-completed"]);
+      expect(delivered.map((d) => d.type)).toEqual([
+        "session-created",
+        "session-completed",
+        "transaction-created",
+        "transaction-completed",
+      ]);
       // The log orders attempts made in the same millisecond by event, not by when they went:
       // the arrivals above give the order, the log what each attempt was.
       const log = await account.deliveries();

@@ -42,7 +42,13 @@ describe("the payment flow", () => {
     const paid = await m.simulate(session.id, { outcome: "pay" });
     expect(paid.status).toBe(200);
     expect(paid.body.session.status).toBe("completed");
-    expect(paid.body.transaction).toMatchObject({ status: "completed", session_id: session.id, amount: 10, currency: "EUR", order_id: "ORD-1" });
+    expect(paid.body.transaction).toMatchObject({
+      status: "completed",
+      session_id: session.id,
+      amount: 10,
+      currency: "EUR",
+      order_id: "ORD-1",
+    });
 
     const first = await m.until(session.id, 4);
     expect(first.map((a) => a.type)).toEqual(["session-created", "transaction-created", "transaction-completed", "session-completed"]);
@@ -56,7 +62,13 @@ describe("the payment flow", () => {
     // The advance answers once the settlement's event is delivered.
     await m.advance(1);
     const all = m.received(session.id);
-    expect(all.map((a) => a.type)).toEqual(["session-created", "transaction-created", "transaction-completed", "session-completed", "transaction-settled"]);
+    expect(all.map((a) => a.type)).toEqual([
+      "session-created",
+      "transaction-created",
+      "transaction-completed",
+      "session-completed",
+      "transaction-settled",
+    ]);
     const settled = (await m.transaction(txn)).body;
     expect(settled.status).toBe("settled");
     expect(Date.parse(settled.updated_at) - Date.parse(settled.created_at)).toBe(60_000);
@@ -65,7 +77,14 @@ describe("the payment flow", () => {
     const events = all.map((a) => JSON.parse(a.body));
     expect(events.map((e) => e.data.status)).toEqual(["created", "created", "completed", "completed", "settled"]);
     for (const event of events.slice(1)) expect(event.data.transaction_id ?? txn).toBe(txn);
-    for (const event of events) expect(event.data).toMatchObject({ session_id: session.id, counterparty_id: session.counterparty_id, order_id: "ORD-1", amount: 10, currency: "EUR" });
+    for (const event of events)
+      expect(event.data).toMatchObject({
+        session_id: session.id,
+        counterparty_id: session.counterparty_id,
+        order_id: "ORD-1",
+        amount: 10,
+        currency: "EUR",
+      });
     expect(new Set(events.map((e) => e.id)).size).toBe(5);
   });
 
@@ -78,7 +97,11 @@ describe("the payment flow", () => {
     expect(failed.body.session.status).toBe("created");
     const events = (await m.until(session.id, 3)).map((a) => JSON.parse(a.body));
     expect(events.map((e) => e.type)).toEqual(["session-created", "transaction-created", "transaction-failed"]);
-    expect(events[2].data).toMatchObject({ status: "failed", failure_reason: "insufficient_funds", transaction_id: failed.body.transaction.id });
+    expect(events[2].data).toMatchObject({
+      status: "failed",
+      failure_reason: "insufficient_funds",
+      transaction_id: failed.body.transaction.id,
+    });
     expect((await m.transaction(failed.body.transaction.id)).body).toEqual(failed.body.transaction);
 
     const defaulted = await m.simulate(session.id, { outcome: "fail" });

@@ -39,7 +39,12 @@ function raw(port: number, request: string | Buffer): Promise<RawAnswer> {
 
 /** A request for a new session of `counterpartyId`, with the Host line given (none when undefined). */
 function createSession(counterpartyId: string, token: string, host: string | undefined, version = "1.1") {
-  const body = JSON.stringify({ amount: 5, currency: "EUR", counterparty_id: counterpartyId, redirect_url: "https://shop.example.com/thanks" });
+  const body = JSON.stringify({
+    amount: 5,
+    currency: "EUR",
+    counterparty_id: counterpartyId,
+    redirect_url: "https://shop.example.com/thanks",
+  });
   return [
     `POST /api/v1/earn/payment-sessions/ HTTP/${version}`,
     ...(host === undefined ? [] : [`Host: ${host}`]),
@@ -56,7 +61,11 @@ describe("the payment link's origin", () => {
   it("is the sandbox's own address, whatever the Host header says, and with its port when there is none", async () => {
     const account = accountOn(sandbox.url);
     const counterparty = (await account.call("POST", "/api/v1/send/counterparties/", newCounterparty())).body;
-    for (const [host, version] of [['evil.example.com"><script>alert(1)</script>', "1.1"], ["evil.example.com", "1.1"], [undefined, "1.0"]] as const) {
+    for (const [host, version] of [
+      ['evil.example.com"><script>alert(1)</script>', "1.1"],
+      ["evil.example.com", "1.1"],
+      [undefined, "1.0"],
+    ] as const) {
       const answer = await raw(sandbox.port, createSession(counterparty.id, account.token, host, version));
       expect(answer.status, String(host)).toBe(201);
       const session = JSON.parse(answer.body);
@@ -76,7 +85,9 @@ describe("the payment link's origin", () => {
 
   it("refuses a public URL that cannot be the base of a link, naming it", async () => {
     for (const publicUrl of ["ftp://sandbox.example/", "not a url", "https://user:secret@sandbox.example/", "https://sandbox.example/?x=1"])
-      await expect(startSandbox({ port: 0, publicUrl }), publicUrl).rejects.toThrow(`publicUrl must be an http:// or https:// URL without credentials, query or fragment, not ${JSON.stringify(publicUrl)}`);
+      await expect(startSandbox({ port: 0, publicUrl }), publicUrl).rejects.toThrow(
+        `publicUrl must be an http:// or https:// URL without credentials, query or fragment, not ${JSON.stringify(publicUrl)}`,
+      );
   });
 });
 
@@ -90,17 +101,29 @@ describe("requests node:http cannot parse", () => {
   it("answers a lower-case method with a 400 problem", async () => {
     const answer = await raw(sandbox.port, "get /webhooks HTTP/1.1\r\nHost: x\r\n\r\n");
     expect(answer.status).toBe(400);
-    expect(problemOf(answer)).toMatchObject({ status: 400, code: "malformed_request", title: "Malformed request", detail: expect.stringContaining("not valid HTTP/1.1") });
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      code: "malformed_request",
+      title: "Malformed request",
+      detail: expect.stringContaining("not valid HTTP/1.1"),
+    });
   });
 
   it("answers headers over 16 KiB with a 431 problem", async () => {
     const answer = await raw(sandbox.port, `GET /webhooks HTTP/1.1\r\nHost: x\r\nX-Padding: ${"a".repeat(17 * 1024)}\r\n\r\n`);
     expect(answer.status).toBe(431);
-    expect(problemOf(answer)).toMatchObject({ status: 431, code: "request_header_fields_too_large", title: "Request header fields too large" });
+    expect(problemOf(answer)).toMatchObject({
+      status: 431,
+      code: "request_header_fields_too_large",
+      title: "Request header fields too large",
+    });
   });
 
   it("answers a body cut short of its Content-Length with a 400 problem", async () => {
-    const answer = await raw(sandbox.port, 'POST /webhooks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer short\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"url":');
+    const answer = await raw(
+      sandbox.port,
+      'POST /webhooks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer short\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"url":',
+    );
     expect(answer.status).toBe(400);
     expect(problemOf(answer)).toMatchObject({ status: 400, code: "malformed_request" });
   });
@@ -116,7 +139,10 @@ describe("HEAD", () => {
     expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
     expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(await get.text())));
     expect(await head.text()).toBe("");
-    const missing = await fetch(`${sandbox.url}/api/v1/earn/transactions/txn_none/`, { method: "HEAD", headers: { Authorization: `Bearer ${account.token}` } });
+    const missing = await fetch(`${sandbox.url}/api/v1/earn/transactions/txn_none/`, {
+      method: "HEAD",
+      headers: { Authorization: `Bearer ${account.token}` },
+    });
     expect(missing.status).toBe(404);
   });
 

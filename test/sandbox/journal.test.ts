@@ -22,8 +22,26 @@ describe("the request journal", () => {
     journal.record(1, entry("/a"));
     journal.record(1, entry("/b", { idempotencyKey: "k", fault: { id: "flt_1", effect: "drop" }, answered: false }));
     expect(journal.list(1)).toStrictEqual([
-      { method: "GET", path: "/b", operation_id: "getWebhook", status: 200, answered: false, idempotency_key: "k", fault: { id: "flt_1", effect: "drop" }, received_at: "1970-01-01T00:00:00.000Z", duration_ms: 1 },
-      { method: "GET", path: "/a", operation_id: "getWebhook", status: 200, answered: true, received_at: "1970-01-01T00:00:00.000Z", duration_ms: 1 },
+      {
+        method: "GET",
+        path: "/b",
+        operation_id: "getWebhook",
+        status: 200,
+        answered: false,
+        idempotency_key: "k",
+        fault: { id: "flt_1", effect: "drop" },
+        received_at: "1970-01-01T00:00:00.000Z",
+        duration_ms: 1,
+      },
+      {
+        method: "GET",
+        path: "/a",
+        operation_id: "getWebhook",
+        status: 200,
+        answered: true,
+        received_at: "1970-01-01T00:00:00.000Z",
+        duration_ms: 1,
+      },
     ]);
   });
 

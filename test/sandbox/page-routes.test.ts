@@ -72,9 +72,13 @@ describe("the payment page", () => {
   it("refuses a form it does not send with 400, and one over 64 KiB with 413, and does nothing", async () => {
     const account = accountOn(sandbox.url);
     const session = await account.session();
-    const forms: Array<Record<string, string> | string> = [{ outcome: "refund" }, { outcome: "refund", failure_reason: "card_declined" }, { outcome: "fail", failure_reason: "<script>" }, { outcome: "fail" }];
-    for (const form of forms)
-      expect((await post(session.payment_link, form)).status).toBe(400);
+    const forms: Array<Record<string, string> | string> = [
+      { outcome: "refund" },
+      { outcome: "refund", failure_reason: "card_declined" },
+      { outcome: "fail", failure_reason: "<script>" },
+      { outcome: "fail" },
+    ];
+    for (const form of forms) expect((await post(session.payment_link, form)).status).toBe(400);
     expect((await post(session.payment_link, "x".repeat(70 * 1024))).status).toBe(413);
     expect((await account.call("GET", `/_sandbox/v1/payment-sessions/${session.id}`)).body.status).toBe("created");
     expect((await fetch(session.payment_link + "?failed=<b>")).status).toBe(200);

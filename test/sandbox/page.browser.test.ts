@@ -17,7 +17,10 @@ const executablePath = "/usr/bin/chromium";
 const missing = existsSync(executablePath) ? undefined : `Chromium (${executablePath})`;
 // CI installs Chromium, so there a missing browser is a failure, never a quiet skip.
 const skip = missing !== undefined && !process.env.CI;
-if (skip) console.warn(`test/sandbox/page.browser: skipped: ${missing} is missing. Install Debian's chromium package to run the payment page in a browser.`);
+if (skip)
+  console.warn(
+    `test/sandbox/page.browser: skipped: ${missing} is missing. Install Debian's chromium package to run the payment page in a browser.`,
+  );
 
 const screenshots = path.join(root, "test-results", "sandbox");
 const DESKTOP = { width: 1280, height: 800 };
@@ -37,7 +40,8 @@ async function startShop(): Promise<Shop> {
     requests.push(`${req.method} ${req.url}`);
     req.resume();
     if (req.url?.startsWith("/thanks")) {
-      const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks</title><link rel="icon" href="data:,"></head><body><h1>Thanks for your order</h1></body></html>';
+      const html =
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks</title><link rel="icon" href="data:,"></head><body><h1>Thanks for your order</h1></body></html>';
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": String(Buffer.byteLength(html)) });
       return res.end(html);
     }
@@ -94,10 +98,17 @@ async function merchant() {
   let orders = 0;
   const session = async () => {
     const order = `ORD-${crypto.randomUUID().slice(0, 8)}-${++orders}`;
-    return account.session({ order_id: order, redirect_url: `${shop.url}/thanks?order=${order}`, source_url: "https://shop.example.com/checkout" });
+    return account.session({
+      order_id: order,
+      redirect_url: `${shop.url}/thanks?order=${order}`,
+      source_url: "https://shop.example.com/checkout",
+    });
   };
   const received = (sessionId: string) =>
-    endpoint.attempts.filter((a) => a.status >= 200 && a.status < 300).map((a) => JSON.parse(a.body)).filter((event) => event.data.session_id === sessionId);
+    endpoint.attempts
+      .filter((a) => a.status >= 200 && a.status < 300)
+      .map((a) => JSON.parse(a.body))
+      .filter((event) => event.data.session_id === sessionId);
   /** The session's delivered events once one of `type` is among them. */
   const until = async (sessionId: string, type: string) => {
     for (let i = 0; i < 500 && !received(sessionId).some((e) => e.type === type); i++) await new Promise((r) => setTimeout(r, 10));
@@ -126,7 +137,16 @@ describe.skipIf(skip)("the payment page in Chromium", () => {
     [sandbox, endpoint, shop] = await Promise.all([startSandbox({ port: 0 }), startReceiver(), startShop()]);
     browser = await chromium.launch({
       executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     context = await browser.newContext({ viewport: DESKTOP });
   }, 60_000);
@@ -157,7 +177,9 @@ describe.skipIf(skip)("the payment page in Chromium", () => {
     expect(await expires.innerText()).toBe(expiryText(session.expires_at));
     await expect.poll(() => payButton(page).isVisible()).toBe(true);
     expect(await failButton(page).isVisible()).toBe(true);
-    expect(await page.locator("select#failure_reason option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([...FAILURE_REASONS]);
+    expect(
+      await page.locator("select#failure_reason option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual([...FAILURE_REASONS]);
 
     // Desktop: the reason and Fail side by side. Phone: stacked, nothing wider than the screen.
     const [select, fail] = [await page.locator("select#failure_reason").boundingBox(), await failButton(page).boundingBox()];
@@ -188,7 +210,13 @@ describe.skipIf(skip)("the payment page in Chromium", () => {
     const completed = events.find((e) => e.type === "transaction-completed")!;
     const transaction = await m.transaction(completed.data.transaction_id);
     expect(transaction.status).toBe(200);
-    expect(transaction.body).toMatchObject({ status: "completed", session_id: session.id, amount: 10, currency: "EUR", order_id: session.order_id });
+    expect(transaction.body).toMatchObject({
+      status: "completed",
+      session_id: session.id,
+      amount: 10,
+      currency: "EUR",
+      order_id: session.order_id,
+    });
     const deliveries = await m.deliveries();
     expect(deliveries.filter((d) => d.event_type === "session-completed" && d.status === "succeeded")).toHaveLength(1);
 
@@ -227,8 +255,16 @@ describe.skipIf(skip)("the payment page in Chromium", () => {
     const events = await m.until(session.id, "transaction-failed");
     expect(events.map((e) => e.type)).toEqual(["session-created", "transaction-created", "transaction-failed"]);
     const failed = events[2];
-    expect(failed.data).toMatchObject({ status: "failed", failure_reason: "insufficient_funds", session_id: session.id, order_id: session.order_id });
-    expect((await m.transaction(failed.data.transaction_id)).body).toMatchObject({ status: "failed", failure_reason: "insufficient_funds" });
+    expect(failed.data).toMatchObject({
+      status: "failed",
+      failure_reason: "insufficient_funds",
+      session_id: session.id,
+      order_id: session.order_id,
+    });
+    expect((await m.transaction(failed.data.transaction_id)).body).toMatchObject({
+      status: "failed",
+      failure_reason: "insufficient_funds",
+    });
     expect((await m.sandboxSession(session.id)).status).toBe("created");
     await page.close();
   });
@@ -291,9 +327,13 @@ describe.skipIf(skip)("the payment page in Chromium", () => {
 
     // Every page of every test: the page's own origin, the shop only as a redirect target.
     for (const { name, requests } of visits)
-      expect(requests.filter((url) => ![sandboxOrigin, shopOrigin].includes(new URL(url).origin)), name).toEqual([]);
+      expect(
+        requests.filter((url) => ![sandboxOrigin, shopOrigin].includes(new URL(url).origin)),
+        name,
+      ).toEqual([]);
     // Chromium logs the 404 page's own status as a failed load; that one is what test 3 asked for.
-    const notFoundLoad = (error: string) => error.startsWith("expired: console: Failed to load resource") && error.endsWith(`@ ${sandbox.url}/pay/${UNKNOWN_ID}`);
+    const notFoundLoad = (error: string) =>
+      error.startsWith("expired: console: Failed to load resource") && error.endsWith(`@ ${sandbox.url}/pay/${UNKNOWN_ID}`);
     expect(visits.flatMap((v) => v.errors).filter((error) => !notFoundLoad(error))).toEqual([]);
     await page.close();
   });

@@ -16,11 +16,17 @@ const session: PageSession = {
 const HOSTILE = `<script>alert("x")</script>'&`;
 
 /** Every URL-carrying attribute in the markup, in order. */
-const urlAttributes = (html: string) => [...html.matchAll(/\b(href|src|action|srcset|poster|data)\s*=\s*"([^"]*)"/gi)].map((m) => `${m[1]}=${m[2]}`);
+const urlAttributes = (html: string) =>
+  [...html.matchAll(/\b(href|src|action|srcset|poster|data)\s*=\s*"([^"]*)"/gi)].map((m) => `${m[1]}=${m[2]}`);
 
 describe("the payment page", () => {
   it("is a complete, self-contained HTML5 document", () => {
-    for (const html of [paymentPage(session), paymentPage({ ...session, status: "completed" }), paymentPage({ ...session, status: "expired" }), notFoundPage("ps_x")]) {
+    for (const html of [
+      paymentPage(session),
+      paymentPage({ ...session, status: "completed" }),
+      paymentPage({ ...session, status: "expired" }),
+      notFoundPage("ps_x"),
+    ]) {
       expect(html.startsWith("<!doctype html>")).toBe(true);
       expect(html).toContain('<html lang="en">');
       expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
@@ -121,10 +127,19 @@ describe("the payment page", () => {
 
   it("links nowhere but the session's redirect_url, and only a web URL", () => {
     expect(urlAttributes(paymentPage(session))).toEqual(["action=/pay/ps_test_1"]);
-    expect(urlAttributes(paymentPage({ ...session, status: "completed" }))).toEqual(["href=https://shop.example.com/return?order=417&amp;x=1"]);
-    expect(urlAttributes(paymentPage({ ...session, status: "expired" }))).toEqual(["href=https://shop.example.com/return?order=417&amp;x=1"]);
+    expect(urlAttributes(paymentPage({ ...session, status: "completed" }))).toEqual([
+      "href=https://shop.example.com/return?order=417&amp;x=1",
+    ]);
+    expect(urlAttributes(paymentPage({ ...session, status: "expired" }))).toEqual([
+      "href=https://shop.example.com/return?order=417&amp;x=1",
+    ]);
 
-    const scheming = paymentPage({ ...session, status: "completed", redirect_url: "javascript:alert(1)", source_url: "javascript:alert(2)" });
+    const scheming = paymentPage({
+      ...session,
+      status: "completed",
+      redirect_url: "javascript:alert(1)",
+      source_url: "javascript:alert(2)",
+    });
     expect(urlAttributes(scheming)).toEqual([]);
     expect(scheming).not.toContain("javascript:");
     expect(paymentPage({ ...session, source_url: "data:text/html,hi" })).not.toContain("data:text");
@@ -155,7 +170,13 @@ describe("the payment page, as last reviewed", () => {
       "failed attempt": paymentPage(session, { failed: "insufficient_funds" }),
       completed: paymentPage({ ...session, status: "completed" }),
       expired: paymentPage({ ...session, status: "expired" }),
-      "without order or merchant, in yen": paymentPage({ ...session, order_id: undefined, source_url: undefined, currency: "JPY", amount: 1200 }),
+      "without order or merchant, in yen": paymentPage({
+        ...session,
+        order_id: undefined,
+        source_url: undefined,
+        currency: "JPY",
+        amount: 1200,
+      }),
       "not found": notFoundPage("ps_unknown"),
     };
     const style = /<style>[\s\S]*?<\/style>/.exec(states.open)![0];
@@ -163,7 +184,9 @@ describe("the payment page, as last reviewed", () => {
       expect(html, name).toContain(style);
       return `<!-- ${name} -->\n${html.replace(style, "<style>(the style sheet above)</style>")}`;
     });
-    await expect([`<!-- the style sheet of every state -->\n${style}`, ...parts].join("\n")).toMatchFileSnapshot("./__snapshots__/payment-page.html");
+    await expect([`<!-- the style sheet of every state -->\n${style}`, ...parts].join("\n")).toMatchFileSnapshot(
+      "./__snapshots__/payment-page.html",
+    );
   });
 });
 

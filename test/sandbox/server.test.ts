@@ -26,23 +26,38 @@ afterAll(async () => {
 const call = (method: string, route: string, token: string | undefined, body?: unknown) =>
   fetch(sandbox.url + route, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
-
 
 describe("the sandbox", () => {
   it("serves a stored transaction to its account only", async () => {
     const token = `tx-${crypto.randomUUID()}`;
     const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
-    const session = await (await call("POST", "/api/v1/earn/payment-sessions/", token, { amount: 5, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" })).json();
+    const session = await (
+      await call("POST", "/api/v1/earn/payment-sessions/", token, {
+        amount: 5,
+        currency: "EUR",
+        counterparty_id: counterparty.id,
+        redirect_url: "https://shop.example.com/",
+      })
+    ).json();
 
     // The payment flow that makes transactions comes with the payment page; store one as it will.
     const direct = new DatabaseSync(db);
     const { id: accountId } = direct.prepare("SELECT id FROM accounts WHERE token = ?").get(token) as { id: number };
     const transaction = {
-      id: "txn_test_1", status: "completed" as const, session_id: session.id, counterparty_id: counterparty.id,
-      amount: 5, currency: "EUR", created_at: session.created_at, updated_at: session.created_at,
+      id: "txn_test_1",
+      status: "completed" as const,
+      session_id: session.id,
+      counterparty_id: counterparty.id,
+      amount: 5,
+      currency: "EUR",
+      created_at: session.created_at,
+      updated_at: session.created_at,
     };
     new Transactions(direct).create(accountId, transaction, Date.parse(session.created_at));
     direct.close();
@@ -81,7 +96,13 @@ describe("the sandbox", () => {
   it("names a field once when its schema and a rule beyond it both refuse it, and keeps a rule's error for a field the schema took", async () => {
     const token = `rules-${crypto.randomUUID()}`;
     const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
-    const session = (amount: number, currency = "EUR") => call("POST", "/api/v1/earn/payment-sessions/", token, { amount, currency, counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" });
+    const session = (amount: number, currency = "EUR") =>
+      call("POST", "/api/v1/earn/payment-sessions/", token, {
+        amount,
+        currency,
+        counterparty_id: counterparty.id,
+        redirect_url: "https://shop.example.com/",
+      });
     // -0.001 is below the minimum (the schema) and finer than a cent (the rule): one error.
     const both = await (await session(-0.001)).json();
     expect(both.errors.map((e: { field: string }) => e.field)).toEqual(["amount"]);
@@ -113,7 +134,14 @@ describe("the sandbox", () => {
   it("expires sessions as real time passes, without a request", async () => {
     const token = `expiry-${crypto.randomUUID()}`;
     const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
-    const session = await (await call("POST", "/api/v1/earn/payment-sessions/", token, { amount: 5, currency: "EUR", counterparty_id: counterparty.id, redirect_url: "https://shop.example.com/" })).json();
+    const session = await (
+      await call("POST", "/api/v1/earn/payment-sessions/", token, {
+        amount: 5,
+        currency: "EUR",
+        counterparty_id: counterparty.id,
+        redirect_url: "https://shop.example.com/",
+      })
+    ).json();
     // Bring its expiry an hour nearer in real time, directly, as if an hour had passed.
     const direct = new DatabaseSync(db);
     direct.prepare("UPDATE payment_sessions SET due_ms = due_ms - 3600000 WHERE id = ?").run(session.id);
@@ -143,8 +171,23 @@ describe("the sandbox", () => {
 
   it("accepts http:// webhook URLs on loopback hosts only, and no other break of the contract", async () => {
     const register = async (url: unknown, extra: object = {}) => (await call("POST", "/webhooks", "loopback", { url, ...extra })).status;
-    for (const url of ["http://localhost:3000/h", "http://127.0.0.1/h", "http://127.10.200.255:8080/h", "http://[::1]:9/h", "http://LOCALHOST/h"]) expect([200, 201], url).toContain(await register(url));
-    for (const url of ["http://example.com/h", "http://notlocalhost/h", "http://localhost.example.com/h", "http://127.0.0.1.example.com/h", "ftp://localhost/h", "http://[::1/h", 42])
+    for (const url of [
+      "http://localhost:3000/h",
+      "http://127.0.0.1/h",
+      "http://127.10.200.255:8080/h",
+      "http://[::1]:9/h",
+      "http://LOCALHOST/h",
+    ])
+      expect([200, 201], url).toContain(await register(url));
+    for (const url of [
+      "http://example.com/h",
+      "http://notlocalhost/h",
+      "http://localhost.example.com/h",
+      "http://127.0.0.1.example.com/h",
+      "ftp://localhost/h",
+      "http://[::1/h",
+      42,
+    ])
       expect(await register(url), String(url)).toBe(422);
     // Only the https:// pattern is waived: a loopback URL past the contract's 2,048 characters is still refused.
     const long = await call("POST", "/webhooks", "loopback", { url: `http://localhost/${"a".repeat(2048)}` });
@@ -158,7 +201,11 @@ describe("the sandbox", () => {
   it("answers 500 with a problem when its database fails under a request, and goes on serving", async () => {
     const own = await startSandbox({ port: 0, db: path.join(dir, "broken.db") });
     try {
-      const res0 = await fetch(`${own.url}/api/v1/send/counterparties/`, { method: "POST", headers: { Authorization: "Bearer b", "Content-Type": "application/json" }, body: JSON.stringify(newCounterparty()) });
+      const res0 = await fetch(`${own.url}/api/v1/send/counterparties/`, {
+        method: "POST",
+        headers: { Authorization: "Bearer b", "Content-Type": "application/json" },
+        body: JSON.stringify(newCounterparty()),
+      });
       const { id } = await res0.json();
       const raw = new DatabaseSync(path.join(dir, "broken.db"));
       raw.exec("CREATE TRIGGER no_sessions BEFORE INSERT ON payment_sessions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
@@ -178,7 +225,11 @@ describe("the sandbox", () => {
       }
       expect(res.status).toBe(500);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
-      expect(await res.json()).toMatchObject({ status: 500, code: "internal_error", detail: "The sandbox failed on this request: disk on fire" });
+      expect(await res.json()).toMatchObject({
+        status: 500,
+        code: "internal_error",
+        detail: "The sandbox failed on this request: disk on fire",
+      });
       expect(errors).toEqual([expect.stringMatching(/^payin-sandbox: Error: disk on fire/)]);
       expect((await fetch(`${own.url}/webhooks`, { headers: { Authorization: "Bearer b" } })).status).toBe(404);
     } finally {
@@ -192,12 +243,18 @@ describe("startSandbox with a database file it cannot use", () => {
     const file = path.join(dir, "plain-file");
     writeFileSync(file, "");
     const cases = [
-      [path.join(dir, "missing", "sandbox.db"), `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`],
+      [
+        path.join(dir, "missing", "sandbox.db"),
+        `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`,
+      ],
       [path.join(file, "sandbox.db"), `${file} is a file, not a folder; give a path in a folder`],
       [dir, `it is a folder, not a file; give the path of a file, such as ${path.join(dir, "sandbox.db")}`],
     ];
     for (const [db, reason] of cases) {
-      const error = await startSandbox({ port: 0, db }).then(() => undefined, (e: Error) => e);
+      const error = await startSandbox({ port: 0, db }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(error, db).toBeInstanceOf(Error);
       expect(error!.message).toBe(`The sandbox cannot open its database ${db}: ${reason}.`);
       expect((error!.cause as Error).message).toBe("unable to open database file");

@@ -22,7 +22,10 @@ import { Transactions } from "../../src/sandbox/store/transactions.ts";
 /** Every SQL statement the store's classes prepare, as they prepare it. */
 function statementsOf(db: DatabaseSync): string[] {
   const seen: string[] = [];
-  const spied = new Proxy(db, { get: (target, name) => (name === "prepare" ? (sql: string) => (seen.push(sql), target.prepare(sql)) : Reflect.get(target, name).bind(target)) });
+  const spied = new Proxy(db, {
+    get: (target, name) =>
+      name === "prepare" ? (sql: string) => (seen.push(sql), target.prepare(sql)) : Reflect.get(target, name).bind(target),
+  });
   for (const Table of [Sessions, Transactions, Outbox, IdempotencyKeys, DueTimes]) new Table(spied);
   return seen;
 }
@@ -44,7 +47,10 @@ describe("what is due", () => {
       const plan = planOf(store.db, sql);
       // The due indexes hold only rows with work due; the pending one, an account's undelivered events.
       expect(plan.join(" / "), sql).toMatch(/SEARCH \w+ USING (COVERING )?INDEX (\w+_due(_by_account)?|events_pending_by_session) \(/);
-      expect(plan.filter((step) => /^SCAN \w+$/.test(step)), sql).toEqual([]);
+      expect(
+        plan.filter((step) => /^SCAN \w+$/.test(step)),
+        sql,
+      ).toEqual([]);
     }
     store.close();
   });
@@ -56,9 +62,19 @@ describe("what is due", () => {
     for (const [a, account] of accounts.entries())
       store.transaction(() => {
         const now = accountNow(account);
-        const counterparty = { id: `cp_${a}`, type: "INDIVIDUAL" as const, payment_rail: "PAYIN" as const, first_name: "Ana", last_name: "Li", email: `a${a}@example.com`, phone_number: `+34600${a}`, created_at: "" };
+        const counterparty = {
+          id: `cp_${a}`,
+          type: "INDIVIDUAL" as const,
+          payment_rail: "PAYIN" as const,
+          first_name: "Ana",
+          last_name: "Li",
+          email: `a${a}@example.com`,
+          phone_number: `+34600${a}`,
+          created_at: "",
+        };
         store.counterparties.create(account.id, counterparty, now);
-        for (let s = 0; s < 50; s++) store.sessions.create(account.id, `ps_${a}_${s}`, { counterparty_id: counterparty.id }, now, Date.now() + SESSION_LIFETIME_MS);
+        for (let s = 0; s < 50; s++)
+          store.sessions.create(account.id, `ps_${a}_${s}`, { counterparty_id: counterparty.id }, now, Date.now() + SESSION_LIFETIME_MS);
       });
     const due = store.db.prepare("SELECT account_id, COUNT(*) AS n FROM payment_sessions WHERE due_ms <= ? GROUP BY account_id");
     expect(due.all(Date.now())).toEqual([]);
@@ -68,7 +84,9 @@ describe("what is due", () => {
     expect(due.all(Date.now())).toEqual([{ account_id: ahead!.id, n: 50 }]);
 
     runDueWork({ store, payments }, null);
-    const byStatus = store.db.prepare("SELECT account_id = ? AS ahead, status, COUNT(*) AS n FROM payment_sessions GROUP BY 1, 2 ORDER BY 1, 2").all(ahead!.id);
+    const byStatus = store.db
+      .prepare("SELECT account_id = ? AS ahead, status, COUNT(*) AS n FROM payment_sessions GROUP BY 1, 2 ORDER BY 1, 2")
+      .all(ahead!.id);
     expect(byStatus).toEqual([
       { ahead: 0, status: "created", n: 19 * 50 },
       { ahead: 1, status: "expired", n: 50 },
@@ -90,28 +108,85 @@ describe("a database of the schema 2.0.0 shipped with", () => {
       const offset = 7_000;
       const t = Date.parse("2026-11-20T10:00:00.000Z");
       old.prepare("INSERT INTO accounts (id, token, clock_offset_ms, created_at_ms) VALUES (1, 'old', ?, ?)").run(offset, t);
-      const counterparty = { id: "cp_1", type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "Ana@Example.com", phone_number: "+34600000001", created_at: new Date(t).toISOString() };
-      old.prepare("INSERT INTO counterparties VALUES (1, 'cp_1', 'PAYIN', ?, ?, ?, ?)").run(counterparty.email, counterparty.phone_number, JSON.stringify(counterparty), t);
+      const counterparty = {
+        id: "cp_1",
+        type: "INDIVIDUAL",
+        payment_rail: "PAYIN",
+        first_name: "Ana",
+        last_name: "Li",
+        email: "Ana@Example.com",
+        phone_number: "+34600000001",
+        created_at: new Date(t).toISOString(),
+      };
+      old
+        .prepare("INSERT INTO counterparties VALUES (1, 'cp_1', 'PAYIN', ?, ?, ?, ?)")
+        .run(counterparty.email, counterparty.phone_number, JSON.stringify(counterparty), t);
       const session = (id: string, status: string) => ({
-        id, status: "created", payment_link: `http://127.0.0.1:4010/pay/${id}`, amount: 12.5, currency: "EUR", counterparty_id: "cp_1", order_id: "ORD-9",
-        redirect_url: "https://shop.example.com/thanks", created_at: new Date(t).toISOString(), expires_at: new Date(t + SESSION_LIFETIME_MS).toISOString(), _status: status,
+        id,
+        status: "created",
+        payment_link: `http://127.0.0.1:4010/pay/${id}`,
+        amount: 12.5,
+        currency: "EUR",
+        counterparty_id: "cp_1",
+        order_id: "ORD-9",
+        redirect_url: "https://shop.example.com/thanks",
+        created_at: new Date(t).toISOString(),
+        expires_at: new Date(t + SESSION_LIFETIME_MS).toISOString(),
+        _status: status,
       });
-      for (const [id, status] of [["ps_open", "created"], ["ps_paid", "completed"]] as const) {
+      for (const [id, status] of [
+        ["ps_open", "created"],
+        ["ps_paid", "completed"],
+      ] as const) {
         const { _status, ...record } = session(id, status);
-        old.prepare("INSERT INTO payment_sessions VALUES (1, ?, 'cp_1', ?, ?, ?, ?, ?)").run(id, _status, JSON.stringify(record), t, t + SESSION_LIFETIME_MS, t);
+        old
+          .prepare("INSERT INTO payment_sessions VALUES (1, ?, 'cp_1', ?, ?, ?, ?, ?)")
+          .run(id, _status, JSON.stringify(record), t, t + SESSION_LIFETIME_MS, t);
       }
-      const transaction = { id: "txn_1", status: "completed", session_id: "ps_paid", counterparty_id: "cp_1", order_id: "ORD-9", amount: 12.5, currency: "EUR", created_at: new Date(t).toISOString(), updated_at: new Date(t).toISOString() };
-      old.prepare("INSERT INTO transactions (account_id, id, session_id, status, record, created_at_ms, updated_at_ms, settles_at_ms) VALUES (1, 'txn_1', 'ps_paid', 'completed', ?, ?, ?, ?)").run(JSON.stringify(transaction), t, t, t + 60_000);
+      const transaction = {
+        id: "txn_1",
+        status: "completed",
+        session_id: "ps_paid",
+        counterparty_id: "cp_1",
+        order_id: "ORD-9",
+        amount: 12.5,
+        currency: "EUR",
+        created_at: new Date(t).toISOString(),
+        updated_at: new Date(t).toISOString(),
+      };
+      old
+        .prepare(
+          "INSERT INTO transactions (account_id, id, session_id, status, record, created_at_ms, updated_at_ms, settles_at_ms) VALUES (1, 'txn_1', 'ps_paid', 'completed', ?, ?, ?, ?)",
+        )
+        .run(JSON.stringify(transaction), t, t, t + 60_000);
       old.prepare("INSERT INTO webhooks VALUES (1, 'http://127.0.0.1:1/hooks', 'whsec_AAAA', 1, ?, ?)").run(t, t);
       const payloads: Record<string, object> = {};
       const event = (seq: number, id: string, type: string, data: object, state: string, next: number) => {
         payloads[id] = { id, type, timestamp: new Date(t).toISOString(), data };
-        old.prepare("INSERT INTO events (seq, account_id, id, type, session_id, payload, created_at_ms, state, attempts, next_attempt_at_ms) VALUES (?, 1, ?, ?, 'ps_paid', ?, ?, ?, 0, ?)").run(seq, id, type, JSON.stringify(payloads[id]), t, state, next);
+        old
+          .prepare(
+            "INSERT INTO events (seq, account_id, id, type, session_id, payload, created_at_ms, state, attempts, next_attempt_at_ms) VALUES (?, 1, ?, ?, 'ps_paid', ?, ?, ?, 0, ?)",
+          )
+          .run(seq, id, type, JSON.stringify(payloads[id]), t, state, next);
       };
       const sessionData = { session_id: "ps_paid", counterparty_id: "cp_1", order_id: "ORD-9" };
       event(1, "msg_1", "session-created", { ...sessionData, status: "created", amount: 12.5, currency: "EUR" }, "delivered", t);
-      event(2, "msg_2", "transaction-created", { transaction_id: "txn_1", ...sessionData, status: "created", amount: 12.5, currency: "EUR" }, "pending", t + 5_000);
-      event(3, "msg_3", "transaction-completed", { transaction_id: "txn_1", ...sessionData, status: "completed", amount: 12.5, currency: "EUR" }, "pending", t);
+      event(
+        2,
+        "msg_2",
+        "transaction-created",
+        { transaction_id: "txn_1", ...sessionData, status: "created", amount: 12.5, currency: "EUR" },
+        "pending",
+        t + 5_000,
+      );
+      event(
+        3,
+        "msg_3",
+        "transaction-completed",
+        { transaction_id: "txn_1", ...sessionData, status: "completed", amount: 12.5, currency: "EUR" },
+        "pending",
+        t,
+      );
       old.prepare("INSERT INTO idempotency_keys VALUES (1, 'createPaymentSession', 'k', 'h', 201, '{}', ?)").run(t);
       old.close();
 
@@ -122,7 +197,11 @@ describe("a database of the schema 2.0.0 shipped with", () => {
       expect(store.sessions.get(1, "ps_open")).toEqual(open);
       expect(store.sessions.get(1, "ps_paid")).toMatchObject({ status: "completed" });
       expect(store.transactions.get(1, "txn_1")).toEqual(transaction);
-      const dues = store.db.prepare("SELECT 'session' AS what, due_ms FROM payment_sessions WHERE id = 'ps_open' UNION ALL SELECT 'transaction', due_ms FROM transactions UNION ALL SELECT id, due_ms FROM events UNION ALL SELECT 'key', due_ms FROM idempotency_keys").all();
+      const dues = store.db
+        .prepare(
+          "SELECT 'session' AS what, due_ms FROM payment_sessions WHERE id = 'ps_open' UNION ALL SELECT 'transaction', due_ms FROM transactions UNION ALL SELECT id, due_ms FROM events UNION ALL SELECT 'key', due_ms FROM idempotency_keys",
+        )
+        .all();
       expect(dues).toEqual([
         { what: "session", due_ms: t + SESSION_LIFETIME_MS - offset },
         { what: "transaction", due_ms: t + 60_000 - offset },
@@ -135,7 +214,9 @@ describe("a database of the schema 2.0.0 shipped with", () => {
       // The pending event's payload, made again from the records, is the one it had.
       expect(JSON.parse(payloadOf(store.outbox.load(2)!))).toEqual(payloads["msg_2"]);
       // The contact rule now ignores the email's case.
-      expect(store.counterparties.create(1, { ...counterparty, id: "cp_2", email: "ana@example.com" } as never, t)).toEqual({ existingId: "cp_1" });
+      expect(store.counterparties.create(1, { ...counterparty, id: "cp_2", email: "ana@example.com" } as never, t)).toEqual({
+        existingId: "cp_1",
+      });
       store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -148,9 +229,28 @@ describe("the records, as the compact store keeps them", () => {
     const store = new Store();
     const payments = new Payments(store);
     const account = store.accounts.forToken(`records-${crypto.randomUUID()}`);
-    store.counterparties.create(account.id, { id: "cp_1", type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li", email: "a@example.com", phone_number: "+34600000001", created_at: "" }, accountNow(account));
+    store.counterparties.create(
+      account.id,
+      {
+        id: "cp_1",
+        type: "INDIVIDUAL",
+        payment_rail: "PAYIN",
+        first_name: "Ana",
+        last_name: "Li",
+        email: "a@example.com",
+        phone_number: "+34600000001",
+        created_at: "",
+      },
+      accountNow(account),
+    );
     const session = (id: string, request: object, dueMs = Date.now() + SESSION_LIFETIME_MS) =>
-      store.sessions.create(account.id, id, { counterparty_id: "cp_1", amount: 5, currency: "EUR", redirect_url: "https://shop.example.com/", ...request } as never, accountNow(account), dueMs);
+      store.sessions.create(
+        account.id,
+        id,
+        { counterparty_id: "cp_1", amount: 5, currency: "EUR", redirect_url: "https://shop.example.com/", ...request } as never,
+        accountNow(account),
+        dueMs,
+      );
     return { store, payments, account, session };
   };
 
@@ -158,8 +258,14 @@ describe("the records, as the compact store keeps them", () => {
     const { store, payments, account, session } = setUp();
     session("ps_with", { order_id: "ORD-7" });
     session("ps_without", {});
-    const paid = (id: string) => (payments.attempt(account, id, { outcome: "pay" }) as { done: { transaction: { id: string } } }).done.transaction.id;
-    expect(store.transactions.get(account.id, paid("ps_with"))).toMatchObject({ order_id: "ORD-7", amount: 5, currency: "EUR", status: "completed" });
+    const paid = (id: string) =>
+      (payments.attempt(account, id, { outcome: "pay" }) as { done: { transaction: { id: string } } }).done.transaction.id;
+    expect(store.transactions.get(account.id, paid("ps_with"))).toMatchObject({
+      order_id: "ORD-7",
+      amount: 5,
+      currency: "EUR",
+      status: "completed",
+    });
     expect(store.transactions.get(account.id, paid("ps_without"))).not.toHaveProperty("order_id");
     store.close();
   });
@@ -188,7 +294,22 @@ describe("the records, as the compact store keeps them", () => {
   it("passes on a database error that is not the contact rule's own conflict", () => {
     const { store, account } = setUp();
     store.db.exec("CREATE TRIGGER no_counterparties BEFORE INSERT ON counterparties BEGIN SELECT RAISE(ABORT, 'refused'); END");
-    expect(() => store.counterparties.create(account.id, { id: "cp_2", type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "B", last_name: "C", email: "b@example.com", phone_number: "+34600000002", created_at: "" }, 1)).toThrow("refused");
+    expect(() =>
+      store.counterparties.create(
+        account.id,
+        {
+          id: "cp_2",
+          type: "INDIVIDUAL",
+          payment_rail: "PAYIN",
+          first_name: "B",
+          last_name: "C",
+          email: "b@example.com",
+          phone_number: "+34600000002",
+          created_at: "",
+        },
+        1,
+      ),
+    ).toThrow("refused");
     store.close();
   });
 });

@@ -15,9 +15,12 @@ describe("the sandbox's store", () => {
     const db = openDatabase();
     const { user_version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
     expect(user_version).toBeGreaterThan(0);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name)).toEqual(
-      expect.arrayContaining(["accounts", "counterparties", "idempotency_keys", "payment_sessions", "transactions", "webhooks"]),
-    );
+    expect(
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((r) => r.name),
+    ).toEqual(expect.arrayContaining(["accounts", "counterparties", "idempotency_keys", "payment_sessions", "transactions", "webhooks"]));
     db.close();
   });
 
@@ -76,7 +79,9 @@ describe("the sandbox's store", () => {
       const raw = new DatabaseSync(file);
       raw.exec(`PRAGMA user_version = ${version + 1}`);
       raw.close();
-      expect(() => openDatabase(file)).toThrow(`The database was made by a newer sandbox (schema ${version + 1}; this one knows ${version}).`);
+      expect(() => openDatabase(file)).toThrow(
+        `The database was made by a newer sandbox (schema ${version + 1}; this one knows ${version}).`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -92,11 +97,18 @@ describe("the sandbox's store", () => {
     const t0 = 1_000_000;
     expect(keys.claim(account.id, "op", "k", "hash-a", t0, 0)).toEqual({ fresh: true });
     keys.record(account.id, "op", "k", { status: 201, body: "{}" });
-    expect(keys.claim(account.id, "op", "k", "hash-a", t0 + IDEMPOTENCY_KEY_LIFETIME_MS - 1, 0)).toEqual({ fresh: false, sameBody: true, answer: { status: 201, body: "{}" } });
+    expect(keys.claim(account.id, "op", "k", "hash-a", t0 + IDEMPOTENCY_KEY_LIFETIME_MS - 1, 0)).toEqual({
+      fresh: false,
+      sameBody: true,
+      answer: { status: 201, body: "{}" },
+    });
     expect(keys.claim(account.id, "op", "k", "hash-b", t0 + 1, 0)).toMatchObject({ fresh: false, sameBody: false });
     // Not yet swept, but past its lifetime: a new first use, with the new body.
     expect(keys.claim(account.id, "op", "k", "hash-b", t0 + IDEMPOTENCY_KEY_LIFETIME_MS, 0)).toEqual({ fresh: true });
-    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + IDEMPOTENCY_KEY_LIFETIME_MS + 1, 0)).toMatchObject({ fresh: false, sameBody: true });
+    expect(keys.claim(account.id, "op", "k", "hash-b", t0 + IDEMPOTENCY_KEY_LIFETIME_MS + 1, 0)).toMatchObject({
+      fresh: false,
+      sameBody: true,
+    });
 
     // The sweep removes the keys past their lifetime, of one account or of all.
     keys.claim(account.id, "op", "old", "h", t0, 0);

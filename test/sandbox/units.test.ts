@@ -20,32 +20,46 @@ const facts = (type: EventFacts["type"], extra: Partial<EventFacts> = {}): Event
 
 describe("an event's payload", () => {
   it("of a session event names the session and no transaction, with the state its type announces", () => {
-    expect(JSON.parse(eventPayload(facts("session-completed", { request: { amount: 12.5, currency: "EUR", order_id: "ORD-1" } })))).toEqual({
-      id: "msg_1",
-      type: "session-completed",
-      timestamp: "2026-11-23T10:00:00.000Z",
-      data: { session_id: "ps_1", counterparty_id: "cp_1", order_id: "ORD-1", status: "completed", amount: 12.5, currency: "EUR" },
-    });
+    expect(JSON.parse(eventPayload(facts("session-completed", { request: { amount: 12.5, currency: "EUR", order_id: "ORD-1" } })))).toEqual(
+      {
+        id: "msg_1",
+        type: "session-completed",
+        timestamp: "2026-11-23T10:00:00.000Z",
+        data: { session_id: "ps_1", counterparty_id: "cp_1", order_id: "ORD-1", status: "completed", amount: 12.5, currency: "EUR" },
+      },
+    );
   });
 
   it("of a transaction event names the transaction, and only transaction-failed carries the failure reason", () => {
     const failed = { transactionId: "txn_1", failureReason: "card_declined" };
     expect(JSON.parse(eventPayload(facts("transaction-created", failed))).data).toEqual({
-      transaction_id: "txn_1", session_id: "ps_1", counterparty_id: "cp_1", status: "created", amount: 12.5, currency: "EUR",
+      transaction_id: "txn_1",
+      session_id: "ps_1",
+      counterparty_id: "cp_1",
+      status: "created",
+      amount: 12.5,
+      currency: "EUR",
     });
-    expect(JSON.parse(eventPayload(facts("transaction-failed", failed))).data).toMatchObject({ status: "failed", failure_reason: "card_declined" });
+    expect(JSON.parse(eventPayload(facts("transaction-failed", failed))).data).toMatchObject({
+      status: "failed",
+      failure_reason: "card_declined",
+    });
     expect(JSON.parse(eventPayload(facts("transaction-failed", { transactionId: "txn_1" }))).data).not.toHaveProperty("failure_reason");
   });
 
   it("is the same text for the same facts", () => {
-    expect(eventPayload(facts("transaction-settled", { transactionId: "txn_1" }))).toBe(eventPayload(facts("transaction-settled", { transactionId: "txn_1" })));
+    expect(eventPayload(facts("transaction-settled", { transactionId: "txn_1" }))).toBe(
+      eventPayload(facts("transaction-settled", { transactionId: "txn_1" })),
+    );
   });
 });
 
 describe("the sandbox's URL rules", () => {
   it("take http:// on a loopback host only, and nothing that is not a URL", () => {
-    for (const url of ["http://localhost/x", "http://127.0.0.9:8/x", "http://[::1]/", "HTTP://LOCALHOST/"]) expect(isLoopbackHttpUrl(url), url).toBe(true);
-    for (const url of ["https://localhost/x", "http://localhost.example.com/", "http://[::1/", "not a url", 42, undefined, null]) expect(isLoopbackHttpUrl(url), String(url)).toBe(false);
+    for (const url of ["http://localhost/x", "http://127.0.0.9:8/x", "http://[::1]/", "HTTP://LOCALHOST/"])
+      expect(isLoopbackHttpUrl(url), url).toBe(true);
+    for (const url of ["https://localhost/x", "http://localhost.example.com/", "http://[::1/", "not a url", 42, undefined, null])
+      expect(isLoopbackHttpUrl(url), String(url)).toBe(false);
   });
 
   it("name each field whose URL no client could reach", () => {
@@ -76,8 +90,16 @@ describe("the answer to what node:http cannot parse", () => {
     answerClientError(Object.assign(new Error("Parse Error: Invalid method encountered"), { code: "HPE_INVALID_METHOD" }), socket);
     const answer = parse(written.join(""));
     expect(answer.statusLine).toBe("HTTP/1.1 400 Bad Request");
-    expect(answer.headers).toEqual(["Content-Type: application/problem+json", `Content-Length: ${Buffer.byteLength(JSON.stringify(answer.body))}`, "Connection: close"]);
-    expect(answer.body).toMatchObject({ status: 400, code: "malformed_request", detail: "The request is not valid HTTP/1.1 (HPE_INVALID_METHOD)." });
+    expect(answer.headers).toEqual([
+      "Content-Type: application/problem+json",
+      `Content-Length: ${Buffer.byteLength(JSON.stringify(answer.body))}`,
+      "Connection: close",
+    ]);
+    expect(answer.body).toMatchObject({
+      status: 400,
+      code: "malformed_request",
+      detail: "The request is not valid HTTP/1.1 (HPE_INVALID_METHOD).",
+    });
     expect(socket.destroyed).toBe(true);
   });
 
@@ -85,7 +107,10 @@ describe("the answer to what node:http cannot parse", () => {
     const written: string[] = [];
     answerClientError(new Error("odd"), socketWith(written));
     expect(parse(written.join("")).body.detail).toBe("The request is not valid HTTP/1.1 (odd).");
-    for (const [code, statusLine] of [["HPE_HEADER_OVERFLOW", "HTTP/1.1 431 Request Header Fields Too Large"], ["ERR_HTTP_REQUEST_TIMEOUT", "HTTP/1.1 408 Request Timeout"]]) {
+    for (const [code, statusLine] of [
+      ["HPE_HEADER_OVERFLOW", "HTTP/1.1 431 Request Header Fields Too Large"],
+      ["ERR_HTTP_REQUEST_TIMEOUT", "HTTP/1.1 408 Request Timeout"],
+    ]) {
       const out: string[] = [];
       answerClientError(Object.assign(new Error(code!), { code }), socketWith(out));
       expect(parse(out.join("")).statusLine).toBe(statusLine);

@@ -33,7 +33,10 @@ export default function setup() {
 
   return () => {
     const refusals = readLoopbackLog(readFileSync(log).subarray(start).toString("utf8"));
-    for (const [name, value] of [[LOG_VARIABLE, before.log], ["NODE_OPTIONS", before.nodeOptions]] as const)
+    for (const [name, value] of [
+      [LOG_VARIABLE, before.log],
+      ["NODE_OPTIONS", before.nodeOptions],
+    ] as const)
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     if (own) rmSync(own, { recursive: true, force: true });

@@ -96,7 +96,8 @@ function record(host, kind) {
 export const outsideLoopback = (state.list ??= new Proxy(state.hosts, {
   set(target, key, value) {
     if (key === "length" && value < target.length) {
-      for (const [i, id] of state.ids.splice(value).entries()) log([process.pid, id, processName(), "acknowledged", target[value + i], state.where]);
+      for (const [i, id] of state.ids.splice(value).entries())
+        log([process.pid, id, processName(), "acknowledged", target[value + i], state.where]);
     }
     return Reflect.set(target, key, value);
   },
@@ -117,7 +118,12 @@ function refusal(host, code) {
 function mayReach(host) {
   if (isLoopback(host)) return true;
   const given = baseUrlHost();
-  return given !== undefined && String(host).toLowerCase().replace(/^\[|\]$/g, "") === given;
+  return (
+    given !== undefined &&
+    String(host)
+      .toLowerCase()
+      .replace(/^\[|\]$/g, "") === given
+  );
 }
 
 // Read at each call: a test may start a child with another PAYIN_BASE_URL. (URL.parse is Node 22.1+.)
@@ -239,7 +245,9 @@ export function installLoopbackGuard() {
 /** Throws when anything in this process tried to leave loopback and no test acknowledged it. */
 export function assertStayedOnLoopback(where) {
   if (outsideLoopback.length > 0)
-    throw new Error(`${where} tried to reach ${outsideLoopback.length} host(s) outside loopback: ${[...new Set(outsideLoopback)].join(", ")}`);
+    throw new Error(
+      `${where} tried to reach ${outsideLoopback.length} host(s) outside loopback: ${[...new Set(outsideLoopback)].join(", ")}`,
+    );
 }
 
 /** The refusals a log's text holds that no test acknowledged: which process (pid, argv[1]'s name) tried to reach which host, how. */

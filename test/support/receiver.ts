@@ -44,9 +44,13 @@ export async function startReceiver({ secret }: { secret?: string } = {}): Promi
     events,
     answer: () => 204,
     delivered: (count, timeoutMs = 10_000) =>
-      kit.until(() => (ok().length >= count ? ok() : undefined), timeoutMs).catch(() => {
-        throw new Error(`${ok().length} of ${count} deliveries arrived: ${JSON.stringify(receiver.attempts.map((a) => [a.type, a.status]))}`);
-      }),
+      kit
+        .until(() => (ok().length >= count ? ok() : undefined), timeoutMs)
+        .catch(() => {
+          throw new Error(
+            `${ok().length} of ${count} deliveries arrived: ${JSON.stringify(receiver.attempts.map((a) => [a.type, a.status]))}`,
+          );
+        }),
     close: () => kit.close(),
   };
   kit.answer = async (arrival) => {

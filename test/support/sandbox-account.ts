@@ -4,7 +4,6 @@ import { isLoopbackHttpUrl } from "../../src/sandbox/flow/urls.ts";
 import { checkResponse } from "../contract/support/response-check.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
 
-
 export function accountOn(baseUrl: string, token = `test-${crypto.randomUUID()}`) {
   const call = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(baseUrl + route, {

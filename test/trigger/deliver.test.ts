@@ -66,7 +66,12 @@ describe("deliver", () => {
     const r = await receiver([500, 503, 204, 500]);
     stop = r.close;
     const told: AttemptReport[] = [];
-    const [report] = await deliver([sessionCreated()], { url: r.url, secret: EXAMPLE_SECRET, backoffMs: 1, onAttempt: (a) => told.push(a) });
+    const [report] = await deliver([sessionCreated()], {
+      url: r.url,
+      secret: EXAMPLE_SECRET,
+      backoffMs: 1,
+      onAttempt: (a) => told.push(a),
+    });
     expect(report!.delivered).toBe(true);
     expect(report!.attempts.map((a) => [a.attempt, a.status, a.ok])).toEqual([
       [1, 500, false],

@@ -43,7 +43,12 @@ describe("trigger flows", () => {
     ]);
     // Everything else is the example's.
     const example = examples.get("transaction-completed")!;
-    expect({ ...events[2], id: example.id, timestamp: example.timestamp, data: { ...events[2]!.data, ...pick(example.data, data[2]!) } }).toEqual(example);
+    expect({
+      ...events[2],
+      id: example.id,
+      timestamp: example.timestamp,
+      data: { ...events[2]!.data, ...pick(example.data, data[2]!) },
+    }).toEqual(example);
     // Each flow anew.
     expect(buildFlow(FLOWS.success, examples, now)[0]!.data).not.toEqual(events[0]!.data);
   });
@@ -62,5 +67,9 @@ describe("trigger flows", () => {
 
 /** The identifier fields of `ids`, with the values they have in `example`. */
 function pick(example: object, ids: Record<string, string>) {
-  return Object.fromEntries(["session_id", "counterparty_id", "order_id", "transaction_id"].filter((k) => k in ids).map((k) => [k, (example as Record<string, string>)[k]]));
+  return Object.fromEntries(
+    ["session_id", "counterparty_id", "order_id", "transaction_id"]
+      .filter((k) => k in ids)
+      .map((k) => [k, (example as Record<string, string>)[k]]),
+  );
 }

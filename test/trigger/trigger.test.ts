@@ -51,7 +51,17 @@ describe("npm run trigger", () => {
 
   it("gives up after the bounded number of attempts and exits non-zero", async () => {
     receiver = await startReceiver({ secret: "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD" });
-    const { code, stdout } = await trigger("expiry", "--url", receiver.url, "--secret", EXAMPLE_SECRET, "--attempts", "3", "--backoff-ms", "5");
+    const { code, stdout } = await trigger(
+      "expiry",
+      "--url",
+      receiver.url,
+      "--secret",
+      EXAMPLE_SECRET,
+      "--attempts",
+      "3",
+      "--backoff-ms",
+      "5",
+    );
     expect(code).toBe(1);
     expect(receiver.attempts.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 401]);
     expect(stdout).toContain("0 of 2 delivered");
@@ -64,14 +74,23 @@ describe("npm run trigger", () => {
     expect(receiver.events.map((e) => e.type)).toEqual(["session-created"]);
   });
 
-  it.each(["plain", "whsec_not base64", "whsec_"])("refuses --secret %j, naming the form a secret has, with exit code 2", async (secret) => {
-    const { code, stdout } = await trigger("success", "--url", "http://127.0.0.1:9/", "--secret", secret);
-    expect(code).toBe(2);
-    expect(stdout.split("\n")[0]).toBe("payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)");
-  });
+  it.each(["plain", "whsec_not base64", "whsec_"])(
+    "refuses --secret %j, naming the form a secret has, with exit code 2",
+    async (secret) => {
+      const { code, stdout } = await trigger("success", "--url", "http://127.0.0.1:9/", "--secret", secret);
+      expect(code).toBe(2);
+      expect(stdout.split("\n")[0]).toBe(
+        "payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+      );
+    },
+  );
 
   it("explains what it needs when called wrongly", async () => {
-    for (const args of [["nonsense", "--url", "http://127.0.0.1:9/", "--secret", EXAMPLE_SECRET], ["success", "--secret", EXAMPLE_SECRET], ["success", "--url", "http://127.0.0.1:9/", "--secret", "plain"]]) {
+    for (const args of [
+      ["nonsense", "--url", "http://127.0.0.1:9/", "--secret", EXAMPLE_SECRET],
+      ["success", "--secret", EXAMPLE_SECRET],
+      ["success", "--url", "http://127.0.0.1:9/", "--secret", "plain"],
+    ]) {
       const { code, stdout } = await trigger(...args);
       expect(code).toBe(2);
       expect(stdout).toMatch(/^payin-trigger: .+\nusage:/);

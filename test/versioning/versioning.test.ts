@@ -28,9 +28,12 @@ describe("npm run check:breaking", () => {
   it("lists what 2.0.0 announces: the amount maximum, text without control characters, https:// session URLs, and nothing else", () => {
     const r = spawnSync(process.execPath, [path.join(root, "scripts", "check-breaking.ts")], { encoding: "utf8" });
     if (openapi.info.version !== "2.0.0") return; // a later version compares with its own last release
-    const plainText = (field: string) => `  - ${field}: pattern (none) became "^[^\\\\x00-\\\\x1F\\\\x7F-\\\\x9F]*$" [request-property-pattern-added]`;
+    const plainText = (field: string) =>
+      `  - ${field}: pattern (none) became "^[^\\\\x00-\\\\x1F\\\\x7F-\\\\x9F]*$" [request-property-pattern-added]`;
     expect(r.stdout.trim().split("\n").slice(1)).toEqual([
-      ...["first_name", "last_name", "address.line_1", "address.city", "address.state", "address.postal_code"].map((f) => plainText(`POST /api/v1/send/counterparties/ request body.${f}`)),
+      ...["first_name", "last_name", "address.line_1", "address.city", "address.state", "address.postal_code"].map((f) =>
+        plainText(`POST /api/v1/send/counterparties/ request body.${f}`),
+      ),
       "  - POST /api/v1/earn/payment-sessions/ request body.amount: maximum (none) became maximum 1000000000000 [request-property-max-set]",
       plainText("POST /api/v1/earn/payment-sessions/ request body.order_id"),
       '  - POST /api/v1/earn/payment-sessions/ request body.source_url: pattern (none) became "^https://" [request-property-pattern-added]',
@@ -41,6 +44,7 @@ describe("npm run check:breaking", () => {
 
 describe("the last release", () => {
   it("is a document of the contract, kept beside its source", () => {
-    for (const file of ["openapi/last-release.json", "asyncapi/last-release.json"]) expect(read(file).info.title).toMatch(/Payin Acceptance Service/);
+    for (const file of ["openapi/last-release.json", "asyncapi/last-release.json"])
+      expect(read(file).info.title).toMatch(/Payin Acceptance Service/);
   });
 });

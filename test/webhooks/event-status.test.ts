@@ -49,7 +49,9 @@ describe("each event pins its status", () => {
   });
 
   it.each(Object.entries(ANNOUNCED))("refuses %s with any other transaction or session state", async (type, status) => {
-    const others = (type.startsWith("transaction") ? ["created", "completed", "settled", "failed"] : ["created", "completed", "expired"]).filter((s) => s !== status);
+    const others = (
+      type.startsWith("transaction") ? ["created", "completed", "settled", "failed"] : ["created", "completed", "expired"]
+    ).filter((s) => s !== status);
     for (const other of others) {
       const event = exampleEvent(type);
       event.data.status = other;

@@ -57,9 +57,20 @@ describe("PayinEvent", () => {
 
   it("narrows by type", () => {
     expectTypeOf<PayinEventOf<"transaction-settled">["data"]["transaction_id"]>().toEqualTypeOf<string>();
-    const event = { id: "msg_1", type: "transaction-failed", timestamp: "2026-11-21T10:22:31Z", data: {
-      transaction_id: "txn_1", session_id: "ps_1", counterparty_id: "cp_1", status: "failed", amount: 1, currency: "EUR", failure_reason: "card_declined",
-    } } satisfies PayinEvent;
+    const event = {
+      id: "msg_1",
+      type: "transaction-failed",
+      timestamp: "2026-11-21T10:22:31Z",
+      data: {
+        transaction_id: "txn_1",
+        session_id: "ps_1",
+        counterparty_id: "cp_1",
+        status: "failed",
+        amount: 1,
+        currency: "EUR",
+        failure_reason: "card_declined",
+      },
+    } satisfies PayinEvent;
     expect(route(event)).toBe("fetch txn_1 (card_declined)");
   });
 });

@@ -24,8 +24,7 @@ async function rejection(promise: Promise<unknown>): Promise<WebhookVerification
   return error as WebhookVerificationError;
 }
 
-const rejects = async (promise: Promise<unknown>, code: WebhookVerificationErrorCode) =>
-  expect((await rejection(promise)).code).toBe(code);
+const rejects = async (promise: Promise<unknown>, code: WebhookVerificationErrorCode) => expect((await rejection(promise)).code).toBe(code);
 
 describe("verifyWebhook", () => {
   it.each(exampleEvents)("accepts the %s example (%s) once signed, and returns it", async (_, __, event) => {
@@ -85,7 +84,9 @@ describe("verifyWebhook", () => {
     const { payload, headers } = await signed();
     const error = await rejection(verifyWebhook(payload, headers, secret, { now: NOW }));
     expect(error.code).toBe("invalid_secret");
-    expect(error.message).toBe("The signing secret must be whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off).");
+    expect(error.message).toBe(
+      "The signing secret must be whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off).",
+    );
   });
 
   it("signs under the same rule: the whsec_ prefix optional, and anything but base64 after it refused naming the form", async () => {
@@ -94,14 +95,19 @@ describe("verifyWebhook", () => {
     const sign = (secret: string) => signWebhook({ id: event.id, timestamp: NOW, payload, secret });
     expect(await sign(EXAMPLE_SECRET.slice("whsec_".length))).toEqual(await sign(EXAMPLE_SECRET));
     for (const secret of ["whsec_abc!", "abc!", "whsec_", ""])
-      await expect(sign(secret), secret).rejects.toMatchObject({ code: "invalid_secret", message: `The signing secret must be ${SECRET_FORM}.` });
+      await expect(sign(secret), secret).rejects.toMatchObject({
+        code: "invalid_secret",
+        message: `The signing secret must be ${SECRET_FORM}.`,
+      });
   });
 
   it("words a command's --secret refusal from the same rule, and takes what verifyWebhook takes", () => {
     expect(SECRET_FORM).toBe("whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)");
     for (const secret of [EXAMPLE_SECRET, EXAMPLE_SECRET.slice("whsec_".length)]) expect(secretFlagError(secret), secret).toBeUndefined();
     for (const secret of ["plain", "whsec_abc!", "whsec_", "whsec_ABCD "])
-      expect(secretFlagError(secret), secret).toBe("--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)");
+      expect(secretFlagError(secret), secret).toBe(
+        "--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+      );
   });
 
   it("answers each call by its own secret: a valid secret after an invalid one, and the reverse", async () => {
@@ -116,7 +122,10 @@ describe("verifyWebhook", () => {
   it.each([undefined, null, 42])("rejects a secret that is %s as invalid_secret", async (secret) => {
     const { payload, headers } = await signed();
     const error = await rejection(verifyWebhook(payload, headers, secret as unknown as string, { now: NOW }));
-    expect(error).toMatchObject({ code: "invalid_secret", message: `The signing secret is ${secret === null ? "null" : typeof secret}, not a string: is it configured?` });
+    expect(error).toMatchObject({
+      code: "invalid_secret",
+      message: `The signing secret is ${secret === null ? "null" : typeof secret}, not a string: is it configured?`,
+    });
   });
 
   it("rejects stale and future timestamps beyond the tolerance, and accepts them within it", async () => {
@@ -127,8 +136,12 @@ describe("verifyWebhook", () => {
     await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(300) })).resolves.toBeDefined();
     await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(-300) })).resolves.toBeDefined();
     await rejects(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(31), toleranceSeconds: 30 }), "timestamp_too_old");
-    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW.getTime() / 1000 + 30, toleranceSeconds: 30 })).resolves.toBeDefined();
-    await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW.getTime() / 1000 + 30.9, toleranceSeconds: 30 })).resolves.toBeDefined();
+    await expect(
+      verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW.getTime() / 1000 + 30, toleranceSeconds: 30 }),
+    ).resolves.toBeDefined();
+    await expect(
+      verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW.getTime() / 1000 + 30.9, toleranceSeconds: 30 }),
+    ).resolves.toBeDefined();
   });
 
   it("with toleranceSeconds 0, accepts only the signing second itself", async () => {
@@ -138,7 +151,10 @@ describe("verifyWebhook", () => {
     const old = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(1), toleranceSeconds: 0 }));
     expect(old).toMatchObject({ code: "timestamp_too_old", message: "The delivery was signed 1 s ago, more than the 0 s tolerance." });
     const future = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: at(-1), toleranceSeconds: 0 }));
-    expect(future).toMatchObject({ code: "timestamp_too_new", message: "The delivery is signed 1 s in the future, more than the 0 s tolerance." });
+    expect(future).toMatchObject({
+      code: "timestamp_too_new",
+      message: "The delivery is signed 1 s in the future, more than the 0 s tolerance.",
+    });
   });
 
   it("checks the timestamp against the real clock by default", async () => {
@@ -152,10 +168,16 @@ describe("verifyWebhook", () => {
     const { payload, headers } = await signed();
     for (const bad of ["2026-11-21T10:24:42Z", "-5", "1.5", "1795256682x", " 1795256682", "1795256682000"]) {
       const error = await rejection(verifyWebhook(payload, { ...headers, "webhook-timestamp": bad }, EXAMPLE_SECRET, { now: NOW }));
-      expect(error).toMatchObject({ code: "invalid_timestamp", message: `The webhook-timestamp header is not a Unix time in seconds: ${JSON.stringify(bad)}.` });
+      expect(error).toMatchObject({
+        code: "invalid_timestamp",
+        message: `The webhook-timestamp header is not a Unix time in seconds: ${JSON.stringify(bad)}.`,
+      });
     }
     // Twelve digits are still seconds (until the year 33658); one is too.
-    await rejects(verifyWebhook(payload, { ...headers, "webhook-timestamp": "179525668200" }, EXAMPLE_SECRET, { now: NOW }), "timestamp_too_new");
+    await rejects(
+      verifyWebhook(payload, { ...headers, "webhook-timestamp": "179525668200" }, EXAMPLE_SECRET, { now: NOW }),
+      "timestamp_too_new",
+    );
     await rejects(verifyWebhook(payload, { ...headers, "webhook-timestamp": "1" }, EXAMPLE_SECRET, { now: NOW }), "timestamp_too_old");
   });
 
@@ -179,10 +201,16 @@ describe("verifyWebhook", () => {
   ])("rejects a signature that is %s, on Node and on runtimes without node:crypto", async (_, kind) => {
     const { payload, headers } = await signed();
     const right = headers["webhook-signature"]!;
-    const value = kind === "first" ? right.slice(0, 4) : kind === "all but last" ? right.slice(0, -1) : kind === "one more" ? `${right}A` : kind;
+    const value =
+      kind === "first" ? right.slice(0, 4) : kind === "all but last" ? right.slice(0, -1) : kind === "one more" ? `${right}A` : kind;
     for (const [runtime, run] of RUNTIMES) {
-      const error = await rejection(run(() => verifyWebhook(payload, { ...headers, "webhook-signature": value }, EXAMPLE_SECRET, { now: NOW })));
-      expect(error, runtime).toMatchObject({ code: "invalid_signature", message: "No v1 signature in webhook-signature matches the body under this secret." });
+      const error = await rejection(
+        run(() => verifyWebhook(payload, { ...headers, "webhook-signature": value }, EXAMPLE_SECRET, { now: NOW })),
+      );
+      expect(error, runtime).toMatchObject({
+        code: "invalid_signature",
+        message: "No v1 signature in webhook-signature matches the body under this secret.",
+      });
     }
   });
 
@@ -295,7 +323,10 @@ describe("verifyWebhook", () => {
     await expect(run(() => verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }))).resolves.toEqual(event);
     const bytes = new TextEncoder().encode(payload);
     await expect(run(() => verifyWebhook(bytes, headers, EXAMPLE_SECRET, { now: NOW }))).resolves.toEqual(event);
-    await rejects(run(() => verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW })), "invalid_signature");
+    await rejects(
+      run(() => verifyWebhook(payload, headers, OTHER_SECRET, { now: NOW })),
+      "invalid_signature",
+    );
   });
 
   it("accepts signatures from a header repeated by a proxy (joined with a comma)", async () => {
@@ -317,7 +348,9 @@ describe("verifyWebhook", () => {
     await expect(tolerance(Infinity)).rejects.toThrow(new TypeError("toleranceSeconds must be a number of seconds ≥ 0, not Infinity"));
     await expect(tolerance(-1)).rejects.toThrow(new TypeError("toleranceSeconds must be a number of seconds ≥ 0, not -1"));
     for (const now of [new Date("not a date"), NaN, Infinity])
-      await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now })).rejects.toThrow(new TypeError("now must be a valid Date or a number of seconds"));
+      await expect(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now })).rejects.toThrow(
+        new TypeError("now must be a valid Date or a number of seconds"),
+      );
   });
 
   // Every code maps to its status and title; only a schema failure carries errors[].
@@ -333,7 +366,13 @@ describe("verifyWebhook", () => {
     ["unknown_event_type", 400, "Invalid webhook event"],
   ] as const)("turns %s into the contract's problem details: %i %s", (code, status, title) => {
     const problem = new WebhookVerificationError(code, "What went wrong.").toProblem();
-    expect(problem).toEqual({ type: `https://docs.payin.example.com/problems/webhook_${code}`, title, status, detail: "What went wrong.", code: `webhook_${code}` });
+    expect(problem).toEqual({
+      type: `https://docs.payin.example.com/problems/webhook_${code}`,
+      title,
+      status,
+      detail: "What went wrong.",
+      code: `webhook_${code}`,
+    });
     const errors = [{ field: "data", message: "must have required property 'x'" }];
     expect(new WebhookVerificationError(code, "What went wrong.", errors).toProblem()).toEqual({ ...problem, errors });
   });
@@ -359,7 +398,13 @@ describe("verifyWebhook", () => {
     // so a validator that does stands in for one.
     const validators = EVENT_VALIDATORS as Record<string, EventValidator>;
     const original = validators["session-expired"]!;
-    const error = { instancePath: "", schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 99 }, message: "must NOT have fewer than 99 properties" };
+    const error = {
+      instancePath: "",
+      schemaPath: "#/minProperties",
+      keyword: "minProperties",
+      params: { limit: 99 },
+      message: "must NOT have fewer than 99 properties",
+    };
     validators["session-expired"] = Object.assign(() => false, { errors: [error] });
     try {
       const rejected = await rejection(verifyWebhook(...(await args(exampleEvent("session-expired")))));

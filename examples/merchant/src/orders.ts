@@ -45,7 +45,16 @@ export function createOrders() {
   }
 
   function open({ order_id, session_id, amount, currency }: Required<OrderRef>): Order {
-    const order: Order = { order_id, session_id, amount, currency, status: "pending", session_status: "created", transactions: {}, history: ["pending"] };
+    const order: Order = {
+      order_id,
+      session_id,
+      amount,
+      currency,
+      status: "pending",
+      session_status: "created",
+      transactions: {},
+      history: ["pending"],
+    };
     orders.set(order.order_id, order);
     return order;
   }

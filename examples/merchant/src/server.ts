@@ -60,11 +60,19 @@ export async function startMerchant({ baseUrl, token, port = 0, log = console.lo
   }
 
   async function handle(event: PayinEvent) {
-    if (event.type === "transaction-created" || event.type === "transaction-completed" || event.type === "transaction-failed" || event.type === "transaction-settled") {
+    if (
+      event.type === "transaction-created" ||
+      event.type === "transaction-completed" ||
+      event.type === "transaction-failed" ||
+      event.type === "transaction-settled"
+    ) {
       const transaction_id = event.data.transaction_id;
       const { data, error } = await payin.GET("/api/v1/earn/transactions/{transaction_id}/", { params: { path: { transaction_id } } });
       if (error) throw new Error(`GET transaction ${transaction_id}: ${error.status} ${error.code}`);
-      report(orders.applyTransaction(data), `${event.type}; ${data.id} is ${data.status}${data.failure_reason ? `: ${data.failure_reason}` : ""}`);
+      report(
+        orders.applyTransaction(data),
+        `${event.type}; ${data.id} is ${data.status}${data.failure_reason ? `: ${data.failure_reason}` : ""}`,
+      );
     } else {
       report(orders.applySession(event.data), event.type);
     }
@@ -106,7 +114,8 @@ export async function startMerchant({ baseUrl, token, port = 0, log = console.lo
     if (req.method === "POST" && path === "/webhooks/payin") return onWebhook(req, res);
     req.resume();
     if (req.method === "GET" && path === "/orders") return json(res, 200, orders.list());
-    const order = req.method === "GET" && path.startsWith("/orders/") ? orders.get(decodeURIComponent(path.slice("/orders/".length))) : undefined;
+    const order =
+      req.method === "GET" && path.startsWith("/orders/") ? orders.get(decodeURIComponent(path.slice("/orders/".length))) : undefined;
     if (order) return json(res, 200, order);
     // The session's redirect_url: where the customer lands after paying.
     if (req.method === "GET" && path === "/thanks") return text(res, 200, "Thank you! Your payment is being confirmed.\n");

@@ -21,7 +21,11 @@ export const answerChecks: Check[] = [
       expectAnswer(reset, 204);
       const answer = await target.call("GET", PATHS.webhooks);
       expectAnswer(answer, 404);
-      expectThat(answer.json.code === "webhook_not_registered", `the problem's code is ${JSON.stringify(answer.json.code)}, not webhook_not_registered`, answer);
+      expectThat(
+        answer.json.code === "webhook_not_registered",
+        `the problem's code is ${JSON.stringify(answer.json.code)}, not webhook_not_registered`,
+        answer,
+      );
     },
   },
   {
@@ -42,7 +46,11 @@ export const answerChecks: Check[] = [
       const schema = await target.call("GET", PATHS.counterpartySchema);
       expectAnswer(schema, 200);
       const required: unknown = schema.json.required_fields;
-      expectThat(Array.isArray(required) && required.includes("email") && required.includes("phone_number"), "required_fields does not list email and phone_number, which the seed requires", schema);
+      expectThat(
+        Array.isArray(required) && required.includes("email") && required.includes("phone_number"),
+        "required_fields does not list email and phone_number, which the seed requires",
+        schema,
+      );
     },
   },
   {
@@ -57,8 +65,16 @@ export const answerChecks: Check[] = [
       expectSent(offers, sent, session);
       const { status, created_at, expires_at, payment_link } = session.json;
       expectThat(status === "created", `the new session is ${status}, not created`, session);
-      expectThat(Date.parse(expires_at) - Date.parse(created_at) === 3_600_000, `the link is valid from ${created_at} to ${expires_at}, not one hour`, session);
-      expectThat(/^https?:$/.test(URL.parse(payment_link)?.protocol ?? ""), `payment_link ${JSON.stringify(payment_link)} is no web URL a customer can open`, session);
+      expectThat(
+        Date.parse(expires_at) - Date.parse(created_at) === 3_600_000,
+        `the link is valid from ${created_at} to ${expires_at}, not one hour`,
+        session,
+      );
+      expectThat(
+        /^https?:$/.test(URL.parse(payment_link)?.protocol ?? ""),
+        `payment_link ${JSON.stringify(payment_link)} is no web URL a customer can open`,
+        session,
+      );
     },
   },
   {
@@ -79,7 +95,12 @@ export const answerChecks: Check[] = [
     async run({ target }) {
       const counterparty = await target.call("POST", PATHS.counterparties, { body: newCounterparty() });
       expectAnswer(counterparty, 201);
-      for (const [amount, currency] of [[10, "JPY"], [1.234, "KWD"], [0.07, "EUR"], [1.5, "CHF"]] as const)
+      for (const [amount, currency] of [
+        [10, "JPY"],
+        [1.234, "KWD"],
+        [0.07, "EUR"],
+        [1.5, "CHF"],
+      ] as const)
         expectAnswer(await target.call("POST", PATHS.sessions, { body: { ...sessionBody(counterparty.json.id), amount, currency } }), 201);
     },
   },

@@ -57,10 +57,16 @@ async function verified(delivery: Delivery, secret: string, eventsSeen: Set<stri
     return event;
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
-    const shownHeaders = ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => `${name}: ${delivery.headers[name] ?? "(missing)"}`);
+    const shownHeaders = ["webhook-id", "webhook-timestamp", "webhook-signature"].map(
+      (name) => `${name}: ${delivery.headers[name] ?? "(missing)"}`,
+    );
     const risk = error.code === "invalid_signature" ? " (not signed with the secret POST /webhooks returned)" : "";
     const what = error.code === "unknown_event_type" ? "an event the contract does not have" : "a delivery a receiver must refuse";
-    throw new CheckFailure(`${what}: ${error.message}${risk}`, [...shownHeaders, `body: ${delivery.body.slice(0, 300)}`, ...error.errors.map((e) => `${e.field}: ${e.message}`)]);
+    throw new CheckFailure(`${what}: ${error.message}${risk}`, [
+      ...shownHeaders,
+      `body: ${delivery.body.slice(0, 300)}`,
+      ...error.errors.map((e) => `${e.field}: ${e.message}`),
+    ]);
   }
 }
 
@@ -80,11 +86,16 @@ function expectAllowedOrder(events: PayinEvent[], sessionId: string) {
   const sorted = [...events].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || RANK[a.type]! - RANK[b.type]!);
   for (const [i, event] of sorted.entries()) {
     const earlier = sorted[i - 1];
-    if (earlier && RANK[earlier.type]! > RANK[event.type]! && !(earlier.type === "transaction-failed" && event.type === "transaction-created"))
-      throw new CheckFailure(`session ${sessionId}: ${event.type} happened at ${event.timestamp}, after ${earlier.type} at ${earlier.timestamp}, an order the contract's state machines do not allow`);
+    if (
+      earlier &&
+      RANK[earlier.type]! > RANK[event.type]! &&
+      !(earlier.type === "transaction-failed" && event.type === "transaction-created")
+    )
+      throw new CheckFailure(
+        `session ${sessionId}: ${event.type} happened at ${event.timestamp}, after ${earlier.type} at ${earlier.timestamp}, an order the contract's state machines do not allow`,
+      );
   }
 }
-
 
 export const eventChecks: Check[] = [
   {
@@ -98,9 +109,19 @@ export const eventChecks: Check[] = [
       const event = await verified(await deliveryOf(receiver, "session-created", session.id), secret, context.eventsSeen);
       expectThat(event.type === "session-created", `the event is ${event.type}`);
       const { data } = event;
-      const expected = { session_id: session.id, counterparty_id: sent.counterparty_id, order_id: sent.order_id, status: "created", amount: sent.amount, currency: sent.currency };
+      const expected = {
+        session_id: session.id,
+        counterparty_id: sent.counterparty_id,
+        order_id: sent.order_id,
+        status: "created",
+        amount: sent.amount,
+        currency: sent.currency,
+      };
       const wrong = Object.entries(expected).filter(([field, value]) => (data as Record<string, unknown>)[field] !== value);
-      if (wrong.length > 0) throw new CheckFailure(`the event's data differs from the session: ${wrong.map(([f, v]) => `${f} is ${JSON.stringify((data as Record<string, unknown>)[f])}, not ${JSON.stringify(v)}`).join("; ")}`);
+      if (wrong.length > 0)
+        throw new CheckFailure(
+          `the event's data differs from the session: ${wrong.map(([f, v]) => `${f} is ${JSON.stringify((data as Record<string, unknown>)[f])}, not ${JSON.stringify(v)}`).join("; ")}`,
+        );
     },
   },
   {
@@ -123,19 +144,24 @@ export const eventChecks: Check[] = [
         const first = await deliveryOf(receiver, "session-created", session.id);
         await verified(first, secret, context.eventsSeen);
         // With the control API, the retry is brought forward instead of waited for.
-        if (context.offers.has("control")) expectAnswer(await context.target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 10 } }), 200);
+        if (context.offers.has("control"))
+          expectAnswer(await context.target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 10 } }), 200);
         // After an advance the retry has been made; without one, it is waited for.
         const waitMs = context.offers.has("control") ? 2_000 : RETRY_WAIT_MS;
         const retry = await receiver
           .next((d) => d !== first && d.headers["webhook-id"] === first.headers["webhook-id"], waitMs)
           .catch(() => {
             const others = receiver.deliveries.filter((d) => d !== first && eventOf(d)?.data?.session_id === session.id);
-            throw new CheckFailure(`the delivery answered 500 was not retried with webhook-id ${first.headers["webhook-id"]} within ${waitMs / 1000} s`, [
-              ...others.map((d) => `delivered instead: ${eventOf(d)?.type} with webhook-id ${d.headers["webhook-id"]}`),
-            ]);
+            throw new CheckFailure(
+              `the delivery answered 500 was not retried with webhook-id ${first.headers["webhook-id"]} within ${waitMs / 1000} s`,
+              [...others.map((d) => `delivered instead: ${eventOf(d)?.type} with webhook-id ${d.headers["webhook-id"]}`)],
+            );
           });
         await verified(retry, secret, context.eventsSeen);
-        expectThat(Number(retry.headers["webhook-timestamp"]) >= Number(first.headers["webhook-timestamp"]), "the retry's timestamp is earlier than the first attempt's");
+        expectThat(
+          Number(retry.headers["webhook-timestamp"]) >= Number(first.headers["webhook-timestamp"]),
+          "the retry's timestamp is earlier than the first attempt's",
+        );
       } finally {
         receiver.answer = () => 204;
       }
@@ -156,8 +182,13 @@ export const eventChecks: Check[] = [
       // A minute short of the hour the link is valid: the unpaid sessions are still open. The
       // advance answers once what it made due is delivered.
       expectAnswer(await target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 59 * 60 } }), 200);
-      const early = receiver.deliveries.find((d) => eventOf(d)?.type === "session-expired" && eventOf(d)?.data?.session_id === expired.session.id);
-      if (early) throw new CheckFailure(`session ${expired.session.id} expired before the hour its link is valid`, [`body: ${early.body.slice(0, 300)}`]);
+      const early = receiver.deliveries.find(
+        (d) => eventOf(d)?.type === "session-expired" && eventOf(d)?.data?.session_id === expired.session.id,
+      );
+      if (early)
+        throw new CheckFailure(`session ${expired.session.id} expired before the hour its link is valid`, [
+          `body: ${early.body.slice(0, 300)}`,
+        ]);
       // A day on: the payment settles and the two unpaid sessions expire.
       expectAnswer(await target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 86_400 } }), 200);
       const expected: Array<[string, string[]]> = [
@@ -174,7 +205,11 @@ export const eventChecks: Check[] = [
         if (!last || !("transaction_id" in last.data)) continue;
         const fetched = await target.call("GET", PATHS.transaction(last.data.transaction_id));
         expectAnswer(fetched, 200);
-        expectThat(fetched.json.status === last.data.status, `transaction ${last.data.transaction_id} reads ${fetched.json.status}, but its last event, ${last.type}, announced ${last.data.status}`, fetched);
+        expectThat(
+          fetched.json.status === last.data.status,
+          `transaction ${last.data.transaction_id} reads ${fetched.json.status}, but its last event, ${last.type}, announced ${last.data.status}`,
+          fetched,
+        );
       }
     },
   },

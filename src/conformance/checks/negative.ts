@@ -16,7 +16,13 @@ type Body = Record<string, unknown>;
  * operation's schema) and each of `known` (a body and every field it breaks, for rules beyond
  * the schemas); each must be refused with a 4xx problem naming the broken field (each, for `known`).
  */
-async function refusesEachBreak({ target, random }: CheckContext, path: string, template: string, valid: Body, known: Array<[Body, string[]]> = []) {
+async function refusesEachBreak(
+  { target, random }: CheckContext,
+  path: string,
+  template: string,
+  valid: Body,
+  known: Array<[Body, string[]]> = [],
+) {
   const generated = pick(breakages(requestSchema("POST", template)), VARIANTS, random).map((breakage): [Body, string[], boolean] => {
     const body = structuredClone(valid);
     breakage.apply(body);
@@ -28,12 +34,19 @@ async function refusesEachBreak({ target, random }: CheckContext, path: string, 
 
 /** Fails unless the answer is a 4xx problem that names the fields (any of them, or with `all`, each). */
 export function expectRefused(answer: Exchange, fields: readonly string[], all: boolean) {
-  if (answer.answer.status >= 500) throw new CheckFailure(`an invalid body was answered ${answer.answer.status}, a server error, where a 4xx problem naming ${fields.join(" and ")} is due`, shown(answer));
+  if (answer.answer.status >= 500)
+    throw new CheckFailure(
+      `an invalid body was answered ${answer.answer.status}, a server error, where a 4xx problem naming ${fields.join(" and ")} is due`,
+      shown(answer),
+    );
   expectAnswer(answer, 400, 422);
   const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
   const missing = fields.filter((field) => !named.includes(field));
   if (all ? missing.length > 0 : missing.length === fields.length)
-    throw new CheckFailure(`the problem names ${named.length ? named.join(", ") : "no field"}, not the broken ${(all ? missing : fields).join(all ? " and " : " or ")}`, shown(answer));
+    throw new CheckFailure(
+      `the problem names ${named.length ? named.join(", ") : "no field"}, not the broken ${(all ? missing : fields).join(all ? " and " : " or ")}`,
+      shown(answer),
+    );
 }
 
 /** `count` items drawn without repetition. */
@@ -54,7 +67,10 @@ export const negativeChecks: Check[] = [
     run: (context) => {
       const valid = newCounterparty();
       return refusesEachBreak(context, PATHS.counterparties, PATHS.counterparties, valid, [
-        [{ ...valid, email: "not-an-email", address: { line_1: "Calle 1", city: "Madrid", country_code: "spain" } }, ["email", "address.country_code"]],
+        [
+          { ...valid, email: "not-an-email", address: { line_1: "Calle 1", city: "Madrid", country_code: "spain" } },
+          ["email", "address.country_code"],
+        ],
         [{ ...valid, payment_rail: "PAYOUT" }, ["payment_rail"]],
       ]);
     },
@@ -69,13 +85,28 @@ export const negativeChecks: Check[] = [
       const { redirect_url: _, ...withoutRedirect } = valid;
       await refusesEachBreak(context, PATHS.sessions, PATHS.sessions, valid, [
         // More decimals than the currency has (the contract's x-minor-units), which no schema states.
-        ...[[49.999, "EUR"], [10.5, "JPY"], [1.2345, "KWD"], [1e-7, "EUR"], [5e-324, "EUR"], [0.30000000000000004, "EUR"]].map(([amount, currency]): [Body, string[]] => [{ ...valid, amount, currency }, ["amount"]]),
+        ...[
+          [49.999, "EUR"],
+          [10.5, "JPY"],
+          [1.2345, "KWD"],
+          [1e-7, "EUR"],
+          [5e-324, "EUR"],
+          [0.30000000000000004, "EUR"],
+        ].map(([amount, currency]): [Body, string[]] => [{ ...valid, amount, currency }, ["amount"]]),
         [{ ...valid, amount: 0, currency: "eur" }, ["amount", "currency"]],
         [withoutRedirect, ["redirect_url"]],
         ...["redirect_url", "source_url"].flatMap((field) =>
-          ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)", "http://shop.example.com/thanks"].map((url): [Body, string[]] => [{ ...valid, [field]: url }, [field]]),
+          [
+            "javascript:alert(document.cookie)",
+            "data:text/html,<script>alert(1)</script>",
+            "vbscript:msgbox(1)",
+            "http://shop.example.com/thanks",
+          ].map((url): [Body, string[]] => [{ ...valid, [field]: url }, [field]]),
         ),
-        ...["ORD-1\u0000<script>", "ORD-1\nforged log line", "ORD-\u009b1"].map((order_id): [Body, string[]] => [{ ...valid, order_id }, ["order_id"]]),
+        ...["ORD-1\u0000<script>", "ORD-1\nforged log line", "ORD-\u009b1"].map((order_id): [Body, string[]] => [
+          { ...valid, order_id },
+          ["order_id"],
+        ]),
       ]);
     },
   },
@@ -91,12 +122,17 @@ export const negativeChecks: Check[] = [
     id: "negative.counterparty-schema-query",
     name: "get counterparty schema refuses a payment_rail or type the contract does not list, or none, with 422 naming it",
     async run({ target }) {
-      const cases = [["payment_rail=PAYOUT&type=INDIVIDUAL", "payment_rail"], ["payment_rail=PAYIN&type=COMPANY", "type"], ["type=INDIVIDUAL", "payment_rail"]] as const;
+      const cases = [
+        ["payment_rail=PAYOUT&type=INDIVIDUAL", "payment_rail"],
+        ["payment_rail=PAYIN&type=COMPANY", "type"],
+        ["type=INDIVIDUAL", "payment_rail"],
+      ] as const;
       for (const [query, field] of cases) {
         const answer = await target.call("GET", `/api/v1/send/counterparties/schema/?${query}`);
         expectAnswer(answer, 422);
         const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
-        if (!named.includes(field)) throw new CheckFailure(`the problem names ${named.join(", ") || "no field"}, not ${field}`, shown(answer));
+        if (!named.includes(field))
+          throw new CheckFailure(`the problem names ${named.join(", ") || "no field"}, not ${field}`, shown(answer));
       }
     },
   },
@@ -109,7 +145,12 @@ export const negativeChecks: Check[] = [
       expectAnswer(counterparty, 201);
       for (const url of UNREACHABLE) {
         expectRefused(await target.call("POST", PATHS.webhooks, { body: { url } }), ["url"], true);
-        for (const field of ["redirect_url", "source_url"]) expectRefused(await target.call("POST", PATHS.sessions, { body: { ...sessionBody(counterparty.json.id), [field]: url } }), [field], true);
+        for (const field of ["redirect_url", "source_url"])
+          expectRefused(
+            await target.call("POST", PATHS.sessions, { body: { ...sessionBody(counterparty.json.id), [field]: url } }),
+            [field],
+            true,
+          );
       }
     },
   },

@@ -17,7 +17,8 @@ export interface ReceiverContext {
 }
 
 const FORGED = "accepts forged events: anyone can mark an order paid";
-const RETRIED_FORGERY = "answers a forgery with 5xx, which asks the service to send it again: every forgery is retried for days and handled again each time";
+const RETRIED_FORGERY =
+  "answers a forgery with 5xx, which asks the service to send it again: every forgery is retried for days and handled again each time";
 
 const acknowledged = (sent: Sent) => sent.status !== undefined && sent.status >= 200 && sent.status < 300;
 
@@ -27,22 +28,38 @@ const LATE = "answers after the service stops waiting: every event is delivered 
 function expectAcknowledged(endpoint: Endpoint, sent: Sent, what: string, risk: string): void {
   endpoint.toAcknowledge.push(sent.status);
   if (acknowledged(sent)) return;
-  if (sent.status === undefined) throw new CheckFailure(`${sent.error} to ${what}, where the contract expects 2xx`, shownDelivery(sent), sent.timedOut ? LATE : risk);
+  if (sent.status === undefined)
+    throw new CheckFailure(`${sent.error} to ${what}, where the contract expects 2xx`, shownDelivery(sent), sent.timedOut ? LATE : risk);
   throw new CheckFailure(`answered ${sent.status} to ${what}, where the contract expects 2xx`, shownDelivery(sent), risk);
 }
 
 /** A delivery the service never sent: refused, and with 4xx, which the sender does not retry. */
 function expectRefused(sent: Sent, what: string, risk = FORGED): void {
   if (acknowledged(sent)) throw new CheckFailure(`acknowledged ${what} with ${sent.status}`, shownDelivery(sent), risk);
-  if (sent.status === undefined) throw new CheckFailure(`${sent.error} to ${what}, where the contract expects a 4xx refusal`, shownDelivery(sent), RETRIED_FORGERY);
-  if (sent.status >= 500) throw new CheckFailure(`answered ${sent.status} to ${what}, where the contract expects a 4xx refusal`, shownDelivery(sent), RETRIED_FORGERY);
+  if (sent.status === undefined)
+    throw new CheckFailure(`${sent.error} to ${what}, where the contract expects a 4xx refusal`, shownDelivery(sent), RETRIED_FORGERY);
+  if (sent.status >= 500)
+    throw new CheckFailure(
+      `answered ${sent.status} to ${what}, where the contract expects a 4xx refusal`,
+      shownDelivery(sent),
+      RETRIED_FORGERY,
+    );
 }
 
 /** An authentic delivery that can never be handled: 4xx, not 2xx (lost) nor 5xx (retried for nothing). */
 function expectClientError(sent: Sent, what: string): void {
-  if (acknowledged(sent)) throw new CheckFailure(`acknowledged ${what} with ${sent.status}`, shownDelivery(sent), "acknowledges what it cannot have handled: an event it failed to read is lost without a trace");
+  if (acknowledged(sent))
+    throw new CheckFailure(
+      `acknowledged ${what} with ${sent.status}`,
+      shownDelivery(sent),
+      "acknowledges what it cannot have handled: an event it failed to read is lost without a trace",
+    );
   if (sent.status === undefined || sent.status >= 500)
-    throw new CheckFailure(`${sent.status === undefined ? sent.error : `answered ${sent.status}`} to ${what}, where the contract expects 4xx`, shownDelivery(sent), "fails on a body it cannot read: the service retries a delivery that can never succeed, for days");
+    throw new CheckFailure(
+      `${sent.status === undefined ? sent.error : `answered ${sent.status}`} to ${what}, where the contract expects 4xx`,
+      shownDelivery(sent),
+      "fails on a body it cannot read: the service retries a delivery that can never succeed, for days",
+    );
 }
 
 const eventChecks: Array<Check<ReceiverContext>> = EVENT_TYPES.map((type) => ({
@@ -50,7 +67,12 @@ const eventChecks: Array<Check<ReceiverContext>> = EVENT_TYPES.map((type) => ({
   name: `a validly signed ${type} is acknowledged with 2xx in time`,
   async run({ endpoint, payments }) {
     const event = newEvent(type, payments);
-    expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), `a validly signed ${type}`, `misses real ${type} events: the service retries each for days and the order never learns what happened`);
+    expectAcknowledged(
+      endpoint,
+      await endpoint.deliver(event.id, event.body),
+      `a validly signed ${type}`,
+      `misses real ${type} events: the service retries each for days and the order never learns what happened`,
+    );
   },
 }));
 
@@ -65,7 +87,12 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     async run({ endpoint, payments }) {
       const event = newEvent("transaction-completed", payments);
       expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), "the first delivery", "misses real events");
-      expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), "the same event delivered again", "fails every retry: after one lost answer, the service retries the event for days and each attempt fails again");
+      expectAcknowledged(
+        endpoint,
+        await endpoint.deliver(event.id, event.body),
+        "the same event delivered again",
+        "fails every retry: after one lost answer, the service retries the event for days and each attempt fails again",
+      );
     },
   },
   {
@@ -88,8 +115,16 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const event = newEvent("transaction-completed", payments);
       const old = await endpoint.signed(event.id, event.body, { secret: newSigningSecret() });
       const current = await endpoint.signed(event.id, event.body);
-      const rotated = { ...current, headers: { ...current.headers, "webhook-signature": `${old.headers["webhook-signature"]} ${current.headers["webhook-signature"]}` } };
-      expectAcknowledged(endpoint, await endpoint.send(rotated), "a delivery with two signatures, the second valid", "tries only the first signature: while the secret rotates, every genuine event is refused");
+      const rotated = {
+        ...current,
+        headers: { ...current.headers, "webhook-signature": `${old.headers["webhook-signature"]} ${current.headers["webhook-signature"]}` },
+      };
+      expectAcknowledged(
+        endpoint,
+        await endpoint.send(rotated),
+        "a delivery with two signatures, the second valid",
+        "tries only the first signature: while the secret rotates, every genuine event is refused",
+      );
     },
   },
   {
@@ -98,7 +133,12 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     async run({ endpoint, payments }) {
       for (const type of ["session-completed", "transaction-completed", "transaction-created", "session-created"] as const) {
         const event = newEvent(type, payments, payments.reordered);
-        expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), `${type} out of order`, "refuses events that come out of order, which the contract allows: the retries keep coming and the order stays wrong until they stop");
+        expectAcknowledged(
+          endpoint,
+          await endpoint.deliver(event.id, event.body),
+          `${type} out of order`,
+          "refuses events that come out of order, which the contract allows: the retries keep coming and the order stays wrong until they stop",
+        );
       }
     },
   },
@@ -107,7 +147,10 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     name: "a signature made with another secret is refused",
     async run({ endpoint, payments }) {
       const event = newEvent("transaction-completed", payments);
-      expectRefused(await endpoint.send(await endpoint.signed(event.id, event.body, { secret: newSigningSecret() })), "a delivery signed with another secret");
+      expectRefused(
+        await endpoint.send(await endpoint.signed(event.id, event.body, { secret: newSigningSecret() })),
+        "a delivery signed with another secret",
+      );
     },
   },
   {
@@ -117,7 +160,10 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const failed = newEvent("transaction-failed", payments);
       const forged = newEvent("transaction-completed", payments);
       const signed = await endpoint.signed(forged.id, failed.body);
-      expectRefused(await endpoint.send({ ...signed, body: forged.body }), "a transaction-completed carrying the signature of a transaction-failed");
+      expectRefused(
+        await endpoint.send({ ...signed, body: forged.body }),
+        "a transaction-completed carrying the signature of a transaction-failed",
+      );
     },
   },
   ...(
@@ -126,19 +172,21 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       ["added-whitespace", "whitespace added", addedWhitespace],
       ["reserialised", "re-serialised as other JSON text", reserialised],
     ] as const
-  ).map(([id, how, change]): Check<ReceiverContext> => ({
-    id: `receiver.forged.${id}`,
-    name: `the body changed after signing (${how}) is refused`,
-    async run({ endpoint, payments }) {
-      const event = newEvent("transaction-completed", payments);
-      const signed = await endpoint.signed(event.id, event.body);
-      expectRefused(
-        await endpoint.send({ ...signed, body: change(event.body) }),
-        `a body changed after signing (${how})`,
-        id === "reserialised" ? `${FORGED}: it checks the signature over re-serialised JSON, not the bytes received` : FORGED,
-      );
-    },
-  })),
+  ).map(
+    ([id, how, change]): Check<ReceiverContext> => ({
+      id: `receiver.forged.${id}`,
+      name: `the body changed after signing (${how}) is refused`,
+      async run({ endpoint, payments }) {
+        const event = newEvent("transaction-completed", payments);
+        const signed = await endpoint.signed(event.id, event.body);
+        expectRefused(
+          await endpoint.send({ ...signed, body: change(event.body) }),
+          `a body changed after signing (${how})`,
+          id === "reserialised" ? `${FORGED}: it checks the signature over re-serialised JSON, not the bytes received` : FORGED,
+        );
+      },
+    }),
+  ),
   ...(["webhook-id", "webhook-timestamp", "webhook-signature"] as const).map(
     (header): Check<ReceiverContext> => ({
       id: `receiver.missing-header.${header}`,
@@ -155,20 +203,24 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       ["stale-timestamp", "old", -1],
       ["future-timestamp", "ahead", 1],
     ] as const
-  ).map(([id, how, sign]): Check<ReceiverContext> => ({
-    id: `receiver.${id}`,
-    name: `a validly signed delivery whose timestamp is ${SKEW_MINUTES} minutes ${how} is refused`,
-    async run({ endpoint, payments }) {
-      const event = newEvent("transaction-completed", payments);
-      const sent = await endpoint.send(await endpoint.signed(event.id, event.body, { at: new Date(Date.now() + sign * SKEW_MINUTES * 60_000) }));
-      if (acknowledged(sent))
-        throw new CheckFailure(
-          `acknowledged a delivery signed ${SKEW_MINUTES} minutes ${sign < 0 ? "ago" : "in the future"} with ${sent.status}, where the contract allows ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes`,
-          shownDelivery(sent),
-          "accepts replays: anyone who recorded one genuine delivery can send it again, whenever they like",
+  ).map(
+    ([id, how, sign]): Check<ReceiverContext> => ({
+      id: `receiver.${id}`,
+      name: `a validly signed delivery whose timestamp is ${SKEW_MINUTES} minutes ${how} is refused`,
+      async run({ endpoint, payments }) {
+        const event = newEvent("transaction-completed", payments);
+        const sent = await endpoint.send(
+          await endpoint.signed(event.id, event.body, { at: new Date(Date.now() + sign * SKEW_MINUTES * 60_000) }),
         );
-    },
-  })),
+        if (acknowledged(sent))
+          throw new CheckFailure(
+            `acknowledged a delivery signed ${SKEW_MINUTES} minutes ${sign < 0 ? "ago" : "in the future"} with ${sent.status}, where the contract allows ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes`,
+            shownDelivery(sent),
+            "accepts replays: anyone who recorded one genuine delivery can send it again, whenever they like",
+          );
+      },
+    }),
+  ),
   {
     id: "receiver.not-json",
     name: "a validly signed body that is not JSON is answered 4xx",
@@ -183,7 +235,10 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const event = newEvent("transaction-completed", payments);
       const { data, ...rest } = JSON.parse(event.body);
       const { transaction_id: _, ...withoutTransaction } = data;
-      expectClientError(await endpoint.deliver(event.id, JSON.stringify({ ...rest, data: withoutTransaction })), "a validly signed transaction-completed without data.transaction_id");
+      expectClientError(
+        await endpoint.deliver(event.id, JSON.stringify({ ...rest, data: withoutTransaction })),
+        "a validly signed transaction-completed without data.transaction_id",
+      );
     },
   },
   {
@@ -194,7 +249,12 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const event = newEvent("transaction-completed", payments);
       const parsed = JSON.parse(event.body);
       const body = JSON.stringify({ ...parsed, type: "transaction-refunded", data: { ...parsed.data, status: "refunded" } });
-      expectAcknowledged(endpoint, await endpoint.deliver(event.id, body), "a validly signed event of a type added after this version", "refuses event types added later: each is retried for days and fills the logs, until the endpoint is upgraded");
+      expectAcknowledged(
+        endpoint,
+        await endpoint.deliver(event.id, body),
+        "a validly signed event of a type added after this version",
+        "refuses event types added later: each is retried for days and fills the logs, until the endpoint is upgraded",
+      );
     },
   },
   {
@@ -206,7 +266,11 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const sent = await endpoint.deliver(event.id, event.body);
       expectAcknowledged(endpoint, sent, "a validly signed transaction-completed", "misses real events");
       if (sent.durationMs > slowMs)
-        throw new CheckFailure(`took ${(sent.durationMs / 1000).toFixed(1)} s to acknowledge, more than ${slowMs / 1000} s`, shownDelivery(sent), "leaves little room before the service's 15 s: a slow moment turns into a timeout, and the event is delivered again");
+        throw new CheckFailure(
+          `took ${(sent.durationMs / 1000).toFixed(1)} s to acknowledge, more than ${slowMs / 1000} s`,
+          shownDelivery(sent),
+          "leaves little room before the service's 15 s: a slow moment turns into a timeout, and the event is delivered again",
+        );
     },
   },
 ];

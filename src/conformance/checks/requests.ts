@@ -6,7 +6,9 @@ import { allOperations } from "../oracle.ts";
 import { newCounterparty } from "../fixtures.ts";
 
 /** The contract's operations with a concrete path: a path parameter gets a made-up id. */
-const contractOperations = allOperations.filter((op) => op.document === "contract").map((op) => ({ ...op, concrete: op.path.replace(/\{[^}]+\}/g, "txn_conformance") }));
+const contractOperations = allOperations
+  .filter((op) => op.document === "contract")
+  .map((op) => ({ ...op, concrete: op.path.replace(/\{[^}]+\}/g, "txn_conformance") }));
 type ContractOperation = (typeof contractOperations)[number];
 
 /** Runs `check` on each operation (each create, with `creates`), naming the operation in a failure. */
@@ -31,13 +33,21 @@ export const requestChecks: Check[] = [
       each(async (op) => {
         const body = op.method === "POST" ? { body: {} } : {};
         expectAnswer(await target.call(op.method, op.concrete, { token: null, ...body }), 401);
-        expectAnswer(await target.call(op.method, op.concrete, { token: null, headers: { authorization: `Basic ${btoa("merchant:secret")}` }, ...body }), 401);
+        expectAnswer(
+          await target.call(op.method, op.concrete, {
+            token: null,
+            headers: { authorization: `Basic ${btoa("merchant:secret")}` },
+            ...body,
+          }),
+          401,
+        );
       }),
   },
   {
     id: "requests.malformed-json",
     name: "every create answers a body that is not JSON with 400 and the contract's problem",
-    run: ({ target }) => each(async (op) => expectAnswer(await target.call("POST", op.concrete, { body: '{"type": "INDIVIDUAL",' }), 400), creates),
+    run: ({ target }) =>
+      each(async (op) => expectAnswer(await target.call("POST", op.concrete, { body: '{"type": "INDIVIDUAL",' }), 400), creates),
   },
   {
     id: "requests.not-utf8",
@@ -52,7 +62,10 @@ export const requestChecks: Check[] = [
     name: "every create answers JSON declared in a charset other than UTF-8 with 415",
     run: ({ target }) =>
       each(async (op) => {
-        const answer = await target.call("POST", op.concrete, { body: newCounterparty(), headers: { "content-type": "application/json; charset=iso-8859-1" } });
+        const answer = await target.call("POST", op.concrete, {
+          body: newCounterparty(),
+          headers: { "content-type": "application/json; charset=iso-8859-1" },
+        });
         expectAnswer(answer, 415);
       }, creates),
   },
@@ -61,9 +74,16 @@ export const requestChecks: Check[] = [
     name: "every create answers a body sent as text/plain with 415",
     run: ({ target }) =>
       each(async (op) => {
-        const answer = await target.call("POST", op.concrete, { body: JSON.stringify(newCounterparty()), headers: { "content-type": "text/plain" } });
+        const answer = await target.call("POST", op.concrete, {
+          body: JSON.stringify(newCounterparty()),
+          headers: { "content-type": "text/plain" },
+        });
         expectAnswer(answer, 415);
-        expectThat(answer.json?.code === "unsupported_media_type", `the problem's code is ${JSON.stringify(answer.json?.code)}, not unsupported_media_type`, answer);
+        expectThat(
+          answer.json?.code === "unsupported_media_type",
+          `the problem's code is ${JSON.stringify(answer.json?.code)}, not unsupported_media_type`,
+          answer,
+        );
       }, creates),
   },
   {
@@ -72,14 +92,23 @@ export const requestChecks: Check[] = [
     run: ({ target }) =>
       each(async (op) => {
         const answer = await target.call("POST", op.concrete, { body: "" });
-        expectThat(answer.answer.status >= 400 && answer.answer.status < 500, `an empty body was answered ${answer.answer.status}, not a 4xx`, answer);
+        expectThat(
+          answer.answer.status >= 400 && answer.answer.status < 500,
+          `an empty body was answered ${answer.answer.status}, not a 4xx`,
+          answer,
+        );
         expectAnswer(answer, answer.answer.status);
       }, creates),
   },
   {
     id: "requests.oversized-body",
     name: "every create answers a body over the contract's 64 KiB with 413",
-    run: ({ target }) => each(async (op) => expectAnswer(await target.call("POST", op.concrete, { body: { ...newCounterparty(), last_name: "x".repeat(70 * 1024) } }), 413), creates),
+    run: ({ target }) =>
+      each(
+        async (op) =>
+          expectAnswer(await target.call("POST", op.concrete, { body: { ...newCounterparty(), last_name: "x".repeat(70 * 1024) } }), 413),
+        creates,
+      ),
   },
   {
     id: "requests.huge-body",
@@ -95,7 +124,8 @@ export const requestChecks: Check[] = [
       const answer = await target.call("GET", "/api/v1/earn/refunds/");
       expectThat(answer.answer.status === 404, `answered ${answer.answer.status}, not 404`, answer);
       const type = answer.answer.headers.get("content-type") ?? "";
-      if (!type.startsWith("application/problem+json") || answer.json?.status !== 404) throw new CheckFailure("the 404 is not a problem document", shown(answer));
+      if (!type.startsWith("application/problem+json") || answer.json?.status !== 404)
+        throw new CheckFailure("the 404 is not a problem document", shown(answer));
     },
   },
 ];

@@ -5,7 +5,6 @@ import { expectAnswer, expectThat, type Check } from "../check.ts";
 import { newCounterparty, PATHS, sessionBody } from "../fixtures.ts";
 import { SESSION_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
-
 export const ruleChecks: Check[] = [
   {
     id: "rules.counterparty-unique",
@@ -17,8 +16,16 @@ export const ruleChecks: Check[] = [
       expectAnswer(first, 201);
       const again = await target.call("POST", PATHS.counterparties, { body: { ...body, first_name: "Someone" } });
       expectAnswer(again, 409);
-      expectThat(again.json.code === "counterparty_exists", `the problem's code is ${JSON.stringify(again.json.code)}, not counterparty_exists`, again);
-      expectThat(again.json.existing_id === first.json.id, `existing_id is ${JSON.stringify(again.json.existing_id)}, not the first counterparty's ${first.json.id}`, again);
+      expectThat(
+        again.json.code === "counterparty_exists",
+        `the problem's code is ${JSON.stringify(again.json.code)}, not counterparty_exists`,
+        again,
+      );
+      expectThat(
+        again.json.existing_id === first.json.id,
+        `existing_id is ${JSON.stringify(again.json.existing_id)}, not the first counterparty's ${first.json.id}`,
+        again,
+      );
     },
   },
   {
@@ -29,7 +36,9 @@ export const ruleChecks: Check[] = [
       const body = newCounterparty();
       const first = await target.call("POST", PATHS.counterparties, { body });
       expectAnswer(first, 201);
-      const other = await target.call("POST", PATHS.counterparties, { body: { ...body, phone_number: `${body.phone_number.slice(0, -1)}${(Number(body.phone_number.at(-1)) + 1) % 10}` } });
+      const other = await target.call("POST", PATHS.counterparties, {
+        body: { ...body, phone_number: `${body.phone_number.slice(0, -1)}${(Number(body.phone_number.at(-1)) + 1) % 10}` },
+      });
       expectAnswer(other, 201);
       expectThat(other.json.id !== first.json.id, "the second counterparty has the first one's id", other);
     },
@@ -46,7 +55,11 @@ export const ruleChecks: Check[] = [
         const session = await target.call("POST", PATHS.sessions, { body: sessionBody(counterparty.json.id) });
         expectAnswer(session, 201);
         const lifetime = Date.parse(session.json.expires_at) - Date.parse(session.json.created_at);
-        expectThat(lifetime === SESSION_LIFETIME_MS, `the session expires ${lifetime / 1000} s after it was created, not one hour`, session);
+        expectThat(
+          lifetime === SESSION_LIFETIME_MS,
+          `the session expires ${lifetime / 1000} s after it was created, not one hour`,
+          session,
+        );
         sessions.push(session.json.id);
       }
       expectThat(sessions[0] !== sessions[1], "two sessions share an id");
@@ -64,7 +77,11 @@ export const ruleChecks: Check[] = [
       expectThat(second.json.signing_secret === first.json.signing_secret, "registering again changed the signing secret", second);
       const fetched = await target.call("GET", PATHS.webhooks);
       expectAnswer(fetched, 200);
-      expectThat(fetched.json.url === "https://shop.example.com/payin-conformance/b", `get webhook shows ${fetched.json.url}, not the URL registered last`, fetched);
+      expectThat(
+        fetched.json.url === "https://shop.example.com/payin-conformance/b",
+        `get webhook shows ${fetched.json.url}, not the URL registered last`,
+        fetched,
+      );
     },
   },
   {
@@ -83,7 +100,11 @@ export const ruleChecks: Check[] = [
       expectThat(replay.json.id === first.json.id, `the replay made another session (${replay.json.id}, first ${first.json.id})`, replay);
       const other = await target.call("POST", PATHS.sessions, { body: { ...body, amount: 11 }, headers });
       expectAnswer(other, 409);
-      expectThat(other.json.code === "idempotency_key_reused", `the problem's code is ${JSON.stringify(other.json.code)}, not idempotency_key_reused`, other);
+      expectThat(
+        other.json.code === "idempotency_key_reused",
+        `the problem's code is ${JSON.stringify(other.json.code)}, not idempotency_key_reused`,
+        other,
+      );
     },
   },
   {
@@ -96,7 +117,11 @@ export const ruleChecks: Check[] = [
       expectAnswer(first, 201);
       const shouted = await target.call("POST", PATHS.counterparties, { body: { ...body, email: body.email.toUpperCase() } });
       expectAnswer(shouted, 409);
-      expectThat(shouted.json.existing_id === first.json.id, `existing_id is ${JSON.stringify(shouted.json.existing_id)}, not ${first.json.id}`, shouted);
+      expectThat(
+        shouted.json.existing_id === first.json.id,
+        `existing_id is ${JSON.stringify(shouted.json.existing_id)}, not ${first.json.id}`,
+        shouted,
+      );
     },
   },
   {
@@ -110,7 +135,11 @@ export const ruleChecks: Check[] = [
       const created = answers.filter((a) => a.answer.status === 201);
       expectThat(created.length === 1, `${created.length} of 50 identical creates answered 201, not exactly one`);
       const refused = answers.filter((a) => a.json.existing_id !== created[0]!.json.id && a !== created[0]);
-      expectThat(refused.length === 0, `a 409 names ${refused[0]?.json.existing_id}, not the counterparty made, ${created[0]!.json.id}`, refused[0]);
+      expectThat(
+        refused.length === 0,
+        `a 409 names ${refused[0]?.json.existing_id}, not the counterparty made, ${created[0]!.json.id}`,
+        refused[0],
+      );
     },
   },
   {

@@ -21,7 +21,8 @@ export const transactionChecks: Check[] = [
       const answer = await target.call("GET", PATHS.transaction(`txn_${"x".repeat(80)}`));
       expectAnswer(answer, 422);
       const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
-      if (!named.includes("transaction_id")) throw new CheckFailure(`the problem names ${named.join(", ") || "no field"}, not transaction_id`, shown(answer));
+      if (!named.includes("transaction_id"))
+        throw new CheckFailure(`the problem names ${named.join(", ") || "no field"}, not transaction_id`, shown(answer));
     },
   },
   {
@@ -40,7 +41,11 @@ export const transactionChecks: Check[] = [
       expectAnswer(fetched, 200);
       const { status, session_id, amount, currency } = fetched.json;
       expectThat(status === "completed", `the transaction is ${status}, not completed`, fetched);
-      expectThat(session_id === session.json.id && amount === sent.amount && currency === sent.currency, "the transaction is not of the session that was paid", fetched);
+      expectThat(
+        session_id === session.json.id && amount === sent.amount && currency === sent.currency,
+        "the transaction is not of the session that was paid",
+        fetched,
+      );
     },
   },
 ];

@@ -4,7 +4,8 @@ import { problem, type Problem } from "../../lib/problem.ts";
 /** A handler's answer that refuses the request: the problem, with its own status. */
 export const refusal = (body: Problem) => ({ status: body.status, body });
 
-export const webhookNotRegistered = () => problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.");
+export const webhookNotRegistered = () =>
+  problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.");
 
 export const sessionNotFound = (id: string) => problem(404, "not_found", `No payment session with id ${id} exists for this account.`);
 
@@ -13,5 +14,7 @@ export const notPayable = (session: { id: string; status: string; expires_at: st
   problem(
     409,
     "session_not_payable",
-    session.status === "completed" ? `Payment session ${session.id} is already paid.` : `Payment session ${session.id} expired at ${session.expires_at}.`,
+    session.status === "completed"
+      ? `Payment session ${session.id} is already paid.`
+      : `Payment session ${session.id} expired at ${session.expires_at}.`,
   );

@@ -40,12 +40,16 @@ function post(url: string, headers: OutgoingHttpHeaders, body: string, timeoutMs
     const target = new URL(url);
     // POST /webhooks takes only https:// and loopback http:// URLs.
     const client = clients[target.protocol as keyof typeof clients];
-    const req = client.request(target, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: client.agent, signal }, (res) => {
-      clearTimeout(timer);
-      // Stryker disable next-line CallExpression: unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another connection; what the receiver sees is the same
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = client.request(
+      target,
+      { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: client.agent, signal },
+      (res) => {
+        clearTimeout(timer);
+        // Stryker disable next-line CallExpression: unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another connection; what the receiver sees is the same
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     const timer = setTimeout(() => req.destroy(new TimeoutError()), timeoutMs);
     req.on("error", (error) => {
       clearTimeout(timer);
@@ -199,7 +203,13 @@ export class Dispatcher {
     const again = await this.#send(event, account, first.attempt + 1);
     if (!again) return;
     this.#store.transaction(() => {
-      this.#store.outbox.recordExtraAttempt({ ...again, succeeded: again.error === null, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });
+      this.#store.outbox.recordExtraAttempt({
+        ...again,
+        succeeded: again.error === null,
+        nextAttemptAtMs: null,
+        nextDueMs: null,
+        faults: ["duplicate"],
+      });
       this.#store.faults.acted(duplicate);
     });
   }
@@ -225,7 +235,17 @@ export class Dispatcher {
     }
     if (this.#closing.signal.aborted) return undefined;
     const { accountId, id: eventId, sessionId, url } = event;
-    return { accountId, eventId, sessionId, attempt, url, responseStatus, error, attemptedAtMs, durationMs: Math.round(performance.now() - started) };
+    return {
+      accountId,
+      eventId,
+      sessionId,
+      attempt,
+      url,
+      responseStatus,
+      error,
+      attemptedAtMs,
+      durationMs: Math.round(performance.now() - started),
+    };
   }
 
   /** Why the sandbox makes no connection to `url`, or null when it may (decision D21). */

@@ -5,5 +5,4 @@ import { isoTime } from "../../lib/time.ts";
 import type { DueEvent } from "../store/outbox.ts";
 
 /** The envelope as JSON text, the same on every attempt. */
-export const payloadOf = (event: DueEvent): string =>
-  eventPayload({ ...event, timestamp: isoTime(event.createdAtMs) });
+export const payloadOf = (event: DueEvent): string => eventPayload({ ...event, timestamp: isoTime(event.createdAtMs) });

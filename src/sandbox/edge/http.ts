@@ -33,7 +33,11 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** What node:http refused, by its error code, when not a plain 400. */
 const CLIENT_ERRORS: Record<string, { status: string; code: string; detail: string }> = {
-  HPE_HEADER_OVERFLOW: { status: "431 Request Header Fields Too Large", code: "request_header_fields_too_large", detail: "The request's headers are larger than the server takes (16 KiB)." },
+  HPE_HEADER_OVERFLOW: {
+    status: "431 Request Header Fields Too Large",
+    code: "request_header_fields_too_large",
+    detail: "The request's headers are larger than the server takes (16 KiB).",
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { status: "408 Request Timeout", code: "request_timeout", detail: "The request did not arrive in time." },
 };
 
@@ -45,7 +49,11 @@ const CLIENT_ERRORS: Record<string, { status: string; code: string; detail: stri
 export function answerClientError(error: Error & { code?: string }, socket: Duplex) {
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   if (error.code !== "ECONNRESET" && socket.writable && !inFlight?.headersSent) {
-    const known = CLIENT_ERRORS[error.code ?? ""] ?? { status: "400 Bad Request", code: "malformed_request", detail: `The request is not valid HTTP/1.1 (${error.code ?? error.message}).` };
+    const known = CLIENT_ERRORS[error.code ?? ""] ?? {
+      status: "400 Bad Request",
+      code: "malformed_request",
+      detail: `The request is not valid HTTP/1.1 (${error.code ?? error.message}).`,
+    };
     const body = JSON.stringify(problem(parseInt(known.status), known.code, known.detail));
     socket.write(
       `HTTP/1.1 ${known.status}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -39,7 +39,12 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
 
   const match = route(req.method!, pathname);
   if (match.found === "no path") return send(notFound(pathname, match.near));
-  if (match.found === "no method") return send(rejection(problem(405, "method_not_allowed", `${pathname} takes ${match.allowed.join(", ")}, not ${req.method}.`), { Allow: match.allowed.join(", ") }));
+  if (match.found === "no method")
+    return send(
+      rejection(problem(405, "method_not_allowed", `${pathname} takes ${match.allowed.join(", ")}, not ${req.method}.`), {
+        Allow: match.allowed.join(", "),
+      }),
+    );
   const op = match.found;
 
   const token = bearerToken(req.headers.authorization);
@@ -92,19 +97,27 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   send(reply);
 }
 
-const rejection = (body: Problem, headers?: Record<string, string>): Reply => ({ status: body.status, body: JSON.stringify(body), ...(headers ? { headers } : {}) });
+const rejection = (body: Problem, headers?: Record<string, string>): Reply => ({
+  status: body.status,
+  body: JSON.stringify(body),
+  ...(headers ? { headers } : {}),
+});
 
 /** An answer with its body as the JSON text to send (none for 204: JSON.stringify(undefined) is undefined). */
 const serialized = ({ status, body }: Answer): Reply => ({ status, body: JSON.stringify(body) as string | undefined });
 
 function notFound(pathname: string, near: { path: string; document: string } | undefined): Reply {
-  const detail = near ? slashAwayDetail(pathname, near.path, near.document === "sandbox" ? "the control API's path" : "the contract's path") : `No operation has the path ${pathname}.`;
+  const detail = near
+    ? slashAwayDetail(pathname, near.path, near.document === "sandbox" ? "the control API's path" : "the contract's path")
+    : `No operation has the path ${pathname}.`;
   return rejection(problem(404, "not_found", detail));
 }
 
 function unauthorized(hadHeader: boolean): Reply {
   const error = hadHeader ? ', error="invalid_token"' : "";
-  return rejection(problem(401, "unauthorized", "The Authorization header is missing or its bearer token is not valid."), { "WWW-Authenticate": `Bearer realm="payin"${error}` });
+  return rejection(problem(401, "unauthorized", "The Authorization header is missing or its bearer token is not valid."), {
+    "WWW-Authenticate": `Bearer realm="payin"${error}`,
+  });
 }
 
 /** The answer of a status fault: the status's problem document, with Retry-After where the contract gives one. */
@@ -112,16 +125,28 @@ function faultReply(fault: FaultRow): Reply {
   const status = fault.status!;
   const retryAfter = status === 500 ? undefined : String(fault.retry_after_seconds ?? 1);
   const detail = `A fault armed with POST /_sandbox/v1/faults (${fault.id}) answered this request${retryAfter === undefined ? "" : `; retry after ${retryAfter} s`}.`;
-  return rejection(problem(status, SERVER_CONDITIONS[status]!, detail), retryAfter === undefined ? undefined : { "Retry-After": retryAfter });
+  return rejection(
+    problem(status, SERVER_CONDITIONS[status]!, detail),
+    retryAfter === undefined ? undefined : { "Retry-After": retryAfter },
+  );
 }
 
 /** The request's JSON body and its bytes, or the rejection of a body that is not UTF-8 JSON within the size limit. */
 async function readJson(req: IncomingMessage): Promise<{ body: unknown; raw: Buffer } | { rejection: Reply }> {
-  if (!isJsonType(req.headers["content-type"])) return { rejection: rejection(problem(415, "unsupported_media_type", "Send the body as application/json.")) };
+  if (!isJsonType(req.headers["content-type"]))
+    return { rejection: rejection(problem(415, "unsupported_media_type", "Send the body as application/json.")) };
   const charset = foreignCharset(req.headers["content-type"]);
-  if (charset !== undefined) return { rejection: rejection(problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`)) };
+  if (charset !== undefined)
+    return {
+      rejection: rejection(problem(415, "unsupported_media_type", `Send the body as UTF-8 JSON: charset=${charset} is not taken.`)),
+    };
   const raw = await readBody(req);
-  if (raw === "too large") return { rejection: rejection(problem(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`), { Connection: "close" }) };
+  if (raw === "too large")
+    return {
+      rejection: rejection(problem(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`), {
+        Connection: "close",
+      }),
+    };
   if (!isUtf8(raw)) return { rejection: rejection(problem(400, "malformed_request", "The request body is not valid UTF-8.")) };
   try {
     return { body: JSON.parse(raw.toString("utf8")), raw };
@@ -131,11 +156,18 @@ async function readJson(req: IncomingMessage): Promise<{ body: unknown; raw: Buf
 }
 
 /** What is wrong with the request, by field: its parameters and body against the contract's schemas, then the operation's own rules. */
-function requestErrors(op: OperationRequest, handler: Pick<Operation, "waive" | "explain" | "check">, parameters: Record<string, string>, body: unknown) {
+function requestErrors(
+  op: OperationRequest,
+  handler: Pick<Operation, "waive" | "explain" | "check">,
+  parameters: Record<string, string>,
+  body: unknown,
+) {
   const errors = [
     // Stryker disable next-line StringLiteral: the parameters object is built here and is always an object, so no error names it whole
     ...fieldErrors(op.validateParameters, parameters, "parameters"),
-    ...(op.validateBody ? fieldErrors(op.validateBody, body, "body", handler.waive && ((e) => handler.waive!(e, body)), handler.explain) : []),
+    ...(op.validateBody
+      ? fieldErrors(op.validateBody, body, "body", handler.waive && ((e) => handler.waive!(e, body)), handler.explain)
+      : []),
   ];
   // The rules beyond the schemas, for the fields the schemas found nothing wrong with.
   return [...errors, ...(handler.check?.(body) ?? []).filter((e) => !errors.some((known) => known.field === e.field))];
@@ -146,7 +178,14 @@ function idempotent(sandbox: Sandbox, op: OperationRequest, handler: Operation, 
   const { store } = sandbox;
   const { account } = call;
   return store.transaction(() => {
-    const claim = store.idempotencyKeys.claim(account.id, op.operationId, key, requestHash(raw), accountNow(account), account.clockOffsetMs);
+    const claim = store.idempotencyKeys.claim(
+      account.id,
+      op.operationId,
+      key,
+      requestHash(raw),
+      accountNow(account),
+      account.clockOffsetMs,
+    );
     if (!claim.fresh) {
       if (claim.sameBody) return { status: claim.answer.status, body: claim.answer.body };
       return rejection(problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body."));

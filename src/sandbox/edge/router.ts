@@ -51,7 +51,9 @@ export function createRouter(): (method: string, pathname: string) => RouteMatch
       return { found: "no path", near: { path: near, document: op!.document } };
     }
     const { route, match } = found;
-    const pathParameters: Record<string, string> = match ? Object.fromEntries(route.names.map((name, i) => [name, safeDecode(match[i + 1]!)])) : {};
+    const pathParameters: Record<string, string> = match
+      ? Object.fromEntries(route.names.map((name, i) => [name, safeDecode(match[i + 1]!)]))
+      : {};
     // HTTP asks for HEAD wherever GET is served (RFC 9110, 9.3.2): node:http sends no body for it.
     const op = route.byMethod.get(method === "HEAD" ? "GET" : method);
     if (!op) return { found: "no method", allowed: allowedOf(route) };
@@ -60,4 +62,3 @@ export function createRouter(): (method: string, pathname: string) => RouteMatch
 }
 
 const allowedOf = (route: Route) => [...route.byMethod.keys()].flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
-

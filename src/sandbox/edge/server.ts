@@ -72,7 +72,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const sandbox: Sandbox = { store, payments, dispatcher, journal: new Journal(), closing: closing.signal, origin: "" };
 
   const server = createServer((req, res) => {
-    const handled = req.url?.startsWith(PAGE_PREFIX) ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox")) : handleRequest(sandbox, req, res);
+    const handled = req.url?.startsWith(PAGE_PREFIX)
+      ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox"))
+      : handleRequest(sandbox, req, res);
     handled.catch((error: unknown) => {
       // Closing cuts short what waited on purpose (a delay fault): its connection is gone.
       if (res.headersSent || res.destroyed || closing.signal.aborted) return void res.destroy();

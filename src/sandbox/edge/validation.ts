@@ -16,7 +16,15 @@ function messageOf(error: ValidationError): string {
  * The field errors of `data`, none when it is valid; `waive` drops errors the sandbox accepts on
  * purpose, `explain` words an error the sandbox's way.
  */
-export function fieldErrors(validate: RequestValidator, data: unknown, root: string, waive?: (error: ValidationError) => boolean, explain?: (error: ValidationError) => string | undefined): FieldError[] {
+export function fieldErrors(
+  validate: RequestValidator,
+  data: unknown,
+  root: string,
+  waive?: (error: ValidationError) => boolean,
+  explain?: (error: ValidationError) => string | undefined,
+): FieldError[] {
   if (validate(data)) return [];
-  return (validate.errors ?? []).filter((e) => !waive?.(e)).map((e) => ({ field: ajvErrorField(e) || root, message: explain?.(e) ?? messageOf(e) }));
+  return (validate.errors ?? [])
+    .filter((e) => !waive?.(e))
+    .map((e) => ({ field: ajvErrorField(e) || root, message: explain?.(e) ?? messageOf(e) }));
 }

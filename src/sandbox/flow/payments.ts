@@ -23,7 +23,6 @@ export type PaymentResult =
   | { refused: "not_found" }
   | { refused: "completed" | "expired"; session: SessionRecord };
 
-
 export class Payments {
   readonly #store: Store;
   readonly #settlementDelayMs: number;
@@ -56,7 +55,11 @@ export class Payments {
         updated_at: at,
       };
       const announce = (type: PayinEvent["type"]) =>
-        store.outbox.add(account.id, { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) }, now);
+        store.outbox.add(
+          account.id,
+          { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) },
+          now,
+        );
       store.transactions.create(account.id, created, now);
       announce("transaction-created");
 
@@ -86,7 +89,11 @@ export class Payments {
   /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
   settleDue(accountId: number | null, now: number) {
     for (const { accountId: owner, transaction } of this.#store.transactions.settleDue(accountId, now)) {
-      this.#store.outbox.add(owner, { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id }, Date.parse(transaction.updated_at));
+      this.#store.outbox.add(
+        owner,
+        { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id },
+        Date.parse(transaction.updated_at),
+      );
     }
   }
 }

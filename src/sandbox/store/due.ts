@@ -14,7 +14,8 @@ export class DueTimes {
   constructor(db: DatabaseSync) {
     // Only rows with work due are in a `_due_by_account` index; SQLite is told to use it, as the
     // primary key would also find the account's rows, the done ones among them.
-    const shift = (table: string) => `UPDATE ${table} INDEXED BY ${table}_due_by_account SET due_ms = due_ms - :ms WHERE account_id = :account AND due_ms IS NOT NULL`;
+    const shift = (table: string) =>
+      `UPDATE ${table} INDEXED BY ${table}_due_by_account SET due_ms = due_ms - :ms WHERE account_id = :account AND due_ms IS NOT NULL`;
     this.#sql = prepareAll(db, {
       sessions: shift("payment_sessions"),
       transactions: shift("transactions"),

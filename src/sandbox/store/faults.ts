@@ -36,7 +36,8 @@ export interface FaultRow {
   created_at_ms: number;
 }
 
-const COLUMNS = "seq, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share, matched, met, created_at_ms";
+const COLUMNS =
+  "seq, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share, matched, met, created_at_ms";
 
 /** Whether a share acts on the n-th request it applies to: 0.25 on the 4th, the 8th, …; 1/3 on the 3rd, the 6th, … */
 const shareActsOn = (n: number, share: number) => Math.floor(n * share + 1e-9) > Math.floor((n - 1) * share + 1e-9);
@@ -58,7 +59,19 @@ export class Faults {
   }
 
   arm(accountId: number, spec: FaultSpec, atMs: number): FaultRow {
-    const row = this.#sql.insert.get(accountId, newId("flt"), spec.target, spec.effect, spec.operation_id ?? null, spec.status ?? null, spec.retry_after_seconds ?? null, spec.delay_ms ?? null, spec.times ?? null, spec.share ?? null, atMs);
+    const row = this.#sql.insert.get(
+      accountId,
+      newId("flt"),
+      spec.target,
+      spec.effect,
+      spec.operation_id ?? null,
+      spec.status ?? null,
+      spec.retry_after_seconds ?? null,
+      spec.delay_ms ?? null,
+      spec.times ?? null,
+      spec.share ?? null,
+      atMs,
+    );
     return row as unknown as FaultRow;
   }
 

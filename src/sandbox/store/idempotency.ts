@@ -6,8 +6,6 @@ import { isConstraint, prepareAll, SQLITE_CONSTRAINT_PRIMARYKEY } from "./databa
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
-
-
 export interface StoredAnswer {
   status: number;
   body: string;
@@ -22,9 +20,12 @@ export class IdempotencyKeys {
 
   constructor(db: DatabaseSync) {
     this.#sql = prepareAll(db, {
-      claim: "INSERT INTO idempotency_keys (account_id, operation, key, request_hash, status, response, created_at_ms, due_ms) VALUES (?, ?, ?, ?, 0, '', ?, ?)",
-      existing: "SELECT request_hash, status, response, created_at_ms FROM idempotency_keys WHERE account_id = ? AND operation = ? AND key = ?",
-      renew: "UPDATE idempotency_keys SET request_hash = ?, status = 0, response = '', created_at_ms = ?, due_ms = ? WHERE account_id = ? AND operation = ? AND key = ?",
+      claim:
+        "INSERT INTO idempotency_keys (account_id, operation, key, request_hash, status, response, created_at_ms, due_ms) VALUES (?, ?, ?, ?, 0, '', ?, ?)",
+      existing:
+        "SELECT request_hash, status, response, created_at_ms FROM idempotency_keys WHERE account_id = ? AND operation = ? AND key = ?",
+      renew:
+        "UPDATE idempotency_keys SET request_hash = ?, status = 0, response = '', created_at_ms = ?, due_ms = ? WHERE account_id = ? AND operation = ? AND key = ?",
       answer: "UPDATE idempotency_keys SET status = ?, response = ? WHERE account_id = ? AND operation = ? AND key = ?",
       forgetDue: "DELETE FROM idempotency_keys INDEXED BY idempotency_keys_due WHERE account_id = ? AND due_ms <= ?",
       forgetDueForAll: "DELETE FROM idempotency_keys WHERE due_ms <= ?",
@@ -44,7 +45,12 @@ export class IdempotencyKeys {
     } catch (error) {
       if (!isConstraint(error, SQLITE_CONSTRAINT_PRIMARYKEY)) throw error;
     }
-    const row = this.#sql.existing.get(accountId, operation, key) as { request_hash: string; status: number; response: string; created_at_ms: number };
+    const row = this.#sql.existing.get(accountId, operation, key) as {
+      request_hash: string;
+      status: number;
+      response: string;
+      created_at_ms: number;
+    };
     if (row.created_at_ms <= nowMs - IDEMPOTENCY_KEY_LIFETIME_MS) {
       // Past its lifetime but not yet swept: a new first use.
       this.#sql.renew.run(hash, nowMs, dueMs, accountId, operation, key);

@@ -12,7 +12,15 @@ import { Transactions } from "./transactions.ts";
 import { Webhooks } from "./webhooks.ts";
 
 /** Tables emptied by a reset, children before parents. */
-const ACCOUNT_TABLES = ["delivery_attempts", "events", "idempotency_keys", "transactions", "payment_sessions", "counterparties", "webhooks"] as const;
+const ACCOUNT_TABLES = [
+  "delivery_attempts",
+  "events",
+  "idempotency_keys",
+  "transactions",
+  "payment_sessions",
+  "counterparties",
+  "webhooks",
+] as const;
 
 export class Store {
   readonly db: DatabaseSync;

@@ -26,8 +26,7 @@ function statOf(file: string): Stats | NodeJS.ErrnoException {
 }
 
 function reasonOf(file: string, error: Error & { errcode?: number }): string {
-  if (error.errcode === SQLITE_NOTADB)
-    return "it is not a SQLite database; give the path of a new file, or of a database the sandbox made";
+  if (error.errcode === SQLITE_NOTADB) return "it is not a SQLite database; give the path of a new file, or of a database the sandbox made";
   const folder = path.dirname(file);
   const stats = statOf(file);
   if (stats instanceof Error) {
@@ -46,8 +45,12 @@ function reasonOf(file: string, error: Error & { errcode?: number }): string {
   }
   // SQLite creates the file, and beside it its -wal and -shm files, in the folder.
   const probe = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.probe`);
-  const refused = refusal(() => openSync(probe, "wx"), () => rmSync(probe, { force: true }));
-  if (refused) return `the folder ${folder} is read-only for this process (${refused}), and SQLite must create ${stats instanceof Error ? "the file and " : ""}its -wal and -shm files in it; give a path in a writable folder`;
+  const refused = refusal(
+    () => openSync(probe, "wx"),
+    () => rmSync(probe, { force: true }),
+  );
+  if (refused)
+    return `the folder ${folder} is read-only for this process (${refused}), and SQLite must create ${stats instanceof Error ? "the file and " : ""}its -wal and -shm files in it; give a path in a writable folder`;
   return error.message;
 }
 

@@ -112,7 +112,8 @@ export class Outbox {
       firstOfEachSession: `UPDATE events SET due_ms = ${dueFromItsTime}
        WHERE seq IN (SELECT MIN(seq) FROM events WHERE account_id = ? AND state = 'pending' GROUP BY session_id) AND due_ms IS NULL`,
       dueForAll: "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE due_ms <= ? ORDER BY due_ms LIMIT ?",
-      dueForAccount: "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE account_id = ? AND due_ms <= ? ORDER BY due_ms LIMIT ?",
+      dueForAccount:
+        "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE account_id = ? AND due_ms <= ? ORDER BY due_ms LIMIT ?",
       countDueFor: "SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?)",
       // Only events of an account with a URL are pending; the joins give it, the secret, and what the payload tells.
       load: `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.transaction_id AS transactionId, e.created_at_ms AS createdAtMs,
@@ -141,7 +142,14 @@ export class Outbox {
   /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
   add(accountId: number, event: NewEvent, atMs: number) {
     this.#written = true;
-    this.#sql.insert.run({ account: accountId, id: newId("msg"), type: event.type, session: event.sessionId, transaction: event.transactionId ?? null, at: atMs });
+    this.#sql.insert.run({
+      account: accountId,
+      id: newId("msg"),
+      type: event.type,
+      session: event.sessionId,
+      transaction: event.transactionId ?? null,
+      at: atMs,
+    });
   }
 
   /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */
@@ -208,7 +216,19 @@ export class Outbox {
 
   #insertAttempt(a: Attempt) {
     const faults = a.faults.length > 0 ? a.faults.join(",") : null;
-    this.#sql.insertAttempt.run(a.accountId, a.eventId, a.attempt, a.url, a.responseStatus, a.error, a.succeeded ? 1 : 0, a.attemptedAtMs, a.durationMs, a.nextAttemptAtMs, faults);
+    this.#sql.insertAttempt.run(
+      a.accountId,
+      a.eventId,
+      a.attempt,
+      a.url,
+      a.responseStatus,
+      a.error,
+      a.succeeded ? 1 : 0,
+      a.attemptedAtMs,
+      a.durationMs,
+      a.nextAttemptAtMs,
+      faults,
+    );
   }
 
   /** The session's newest pending event that is due by real time `nowMs` (held back by the order rule or not). */
@@ -217,7 +237,9 @@ export class Outbox {
   }
 
   get(accountId: number, id: string) {
-    return this.#sql.get.get(accountId, id) as (DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number }) | undefined;
+    return this.#sql.get.get(accountId, id) as
+      | (DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number })
+      | undefined;
   }
 
   /** Makes an event due again at real time `nowMs`, whatever became of it. */

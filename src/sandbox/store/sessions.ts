@@ -16,7 +16,6 @@ export interface StoredSession {
 
 /** A session and its link are valid for one hour (the seed's rule). */
 
-
 interface Row {
   account_id: number;
   id: string;
@@ -88,7 +87,9 @@ export class Sessions {
 
   /** Open sessions whose expiry has come by real time `nowMs` become `expired`, of one account or all; returns them. */
   expireDue(accountId: number | null, nowMs: number): StoredSession[] {
-    const rows = (accountId === null ? this.#sql.expireForAll.all(nowMs) : this.#sql.expireForAccount.all(accountId, nowMs)) as unknown as Row[];
+    const rows = (accountId === null
+      ? this.#sql.expireForAll.all(nowMs)
+      : this.#sql.expireForAccount.all(accountId, nowMs)) as unknown as Row[];
     return rows.map(stored);
   }
 }

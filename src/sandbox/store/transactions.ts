@@ -77,7 +77,9 @@ export class Transactions {
 
   /** Completed transactions whose settlement has come by real time `nowMs` become `settled`, of one account or all; returns them. */
   settleDue(accountId: number | null, nowMs: number): StoredTransaction[] {
-    const settled = (accountId === null ? this.#sql.settleForAll.all({ now: nowMs }) : this.#sql.settleForAccount.all({ account: accountId, now: nowMs })) as Array<{ account_id: number; id: string }>;
+    const settled = (
+      accountId === null ? this.#sql.settleForAll.all({ now: nowMs }) : this.#sql.settleForAccount.all({ account: accountId, now: nowMs })
+    ) as Array<{ account_id: number; id: string }>;
     return settled.map(({ account_id, id }) => ({ accountId: account_id, transaction: this.get(account_id, id)! }));
   }
 }

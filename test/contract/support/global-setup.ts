@@ -15,7 +15,9 @@ export async function targetAt(baseUrl: string): Promise<"sandbox" | "server"> {
   const said = process.env.PAYIN_TARGET;
   if (said === "sandbox" || said === "server") return said;
   if (said) throw new Error(`PAYIN_TARGET must be "sandbox" or "server", not ${JSON.stringify(said)}`);
-  const probe = await fetch(`${baseUrl}/_sandbox/v1/deliveries`, { headers: { Authorization: "Bearer contract-target-probe" } }).catch(() => undefined);
+  const probe = await fetch(`${baseUrl}/_sandbox/v1/deliveries`, { headers: { Authorization: "Bearer contract-target-probe" } }).catch(
+    () => undefined,
+  );
   return probe?.status === 200 ? "sandbox" : "server";
 }
 

@@ -44,7 +44,13 @@ export async function checkResponse(method: string, url: string, response: Respo
   } catch {
     /* judged below */
   }
-  const result: CheckedResponse = { status: response.status, contentType: response.headers.get("content-type"), body, headers: response.headers, breaches: [] };
+  const result: CheckedResponse = {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body,
+    headers: response.headers,
+    breaches: [],
+  };
   const breach = (message: string) => result.breaches.push(`${where}: ${message}`);
 
   const operation = template && documentOf(pathname).paths[template][method.toLowerCase()];
@@ -87,7 +93,6 @@ export async function checkResponse(method: string, url: string, response: Respo
     return result;
   }
   const validate = validatorOf(media[mediaType].schema);
-  if (!validate(body))
-    for (const e of validate.errors ?? []) breach(`body${e.instancePath.replaceAll("/", ".")} ${e.message}`);
+  if (!validate(body)) for (const e of validate.errors ?? []) breach(`body${e.instancePath.replaceAll("/", ".")} ${e.message}`);
   return result;
 }

@@ -10,7 +10,9 @@ type Schema = Json;
 const FORMATS: Record<string, fc.Arbitrary<string>> = {
   email: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/), fc.constantFrom("example.com", "example.org")).map(([u, d]) => `${u}@${d}`),
   date: fc.date({ min: new Date("1920-01-01"), max: new Date("2010-12-31"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  uri: fc.tuple(fc.constantFrom("shop", "pay", "www"), fc.stringMatching(/^[a-z0-9-]{0,20}$/)).map(([h, p]) => `https://${h}.example.com/${p}`),
+  uri: fc
+    .tuple(fc.constantFrom("shop", "pay", "www"), fc.stringMatching(/^[a-z0-9-]{0,20}$/))
+    .map(([h, p]) => `https://${h}.example.com/${p}`),
 };
 
 /** The schema with its `allOf` parts folded in (its own keywords win), as the documents combine them. */
@@ -37,7 +39,9 @@ export function validValue(original: Schema): fc.Arbitrary<unknown> {
       const min = schema.minLength ?? 0;
       const base: fc.Arbitrary<string> =
         (schema.format && FORMATS[schema.format]) ??
-        (schema.pattern ? fc.stringMatching(new RegExp(schema.pattern)) : fc.string({ unit: "grapheme-ascii", minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }));
+        (schema.pattern
+          ? fc.stringMatching(new RegExp(schema.pattern))
+          : fc.string({ unit: "grapheme-ascii", minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }));
       return base.filter((s: string) => s.length >= min && s.length <= max);
     }
     default:

@@ -57,7 +57,12 @@ export const clientFor = (accountToken: string) => createPayinClient({ baseUrl, 
 export async function send(
   method: string,
   path: string,
-  { body, headers = {}, auth = true, as = token }: { body?: string | Uint8Array | object; headers?: Record<string, string>; auth?: boolean; as?: string } = {},
+  {
+    body,
+    headers = {},
+    auth = true,
+    as = token,
+  }: { body?: string | Uint8Array | object; headers?: Record<string, string>; auth?: boolean; as?: string } = {},
 ): Promise<CheckedResponse> {
   const request = new Request(baseUrl + path, {
     method,
@@ -66,7 +71,9 @@ export async function send(
       ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
       ...headers,
     },
-    ...(body !== undefined ? { body: typeof body === "string" || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body) } : {}),
+    ...(body !== undefined
+      ? { body: typeof body === "string" || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body) }
+      : {}),
   });
   const response = await fetch(request);
   const checked = await checkResponse(method, request.url, response);

@@ -5,7 +5,14 @@ import { EVENT_TYPES, signWebhook, verifyWebhook, type PayinEvent } from "payin-
 const payin = createPayinClient({ baseUrl: process.env.PAYIN_BASE_URL!, token: "consumer-token" });
 
 const customer = await payin.POST("/api/v1/send/counterparties/", {
-  body: { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Lucía", last_name: "García", email: "lucia@example.com", phone_number: "+34612345678" },
+  body: {
+    type: "INDIVIDUAL",
+    payment_rail: "PAYIN",
+    first_name: "Lucía",
+    last_name: "García",
+    email: "lucia@example.com",
+    phone_number: "+34612345678",
+  },
   params: { header: { "Idempotency-Key": crypto.randomUUID() } },
 });
 if (customer.error) throw new Error(customer.error.code);
@@ -47,12 +54,14 @@ const rejected = await verifyWebhook(payload.replace("49.99", "0.01"), headers, 
   (error: { code: string }) => error.code,
 );
 
-console.log(JSON.stringify({
-  counterparty: customer.data.id,
-  link,
-  invalidStatus: invalid.response.status,
-  invalidFields: invalid.error?.errors?.map((e) => e.field),
-  handled: handle(verified),
-  rejected,
-  eventTypes: EVENT_TYPES.length,
-}));
+console.log(
+  JSON.stringify({
+    counterparty: customer.data.id,
+    link,
+    invalidStatus: invalid.response.status,
+    invalidFields: invalid.error?.errors?.map((e) => e.field),
+    handled: handle(verified),
+    rejected,
+    eventTypes: EVENT_TYPES.length,
+  }),
+);

@@ -16,6 +16,9 @@ export const advanceClock: WaitingOperation = {
     });
     const now = accountNow(account);
     const { made, stillDue } = await dispatcher.deliverDue(account, realTime(account, now));
-    return { status: 200, body: { now: isoTime(now), offset_seconds: account.clockOffsetMs / 1000, attempts_made: made, attempts_still_due: stillDue } };
+    return {
+      status: 200,
+      body: { now: isoTime(now), offset_seconds: account.clockOffsetMs / 1000, attempts_made: made, attempts_still_due: stillDue },
+    };
   },
 };

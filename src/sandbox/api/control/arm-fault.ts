@@ -35,10 +35,14 @@ export function fault(row: FaultRow) {
 /** Why a status fault cannot answer `status`: one the operation does not document, or one only a request causes. */
 function statusError(spec: FaultSpec): string | undefined {
   const status = spec.status!;
-  const undocumented = contractOperations.filter((op) => (spec.operation_id === undefined || op.operationId === spec.operation_id) && !op.statuses.includes(String(status)));
-  if (undocumented.length > 0) return `${undocumented.map((op) => op.operationId).join(", ")} ${undocumented.length === 1 ? "does" : "do"} not document ${status}`;
+  const undocumented = contractOperations.filter(
+    (op) => (spec.operation_id === undefined || op.operationId === spec.operation_id) && !op.statuses.includes(String(status)),
+  );
+  if (undocumented.length > 0)
+    return `${undocumented.map((op) => op.operationId).join(", ")} ${undocumented.length === 1 ? "does" : "do"} not document ${status}`;
   const conditions = Object.keys(SERVER_CONDITIONS);
-  if (!conditions.includes(String(status))) return `must be one of the server's own conditions, ${conditions.join(", ")}: a ${status} comes from the request itself`;
+  if (!conditions.includes(String(status)))
+    return `must be one of the server's own conditions, ${conditions.join(", ")}: a ${status} comes from the request itself`;
   return undefined;
 }
 
@@ -50,9 +54,13 @@ export const armFault: Operation = {
       if (spec[field] !== undefined && !when) errors.push({ field, message: `is taken only ${what}` });
     };
     if (!(onRequest ? REQUEST_EFFECTS : DELIVERY_EFFECTS).includes(spec.effect))
-      errors.push({ field: "effect", message: `must be one of ${(onRequest ? REQUEST_EFFECTS : DELIVERY_EFFECTS).join(", ")} on a ${spec.target}` });
+      errors.push({
+        field: "effect",
+        message: `must be one of ${(onRequest ? REQUEST_EFFECTS : DELIVERY_EFFECTS).join(", ")} on a ${spec.target}`,
+      });
     if (spec.effect === "status" && spec.status === undefined) errors.push({ field: "status", message: "is required with effect status" });
-    if (spec.effect === "delay" && spec.delay_ms === undefined) errors.push({ field: "delay_ms", message: "is required with effect delay" });
+    if (spec.effect === "delay" && spec.delay_ms === undefined)
+      errors.push({ field: "delay_ms", message: "is required with effect delay" });
     only("status", spec.effect === "status", "with effect status");
     only("delay_ms", spec.effect === "delay", "with effect delay");
     only("retry_after_seconds", spec.status === 429 || spec.status === 503, "with status 429 or 503");
@@ -65,10 +73,12 @@ export const armFault: Operation = {
   },
   handle({ account, body }, { store }) {
     const armed = store.faults.list(account.id);
-    if (armed.length >= MAX_FAULTS) return refusal(validationProblem([{ field: "target", message: `has ${MAX_FAULTS} faults armed already: clear them first` }]));
+    if (armed.length >= MAX_FAULTS)
+      return refusal(validationProblem([{ field: "target", message: `has ${MAX_FAULTS} faults armed already: clear them first` }]));
     // Delivery faults act together: a second of one effect would do nothing more.
     const same = body.target === "delivery" ? armed.find((f) => f.target === "delivery" && f.effect === body.effect) : undefined;
-    if (same) return refusal(validationProblem([{ field: "effect", message: `${body.effect} is armed on the deliveries already (${same.id})` }]));
+    if (same)
+      return refusal(validationProblem([{ field: "effect", message: `${body.effect} is armed on the deliveries already (${same.id})` }]));
     return { status: 201, body: fault(store.faults.arm(account.id, body, accountNow(account))) };
   },
 };

@@ -11,8 +11,7 @@ export const redeliverEvent: WaitingOperation = {
     const id = parameters.event_id!;
     const event = store.outbox.get(account.id, id);
     if (!event) return refusal(problem(404, "not_found", `No event with id ${id} exists for this account.`));
-    if (!store.webhooks.get(account.id))
-      return refusal(webhookNotRegistered());
+    if (!store.webhooks.get(account.id)) return refusal(webhookNotRegistered());
     store.transaction(() => store.outbox.redeliver(account.id, id, Date.now()));
     await dispatcher.redeliver(event);
     const attempts = store.outbox.attempts(account.id).filter((a) => a.event_id === id);

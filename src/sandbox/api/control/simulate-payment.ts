@@ -10,9 +10,16 @@ export const DEFAULT_FAILURE_REASON = "card_declined";
 export const simulatePayment: Operation = {
   handle({ account, body, parameters }, { payments, origin }) {
     const id = parameters.session_id!;
-    const outcome = body.outcome === "pay" ? { outcome: "pay" as const } : { outcome: "fail" as const, failure_reason: body.failure_reason ?? DEFAULT_FAILURE_REASON };
+    const outcome =
+      body.outcome === "pay"
+        ? { outcome: "pay" as const }
+        : { outcome: "fail" as const, failure_reason: body.failure_reason ?? DEFAULT_FAILURE_REASON };
     const result = payments.attempt(account, id, outcome);
-    if ("done" in result) return { status: 200, body: { session: { ...result.done.session, payment_link: paymentLink(origin, id) }, transaction: result.done.transaction } };
+    if ("done" in result)
+      return {
+        status: 200,
+        body: { session: { ...result.done.session, payment_link: paymentLink(origin, id) }, transaction: result.done.transaction },
+      };
     return refusal(result.refused === "not_found" ? sessionNotFound(id) : notPayable(result.session));
   },
 };

@@ -16,6 +16,10 @@ export const createCounterparty: Operation = {
     const created = { id: newId("cp"), ...(body as CounterpartyCreate), created_at: isoTime(now) };
     const result = store.counterparties.create(account.id, created, now);
     if ("created" in result) return { status: 201, body: result.created };
-    return refusal(problem(409, "counterparty_exists", "A PAYIN counterparty with this email and phone_number already exists.", { existing_id: result.existingId }));
+    return refusal(
+      problem(409, "counterparty_exists", "A PAYIN counterparty with this email and phone_number already exists.", {
+        existing_id: result.existingId,
+      }),
+    );
   },
 };

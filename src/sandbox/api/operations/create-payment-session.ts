@@ -36,5 +36,8 @@ export const createPaymentSession: Operation = {
     });
   },
   ...loopbackHttpRule("redirect_url", "source_url"),
-  check: (body) => [...[amountError(body, currencyMinorUnits)].filter((e) => e !== undefined), ...unreachableUrls(body, "redirect_url", "source_url")],
+  check: (body) => [
+    ...[amountError(body, currencyMinorUnits)].filter((e) => e !== undefined),
+    ...unreachableUrls(body, "redirect_url", "source_url"),
+  ],
 };

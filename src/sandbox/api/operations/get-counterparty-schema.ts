@@ -38,6 +38,9 @@ const requiredFields = requiredPaths(counterpartyCreateSchema);
 export const getCounterpartySchema: Operation = {
   handle({ parameters }) {
     // The parameters' enums already hold the only rail and type the contract knows.
-    return { status: 200, body: { payment_rail: parameters.payment_rail, type: parameters.type, required_fields: requiredFields, json_schema: jsonSchema } };
+    return {
+      status: 200,
+      body: { payment_rail: parameters.payment_rail, type: parameters.type, required_fields: requiredFields, json_schema: jsonSchema },
+    };
   },
 };

@@ -13,7 +13,10 @@ export const registerWebhook: Operation = {
       store.outbox.release(account.id);
       return store.webhooks.register(account.id, body.url, accountNow(account));
     });
-    return { status: row.registrations === 1 ? 201 : 200, body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) } };
+    return {
+      status: row.registrations === 1 ? 201 : 200,
+      body: { url: row.url, signing_secret: row.signing_secret, ...webhookTimes(row) },
+    };
   },
   ...loopbackHttpRule("url"),
   check: (body) => unreachableUrls(body, "url"),

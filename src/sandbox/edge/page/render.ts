@@ -56,10 +56,14 @@ const reasonLabel = (code: string) => REASON_LABELS[code] ?? code;
 // Icons are inline SVG so the page loads nothing from anywhere.
 const ICONS = {
   mark: '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><rect x="2" y="5" width="20" height="14" rx="3" fill="currentColor"/><rect x="2" y="8.5" width="20" height="2.6" fill="#fff" opacity=".85"/><rect x="5" y="14" width="6" height="2" rx="1" fill="#fff" opacity=".85"/></svg>',
-  check: '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>',
-  clock: '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7.5V12l3 2" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
-  search: '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><circle cx="10.5" cy="10.5" r="6" fill="none" stroke="currentColor" stroke-width="2"/><path d="M15 15l5 5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
-  alert: '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><circle cx="12" cy="12" r="9.5" fill="currentColor"/><path d="M12 7v6" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/><circle cx="12" cy="16.6" r="1.3" fill="#fff"/></svg>',
+  check:
+    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+  clock:
+    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7.5V12l3 2" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
+  search:
+    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><circle cx="10.5" cy="10.5" r="6" fill="none" stroke="currentColor" stroke-width="2"/><path d="M15 15l5 5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
+  alert:
+    '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><circle cx="12" cy="12" r="9.5" fill="currentColor"/><path d="M12 7v6" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/><circle cx="12" cy="16.6" r="1.3" fill="#fff"/></svg>',
 };
 
 const STYLE = `
@@ -159,7 +163,9 @@ function backLink(session: PageSession): string {
 }
 
 function form(session: PageSession, failed: string | undefined): string {
-  const options = FAILURE_REASONS.map((code) => `<option value="${code}"${code === failed ? " selected" : ""}>${escapeHtml(reasonLabel(code))}</option>`).join("");
+  const options = FAILURE_REASONS.map(
+    (code) => `<option value="${code}"${code === failed ? " selected" : ""}>${escapeHtml(reasonLabel(code))}</option>`,
+  ).join("");
   return `<form method="post" action="/pay/${escapeHtml(encodeURIComponent(session.id))}">
 <p class="hint">Simulate the customer's choice.</p>
 <button type="submit" class="btn primary" name="outcome" value="pay">Pay</button>
@@ -182,7 +188,10 @@ export function paymentPage(session: PageSession, notice?: { failed?: string }):
   const rows =
     (session.order_id !== undefined ? row("Order", `<span class="mono">${escapeHtml(session.order_id)}</span>`) : "") +
     (merchant ? row("Merchant", escapeHtml(merchant)) : "") +
-    row(session.status === "expired" ? "Expired" : "Expires", `<time datetime="${escapeHtml(session.expires_at)}">${escapeHtml(formatExpiry(session.expires_at))}</time>`) +
+    row(
+      session.status === "expired" ? "Expired" : "Expires",
+      `<time datetime="${escapeHtml(session.expires_at)}">${escapeHtml(formatExpiry(session.expires_at))}</time>`,
+    ) +
     row("Session", `<span class="mono">${escapeHtml(session.id)}</span>`);
 
   let body: string;
@@ -202,14 +211,17 @@ ${backLink(session)}
 </div>`;
   } else {
     // Only an open session can carry the notice: a failed attempt leaves it open for another try.
-    const alert = notice?.failed !== undefined
-      ? `<div class="notice" role="alert">${ICONS.alert}<p>The payment failed (${escapeHtml(reasonLabel(notice.failed))}). The customer can try again.</p></div>\n`
-      : "";
+    const alert =
+      notice?.failed !== undefined
+        ? `<div class="notice" role="alert">${ICONS.alert}<p>The payment failed (${escapeHtml(reasonLabel(notice.failed))}). The customer can try again.</p></div>\n`
+        : "";
     body = alert + form(session, notice?.failed);
   }
 
   const title = { created: `Pay ${amount}`, completed: "Payment completed", expired: "Payment expired" }[session.status];
-  return htmlDocument(`${title} · Payin sandbox`, `<section class="summary">
+  return htmlDocument(
+    `${title} · Payin sandbox`,
+    `<section class="summary">
 <p class="payee">${merchant ? `Payment to ${escapeHtml(merchant)}` : "Payment"}</p>
 <p class="amount">${escapeHtml(amount)}</p>
 <span class="pill ${pill[0]}">${pill[1]}</span>
@@ -218,17 +230,21 @@ ${backLink(session)}
 ${rows}</dl>
 <div class="body">
 ${body}
-</div>`);
+</div>`,
+  );
 }
 
 /** The page for an unknown session id (served with status 404). */
 export function notFoundPage(sessionId: string): string {
-  return htmlDocument("Payment not found · Payin sandbox", `<div class="body">
+  return htmlDocument(
+    "Payment not found · Payin sandbox",
+    `<div class="body">
 <div class="state missing">
 <span class="icon">${ICONS.search}</span>
 <h1>Payment not found</h1>
 <p>No payment session <span class="mono">${escapeHtml(sessionId)}</span> exists in this sandbox.</p>
 <p>Sessions kept in memory are lost when the sandbox restarts; create a new one.</p>
 </div>
-</div>`);
+</div>`,
+  );
 }

@@ -30,7 +30,8 @@ function redirect(res: ServerResponse, location: string) {
   res.end();
 }
 
-const isFailureReason = (value: string | null): value is (typeof FAILURE_REASONS)[number] => (FAILURE_REASONS as ReadonlyArray<string | null>).includes(value);
+const isFailureReason = (value: string | null): value is (typeof FAILURE_REASONS)[number] =>
+  (FAILURE_REASONS as ReadonlyArray<string | null>).includes(value);
 
 /** The customer's choice from the page's form; undefined when the form is not one the page sends. */
 function outcomeOf(form: URLSearchParams): Outcome | undefined {
@@ -40,7 +41,6 @@ function outcomeOf(form: URLSearchParams): Outcome | undefined {
   if (outcome === "fail" && isFailureReason(reason)) return { outcome: "fail", failure_reason: reason };
   return undefined;
 }
-
 
 export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
   const { store, payments } = sandbox;
