@@ -38,89 +38,115 @@ if (sections.has("webhooks")) {
 
 if (sections.has("mock")) {
   console.log(
-    `mock, create payment session on loopback (autocannon, 10 connections, ${seconds} s each; start-up: median of 3 cold starts to the first answer):`,
+    `mock, create payment session on loopback (autocannon, 10 connections, ${seconds} s each; ` +
+      `start-up: median of 3 cold starts to the first answer):`,
   );
   const mocks = await benchMock(seconds);
   console.log(
-    `  ${"".padEnd(30)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`,
+    `  ${"".padEnd(30)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ` +
+      `${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`,
   );
   for (const m of mocks)
     console.log(
-      `  ${m.name.padEnd(30)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ${Math.round(m.requestsPerSecond).toString().padStart(10)} ${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
+      `  ${m.name.padEnd(30)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ` +
+        `${Math.round(m.requestsPerSecond).toString().padStart(10)} ` +
+        `${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
     );
   const [mock, prism] = mocks;
   console.log(
-    `  ratio: ${(mock!.requestsPerSecond / prism!.requestsPerSecond).toFixed(2)}x the Prism CLI's request rate (goal: at least 1.0x), ${(mock!.startupMs / prism!.startupMs).toFixed(2)}x its start-up time (goal: at most 1.0x)`,
+    `  ratio: ${(mock!.requestsPerSecond / prism!.requestsPerSecond).toFixed(2)}x the Prism CLI's request rate (goal: at least 1.0x), ` +
+      `${(mock!.startupMs / prism!.startupMs).toFixed(2)}x its start-up time (goal: at most 1.0x)`,
   );
 }
 
 if (sections.has("sandbox")) {
   console.log(
-    `\nsandbox, create payment session on loopback (autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians; start-up: median of 3 cold starts):`,
+    `\nsandbox, create payment session on loopback (autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians; ` +
+      `start-up: median of 3 cold starts):`,
   );
   const servers = await benchSandbox(seconds);
   console.log(
-    `  ${"".padEnd(36)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`,
+    `  ${"".padEnd(36)} ${"start-up".padStart(10)} ${"req/s".padStart(10)} ` +
+      `${"p50".padStart(8)} ${"p99".padStart(8)} ${"non-2xx".padStart(8)}`,
   );
   for (const m of servers)
     console.log(
-      `  ${m.name.padEnd(36)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ${Math.round(m.requestsPerSecond).toString().padStart(10)} ${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
+      `  ${m.name.padEnd(36)} ${`${Math.round(m.startupMs)} ms`.padStart(10)} ` +
+        `${Math.round(m.requestsPerSecond).toString().padStart(10)} ` +
+        `${`${m.latencyP50Ms} ms`.padStart(8)} ${`${m.latencyP99Ms} ms`.padStart(8)} ${String(m.non2xx).padStart(8)}`,
     );
   const [bare, sandbox, sandboxSource, prismCli] = servers;
   console.log(
-    `  rate: ${(sandbox!.requestsPerSecond / prismCli!.requestsPerSecond).toFixed(1)}x Prism's (goal: at least 4x), ${((100 * sandbox!.requestsPerSecond) / bare!.requestsPerSecond).toFixed(0)} % of the bare node:http server's`,
+    `  rate: ${(sandbox!.requestsPerSecond / prismCli!.requestsPerSecond).toFixed(1)}x Prism's (goal: at least 4x), ` +
+      `${((100 * sandbox!.requestsPerSecond) / bare!.requestsPerSecond).toFixed(0)} % of the bare node:http server's`,
   );
   console.log(
-    `  start-up: ${Math.round(sandbox!.startupMs)} ms compiled, ${Math.round(sandboxSource!.startupMs)} ms from source (goal: under 300 ms), Prism's ${Math.round(prismCli!.startupMs)} ms, the bare server's ${Math.round(bare!.startupMs)} ms`,
+    `  start-up: ${Math.round(sandbox!.startupMs)} ms compiled, ` +
+      `${Math.round(sandboxSource!.startupMs)} ms from source (goal: under 300 ms), ` +
+      `Prism's ${Math.round(prismCli!.startupMs)} ms, the bare server's ${Math.round(bare!.startupMs)} ms`,
   );
   console.log(`  p99: ${sandbox!.latencyP99Ms} ms (goal: below Prism's ${prismCli!.latencyP99Ms} ms)`);
 }
 
 if (sections.has("faults")) {
   console.log(
-    `\nsandbox, create payment session for an account with no fault armed (TypeScript source, autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians):`,
+    `\nsandbox, create payment session for an account with no fault armed ` +
+      `(TypeScript source, autocannon, 10 connections, ${seconds} s each in alternating 2 s rounds, medians):`,
   );
   const [before, again, now] = await benchFaults(seconds);
   for (const m of [before!, again!, now!])
     console.log(
-      `  ${m.name.padEnd(40)} ${Math.round(m.requestsPerSecond).toString().padStart(8)} req/s  p50 ${m.latencyP50Ms} ms  p99 ${m.latencyP99Ms} ms  non-2xx ${m.non2xx}`,
+      `  ${m.name.padEnd(40)} ${Math.round(m.requestsPerSecond).toString().padStart(8)} req/s  ` +
+        `p50 ${m.latencyP50Ms} ms  p99 ${m.latencyP99Ms} ms  non-2xx ${m.non2xx}`,
     );
   const ratio = now!.requestsPerSecond / before!.requestsPerSecond;
   const noise = Math.abs(1 - again!.requestsPerSecond / before!.requestsPerSecond);
   console.log(
-    `  ratio: ${ratio.toFixed(2)}x the rate before faults and the journal; the same server twice differs by ${(100 * noise).toFixed(0)} % (goal: within 5 %)`,
+    `  ratio: ${ratio.toFixed(2)}x the rate before faults and the journal; ` +
+      `the same server twice differs by ${(100 * noise).toFixed(0)} % (goal: within 5 %)`,
   );
 }
 
 if (sections.has("layers")) {
   const { flows, inFlight, roundSeconds } = LAYERS_FLOWS;
   console.log(
-    `\nsandbox in layer folders against ${BEFORE_LAYERS}, the commit before them (TypeScript source, loopback, alternating rounds, medians):`,
+    `\nsandbox in layer folders against ${BEFORE_LAYERS}, the commit before them ` +
+      `(TypeScript source, loopback, alternating rounds, medians):`,
   );
   const [before, again, now] = await benchLayers(seconds, { now: values.now });
   console.log(
-    `  create payment session (autocannon, 10 connections, ${seconds} s each in ${roundSeconds} s rounds); one flow, simulate (pay) to the endpoint's receipt of transaction-completed (${flows.toLocaleString("en-US")} flows a round, ${inFlight} in flight, ${now!.flowRounds} round${now!.flowRounds === 1 ? "" : "s"} each):`,
+    `  create payment session (autocannon, 10 connections, ${seconds} s each in ${roundSeconds} s rounds); ` +
+      `one flow, simulate (pay) to the endpoint's receipt of transaction-completed ` +
+      `(${flows.toLocaleString("en-US")} flows a round, ${inFlight} in flight, ` +
+      `${now!.flowRounds} round${now!.flowRounds === 1 ? "" : "s"} each):`,
   );
   console.log(
-    `  ${"".padEnd(48)} ${"req/s".padStart(8)} ${"p50".padStart(6)} ${"p99".padStart(6)} ${"non-2xx".padStart(8)}   ${"flow p50".padStart(9)} ${"flow p99".padStart(9)}`,
+    `  ${"".padEnd(48)} ${"req/s".padStart(8)} ${"p50".padStart(6)} ${"p99".padStart(6)} ${"non-2xx".padStart(8)}   ` +
+      `${"flow p50".padStart(9)} ${"flow p99".padStart(9)}`,
   );
   for (const m of [before!, again!, now!])
     console.log(
-      `  ${m.name.padEnd(48)} ${Math.round(m.create.requestsPerSecond).toString().padStart(8)} ${`${m.create.latencyP50Ms} ms`.padStart(6)} ${`${m.create.latencyP99Ms} ms`.padStart(6)} ${String(m.create.non2xx).padStart(8)}   ${`${m.flowP50Ms.toFixed(1)} ms`.padStart(9)} ${`${m.flowP99Ms.toFixed(1)} ms`.padStart(9)}`,
+      `  ${m.name.padEnd(48)} ${Math.round(m.create.requestsPerSecond).toString().padStart(8)} ` +
+        `${`${m.create.latencyP50Ms} ms`.padStart(6)} ${`${m.create.latencyP99Ms} ms`.padStart(6)} ` +
+        `${String(m.create.non2xx).padStart(8)}   ` +
+        `${`${m.flowP50Ms.toFixed(1)} ms`.padStart(9)} ${`${m.flowP99Ms.toFixed(1)} ms`.padStart(9)}`,
     );
   const ratios = (a: typeof now, b: typeof now) =>
-    `create rate ${(a!.create.requestsPerSecond / b!.create.requestsPerSecond).toFixed(2)}x, flow p50 ${(a!.flowP50Ms / b!.flowP50Ms).toFixed(2)}x, flow p99 ${(a!.flowP99Ms / b!.flowP99Ms).toFixed(2)}x`;
+    `create rate ${(a!.create.requestsPerSecond / b!.create.requestsPerSecond).toFixed(2)}x, ` +
+    `flow p50 ${(a!.flowP50Ms / b!.flowP50Ms).toFixed(2)}x, flow p99 ${(a!.flowP99Ms / b!.flowP99Ms).toFixed(2)}x`;
   console.log(`  now / before:                   ${ratios(now, before)}`);
   console.log(`  before / its second process:    ${ratios(before, again)} (the noise; goal: now within it)`);
 }
 
 if (sections.has("flows")) {
   console.log(
-    `\nsandbox payment flow, simulate (pay) to the endpoint's receipt of transaction-completed (compiled bin, loopback, endpoint answering 204):`,
+    `\nsandbox payment flow, simulate (pay) to the endpoint's receipt of transaction-completed ` +
+      `(compiled bin, loopback, endpoint answering 204):`,
   );
   const flows = await benchFlows();
   console.log(
-    `  ${flows.flows} flows, ${flows.inFlight} in flight: p50 ${flows.p50Ms.toFixed(1)} ms, p99 ${flows.p99Ms.toFixed(1)} ms (goal: p99 under 50 ms), max ${flows.maxMs.toFixed(1)} ms`,
+    `  ${flows.flows} flows, ${flows.inFlight} in flight: p50 ${flows.p50Ms.toFixed(1)} ms, p99 ${flows.p99Ms.toFixed(1)} ms ` +
+      `(goal: p99 under 50 ms), max ${flows.maxMs.toFixed(1)} ms`,
   );
   console.log(
     `  delivery throughput: ${Math.round(flows.eventsPerSecond)} events/s (${Math.round(flows.flowsPerSecond)} flows/s, three events each)`,
@@ -140,26 +166,33 @@ if (sections.has("scale")) {
   // The bins are measured as shipped: compile dist/ from today's sources first.
   execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
   console.log(
-    `\nsandbox at scale: ${sessions.toLocaleString("en-US")} sessions over ${accounts} accounts in a --db file, against an empty one (compiled bin, loopback, create load in alternating ${2} s rounds, ${seconds} s each):`,
+    `\nsandbox at scale: ${sessions.toLocaleString("en-US")} sessions over ${accounts} accounts in a --db file, against an empty one ` +
+      `(compiled bin, loopback, create load in alternating ${2} s rounds, ${seconds} s each):`,
   );
   const s = await benchScale(sessions, accounts, seconds);
   const b = s.bytes;
   console.log(`  filled in ${s.fillSeconds.toFixed(1)} s through the create handlers`);
   console.log(
-    `  bytes: ${Math.round(b.perSession)} per session, ${Math.round(b.perCounterparty)} per counterparty, ${Math.round(b.perEvent)} per event (tables and indexes); file ${Math.round(b.filePerSession)} per session, all in`,
+    `  bytes: ${Math.round(b.perSession)} per session, ${Math.round(b.perCounterparty)} per counterparty, ` +
+      `${Math.round(b.perEvent)} per event (tables and indexes); file ${Math.round(b.filePerSession)} per session, all in`,
   );
   console.log(
-    `  create session: ${Math.round(s.create.full.rate)} req/s, p99 ${s.create.full.p99} ms at this size; ${Math.round(s.create.empty.rate)} req/s, p99 ${s.create.empty.p99} ms empty`,
+    `  create session: ${Math.round(s.create.full.rate)} req/s, p99 ${s.create.full.p99} ms at this size; ` +
+      `${Math.round(s.create.empty.rate)} req/s, p99 ${s.create.empty.p99} ms empty`,
   );
   console.log(
-    `    rate ${((100 * s.create.full.rate) / s.create.empty.rate).toFixed(0)} % of the empty sandbox's (goal: at least 90 %), p99 ${(s.create.full.p99 / s.create.empty.p99).toFixed(2)}x (goal: at most 1.5x)`,
+    `    rate ${((100 * s.create.full.rate) / s.create.empty.rate).toFixed(0)} % of the empty sandbox's (goal: at least 90 %), ` +
+      `p99 ${(s.create.full.p99 / s.create.empty.p99).toFixed(2)}x (goal: at most 1.5x)`,
   );
   console.log(`  idle CPU over 5 s, one account a day ahead: ${s.idleCpuPercent.toFixed(2)} % of a core (goal: under 1 %)`);
   console.log(
-    `  advance of an hour expiring 1,000 sessions: ${s.advanceExpiring1000Ms.toFixed(1)} ms; of a minute settling 1,000 transactions: ${s.advanceSettling1000Ms.toFixed(1)} ms (goal: under 100 ms each)`,
+    `  advance of an hour expiring 1,000 sessions: ${s.advanceExpiring1000Ms.toFixed(1)} ms; ` +
+      `of a minute settling 1,000 transactions: ${s.advanceSettling1000Ms.toFixed(1)} ms (goal: under 100 ms each)`,
   );
   console.log(
-    `  restart to first answer: ${Math.round(s.firstAnswerMs.full)} ms (empty file: ${Math.round(s.firstAnswerMs.empty)} ms; goal: under 300 ms); stop on SIGTERM: ${Math.round(s.stopMs)} ms (goal: under 1 s)`,
+    `  restart to first answer: ${Math.round(s.firstAnswerMs.full)} ms ` +
+      `(empty file: ${Math.round(s.firstAnswerMs.empty)} ms; goal: under 300 ms); ` +
+      `stop on SIGTERM: ${Math.round(s.stopMs)} ms (goal: under 1 s)`,
   );
   console.log(`  RSS after the load: ${Math.round(s.rssMiB)} MiB`);
 }

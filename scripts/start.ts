@@ -58,7 +58,8 @@ module.flushCompileCache?.();
 
 // A request that succeeds on a fresh account: any bearer token is an account of its own.
 console.log(
-  `\nsandbox: ${api.url}   (try: curl -H "Authorization: Bearer t" "${api.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL")`,
+  `\nsandbox: ${api.url}   (try: curl -H "Authorization: Bearer t" ` +
+    `"${api.url}/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL")`,
 );
 console.log(`docs: ${docs.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

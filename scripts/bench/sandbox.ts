@@ -16,12 +16,14 @@ export const sessionBody = (counterparty_id: string) =>
   JSON.stringify({ amount: 49.99, currency: "EUR", counterparty_id, redirect_url: "https://shop.example.com/thanks" });
 
 /** A server that reads the request and answers 201 with one fixed session, doing nothing else. */
-const BARE_SERVER = `
+const BARE_SERVER =
+  `
 const { createServer } = require("node:http");
 const body = ${JSON.stringify(sessionBody(EXAMPLE_COUNTERPARTY))};
 const server = createServer((req, res) => {
   req.resume();
-  req.on("end", () => { res.writeHead(201, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }); res.end(body); });
+  req.on("end", () => { res.writeHead(201, { "Content-Type": "application/json", ` +
+  `"Content-Length": Buffer.byteLength(body) }); res.end(body); });
 });
 server.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + server.address().port));
 `;

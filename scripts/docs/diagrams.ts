@@ -91,21 +91,24 @@ export function drawStateDiagram(diagram: StateDiagram): Diagram {
     const a = from ? exitPoint(from, to.x, to.y) : { x: startAt.x + startAt.r, y: startY };
     const b = exitPoint(to, a.x, a.y, 2);
     parts.push(
-      `<line x1="${round(a.x)}" y1="${round(a.y)}" x2="${round(b.x)}" y2="${round(b.y)}" stroke="${colours.line}" stroke-width="1.5" marker-end="url(#${arrow})"/>`,
+      `<line x1="${round(a.x)}" y1="${round(a.y)}" x2="${round(b.x)}" y2="${round(b.y)}" ` +
+        `stroke="${colours.line}" stroke-width="1.5" marker-end="url(#${arrow})"/>`,
     );
     // Each label runs along its arrow, just above it, so sloping arrows keep theirs clear.
     const mx = round((a.x + b.x) / 2);
     const my = round((a.y + b.y) / 2);
     const angle = round((Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI);
     parts.push(
-      `<text x="${mx}" y="${my - 6}" transform="rotate(${angle} ${mx} ${my})" text-anchor="middle" font-size="12" fill="${colours.label}">${esc(t.label)}</text>`,
+      `<text x="${mx}" y="${my - 6}" transform="rotate(${angle} ${mx} ${my})" ` +
+        `text-anchor="middle" font-size="12" fill="${colours.label}">${esc(t.label)}</text>`,
     );
   }
   for (const state of diagram.states) {
     const { x, y } = at[state]!;
     const isFinal = final.has(state);
     parts.push(
-      `<rect x="${x - box.width / 2}" y="${y - box.height / 2}" width="${box.width}" height="${box.height}" rx="10" fill="${colours.fill}" stroke="${isFinal ? colours.final : colours.stroke}" stroke-width="${isFinal ? 3 : 1.5}"/>`,
+      `<rect x="${x - box.width / 2}" y="${y - box.height / 2}" width="${box.width}" height="${box.height}" rx="10" ` +
+        `fill="${colours.fill}" stroke="${isFinal ? colours.final : colours.stroke}" stroke-width="${isFinal ? 3 : 1.5}"/>`,
     );
     parts.push(
       `<text x="${x}" y="${y + 5}" text-anchor="middle" font-size="14" font-weight="600" fill="${colours.ink}">${esc(state)}</text>`,
@@ -114,10 +117,13 @@ export function drawStateDiagram(diagram: StateDiagram): Diagram {
 
   const description = describe(title, diagram);
   const svg = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size.width} ${size.height}" width="${size.width}" height="${size.height}" role="img" aria-labelledby="${name}-title ${name}-desc" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size.width} ${size.height}" width="${size.width}" height="${size.height}" ` +
+      `role="img" aria-labelledby="${name}-title ${name}-desc" ` +
+      `font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
     `<title id="${name}-title">${esc(title)}</title>`,
     `<desc id="${name}-desc">${esc(description)}</desc>`,
-    `<defs><marker id="${arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${colours.line}"/></marker></defs>`,
+    `<defs><marker id="${arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">` +
+      `<path d="M0,0 L10,5 L0,10 z" fill="${colours.line}"/></marker></defs>`,
     ...parts,
     `</svg>`,
   ].join("\n");

@@ -8,7 +8,8 @@ import { walkObjects } from "../lib/walk.ts";
 import { replaceMermaid, type Diagram } from "./diagrams.ts";
 
 const siteLinks =
-  "**Payin docs:** [Overview](index.html) · [API reference](openapi.html) · [Events reference](asyncapi.html) · [Decision register](decisions.html) · [Sandbox control API](sandbox.html)";
+  "**Payin docs:** [Overview](index.html) · [API reference](openapi.html) · [Events reference](asyncapi.html) · " +
+  "[Decision register](decisions.html) · [Sandbox control API](sandbox.html)";
 
 export function docCopy(bundle: Json, document: DecisionUse["document"], decisions: ReadonlySet<string>) {
   const doc: Json = structuredClone(bundle);

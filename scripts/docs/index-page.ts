@@ -14,7 +14,8 @@ const decisionLink = (node: Json) => {
 function operationRows(openapi: Json): string[] {
   return operationsOf(openapi).map(
     ({ path: route, method, operation: op }) =>
-      `<tr><td><span class="method ${method}">${method.toUpperCase()}</span></td><td><code>${esc(route)}</code></td><td>${esc(op.summary ?? op.operationId ?? "")}${decisionLink(op)}</td></tr>`,
+      `<tr><td><span class="method ${method}">${method.toUpperCase()}</span></td><td><code>${esc(route)}</code></td>` +
+      `<td>${esc(op.summary ?? op.operationId ?? "")}${decisionLink(op)}</td></tr>`,
   );
 }
 

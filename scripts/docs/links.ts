@@ -130,14 +130,19 @@ export function siteHref(from: string, href: string): string {
   const page = sitePages.get(target);
   if (!page)
     fail(
-      `leads to ${target}, which has no page in the site. Link a file that has one (${[...sitePages.keys()].join(", ")}) or an absolute URL, or give ${target} a page in scripts/docs/pages.ts`,
+      `leads to ${target}, which has no page in the site. Link a file that has one (${[...sitePages.keys()].join(", ")}) ` +
+        `or an absolute URL, or give ${target} a page in scripts/docs/pages.ts`,
     );
   if (anchor === undefined) return page!;
   const anchors = siteAnchors(target);
   const id = anchors.get(anchor);
   if (id === undefined)
     fail(
-      `points at #${anchor}, which is not ${anchors.size ? `one of ${target}'s headings on GitHub (${[...anchors.keys()].map((a) => `#${a}`).join(", ")})` : `an anchor that ${page} has; link ${target} without one`}`,
+      `points at #${anchor}, which is not ${
+        anchors.size
+          ? `one of ${target}'s headings on GitHub (${[...anchors.keys()].map((a) => `#${a}`).join(", ")})`
+          : `an anchor that ${page} has; link ${target} without one`
+      }`,
     );
   return filePart ? `${page}#${id}` : `#${id}`;
 }

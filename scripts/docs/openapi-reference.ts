@@ -10,7 +10,8 @@ const template = fileURLToPath(new URL("./templates/redoc.hbs", import.meta.url)
 // it draws as CSS masks from cdn.redocly.com. A local wordmark keeps the attribution; icons
 // get an empty data: base, so that an icon fails (and is masked out) without a request.
 const wordmark = `data:image/svg+xml,${encodeURIComponent(
-  `<svg xmlns="http://www.w3.org/2000/svg" width="56" height="16" viewBox="0 0 56 16"><text x="0" y="12.5" font-family="system-ui, sans-serif" font-size="13" font-weight="700" fill="#0044D4">Redocly</text></svg>`,
+  `<svg xmlns="http://www.w3.org/2000/svg" width="56" height="16" viewBox="0 0 56 16">` +
+    `<text x="0" y="12.5" font-family="system-ui, sans-serif" font-size="13" font-weight="700" fill="#0044D4">Redocly</text></svg>`,
 )}`;
 const rewrites: [RegExp, string][] = [
   [/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, wordmark],

@@ -201,7 +201,8 @@ export class SchemaComparison {
       // A format of fixed length (date) bounds the value already: a maxLength at that length narrows nothing.
       if (upperOf(narrower) < upperOf(wider))
         this.report(
-          `${kebab(upper)}-${request ? (before[upper] === undefined ? "set" : "decreased") : after[upper] === undefined ? "unset" : "increased"}`,
+          `${kebab(upper)}-` +
+            `${request ? (before[upper] === undefined ? "set" : "decreased") : after[upper] === undefined ? "unset" : "increased"}`,
           where,
           `${upper} ${before[upper] ?? "(none)"} became ${after[upper] ?? "(none)"}`,
         );

@@ -23,7 +23,8 @@ export function eventTypesModule(events: EventEntry[]): string {
     "export type PayinEventOf<T extends PayinEventType> = Extract<PayinEvent, { type: T }>;",
     "",
     "/** The seven event names, in the order the source lists them. */",
-    `export const EVENT_TYPES = [\n  ${events.map((e) => JSON.stringify(e.type)).join(",\n  ")},\n] as const satisfies readonly PayinEventType[];`,
+    `export const EVENT_TYPES = [\n  ${events.map((e) => JSON.stringify(e.type)).join(",\n  ")},\n] ` +
+      `as const satisfies readonly PayinEventType[];`,
     "",
     "/** The validator of each event type's schema. */",
     "export const EVENT_VALIDATORS: { readonly [T in PayinEventType]: EventValidator } = {",

@@ -75,7 +75,8 @@ export function responseValidatorsModule(bundles: { contract: string; sandbox: s
     const body = e.body ? validator(e, "body", e.body) : "null";
     const headers = e.headers.map(
       (h) =>
-        `{ name: ${JSON.stringify(h.name)}, required: ${h.required}, numeric: ${h.numeric}, validate: ${validator(e, `header_${h.name}`, h.schema)} }`,
+        `{ name: ${JSON.stringify(h.name)}, required: ${h.required}, numeric: ${h.numeric}, ` +
+        `validate: ${validator(e, `header_${h.name}`, h.schema)} }`,
     );
     return [
       "  {",

@@ -22,7 +22,8 @@ const listed = (checks: ReadonlyArray<{ id: string; name: string; advisory?: boo
 const service = {
   name: "payin-conformance service",
   synopsis:
-    "--base-url URL --token TOKEN [--control] [--receiver-host H] [--receiver-port N] [--public-url URL] [--junit FILE] [--min-coverage PERCENT] [--seed N] [--only ID,…]",
+    "--base-url URL --token TOKEN [--control] [--receiver-host H] [--receiver-port N] [--public-url URL] [--junit FILE] " +
+    "[--min-coverage PERCENT] [--seed N] [--only ID,…]",
   flags: {
     "base-url": {
       type: "string",
@@ -61,7 +62,8 @@ const receiver = {
       type: "string",
       value: "URL",
       description:
-        "the service or sandbox the endpoint fetches transactions from: the events then name payments created (and, on the sandbox, paid or failed) there",
+        "the service or sandbox the endpoint fetches transactions from: " +
+        "the events then name payments created (and, on the sandbox, paid or failed) there",
     },
     token: { type: "string", value: "TOKEN", description: "the bearer token of that account, with --base-url" },
     "timeout-ms": {
@@ -94,7 +96,10 @@ function onlyOf(command: Command<any>, value: string | undefined, checks: Readon
 
 const printResult = (result: CheckResult) => console.log(resultLines(result).join("\n"));
 
-/** Runs a check of something that may not be there: exit 2 when it cannot be reached or set up, or the kit's receiver cannot listen where asked. */
+/**
+ * Runs a check of something that may not be there: exit 2 when it cannot be reached or set up, or the kit's receiver
+ * cannot listen where asked.
+ */
 async function orExit2(run: () => Promise<void>): Promise<void> {
   try {
     await run();

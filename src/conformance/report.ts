@@ -28,7 +28,8 @@ export function summaryLines(report: ConformanceReport): string[] {
   const byOperation = groupBy(report.coverage, (c) => c.operationId);
   return [
     "",
-    `coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke and of the event types (seed ${report.seed})`,
+    `coverage: ${report.coveragePercent.toFixed(0)} % of the documented statuses a request can provoke ` +
+      `and of the event types (seed ${report.seed})`,
     ...[...byOperation].map(
       ([operationId, rows]) => `  ${operationId.padEnd(width)}  ${rows.map((r) => `${r.status}${r.exercised ? "✓" : "·"}`).join(" ")}`,
     ),
@@ -42,7 +43,8 @@ const ORIGIN = {
   created: "payments created and paid (or failed) in the account at --base-url",
   sessions: "sessions created in the account at --base-url, with made-up transactions (it has no control API to pay them)",
   "made-up":
-    "made-up objects: an endpoint that fetches the transaction fails those events; give --base-url and --token of the account it fetches from",
+    "made-up objects: an endpoint that fetches the transaction fails those events; " +
+    "give --base-url and --token of the account it fetches from",
 } as const;
 
 /**
@@ -52,8 +54,10 @@ const ORIGIN = {
 export function receiverSecretLines(report: Pick<ReceiverReport, "secretSuspected">): string[] {
   if (!report.secretSuspected) return [];
   return [
-    "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
-    "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); the failures below follow from it.",
+    "The endpoint refused every validly signed delivery with 4xx: " +
+      "the secret given with --secret is most likely not the one it verifies with.",
+    "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); " +
+      "the failures below follow from it.",
     "",
   ];
 }
@@ -78,21 +82,29 @@ export function junit(report: { results: readonly CheckResult[] }): string {
     const count = (outcome: CheckResult["outcome"]) => results.filter((r) => r.outcome === outcome).length;
     const time = (results.reduce((sum, r) => sum + r.durationMs, 0) / 1000).toFixed(3);
     const cases = results.map((r) => {
-      const open = `    <testcase classname="payin-conformance.${xml(group)}" name="${xml(`${r.id}: ${r.name}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+      const open =
+        `    <testcase classname="payin-conformance.${xml(group)}" ` +
+        `name="${xml(`${r.id}: ${r.name}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
       if (r.outcome === "passed") return `${open}/>`;
       if (r.outcome === "skipped") return `${open}>\n      <skipped message="${xml(r.reason ?? "")}"/>\n    </testcase>`;
       const explained = [...(r.risk ? [`risk: ${r.risk}`] : []), ...(r.details ?? [])];
       if (r.outcome === "warned")
-        return `${open}>\n      <system-out>${xml([`warning (advisory): ${r.reason}`, ...explained].join("\n"))}</system-out>\n    </testcase>`;
+        return (
+          `${open}>\n      <system-out>${xml([`warning (advisory): ${r.reason}`, ...explained].join("\n"))}</system-out>` +
+          "\n    </testcase>"
+        );
       return `${open}>\n      <failure message="${xml(r.reason ?? "")}">${xml(explained.join("\n"))}</failure>\n    </testcase>`;
     });
     return [
-      `  <testsuite name="${xml(group)}" tests="${results.length}" failures="${count("failed")}" skipped="${count("skipped")}" time="${time}">`,
+      `  <testsuite name="${xml(group)}" tests="${results.length}" ` +
+        `failures="${count("failed")}" skipped="${count("skipped")}" time="${time}">`,
       ...cases,
       "  </testsuite>",
     ].join("\n");
   });
   const total = (outcome: CheckResult["outcome"]) => report.results.filter((r) => r.outcome === outcome).length;
-  const head = `<testsuites name="payin-conformance" tests="${report.results.length}" failures="${total("failed")}" skipped="${total("skipped")}">`;
+  const head =
+    `<testsuites name="payin-conformance" tests="${report.results.length}" ` +
+    `failures="${total("failed")}" skipped="${total("skipped")}">`;
   return ['<?xml version="1.0" encoding="UTF-8"?>', head, ...suites, "</testsuites>", ""].join("\n");
 }

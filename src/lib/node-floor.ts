@@ -17,7 +17,8 @@ export class UnsupportedNodeError extends Error {
 
   constructor(what: string, needed: string, found: string) {
     super(
-      `${what} needs Node.js ${needed} or newer, and this is Node.js ${found}: install a maintained Node.js (https://nodejs.org/en/about/previous-releases).`,
+      `${what} needs Node.js ${needed} or newer, and this is Node.js ${found}: ` +
+        "install a maintained Node.js (https://nodejs.org/en/about/previous-releases).",
     );
     this.what = what;
     this.needed = needed;

@@ -115,7 +115,8 @@ export async function startPrism(document: object, verbose: boolean): Promise<In
     validateRequest: true,
     validateResponse: true,
     checkSecurity: true,
-    // Stryker disable next-line BooleanLiteral: Prism's instance reads `errors` only when proxying; `prism mock --errors` is Prism's server's, which is not run
+    // Prism's instance reads `errors` only when proxying; `prism mock --errors` is Prism's server's, which is not run.
+    // Stryker disable next-line BooleanLiteral: see above
     errors: false,
     upstreamProxy: undefined,
     // Answer with the examples, not generated values, unless a request's `Prefer` asks for them.
@@ -162,7 +163,10 @@ export async function startPrism(document: object, verbose: boolean): Promise<In
   };
 }
 
-/** An error of Prism's (a `ProblemJsonError`, or an Error without its fields) as its server answers it, `headers` beside the error's own. */
+/**
+ * An error of Prism's (a `ProblemJsonError`, or an Error without its fields) as its server answers it, `headers` beside
+ * the error's own.
+ */
 function prismError(
   error: Error & { status?: number; detail?: string; additional?: { headers?: unknown } },
   headers: Record<string, string>,
@@ -196,7 +200,10 @@ function nameValues(searchParams: URLSearchParams) {
   return params;
 }
 
-/** @internal A finding of Prism's validators as its server lists it: the side it was found on (`request` or `response`) before its path, the severity by name. */
+/**
+ * @internal A finding of Prism's validators as its server lists it: the side it was found on (`request` or `response`)
+ * before its path, the severity by name.
+ */
 export const violation =
   (side: "request" | "response") =>
   (diagnostic: PrismDiagnostic): PrismViolation => ({

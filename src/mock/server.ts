@@ -111,7 +111,10 @@ async function handle(
   sendProblem(res, validationProblem(errors), answer.headers);
 }
 
-/** Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape; a path a slash away from the document's says so. */
+/**
+ * Prism's own errors (an unknown path, a method the path lacks) in the contract's problem shape; a path a slash away from
+ * the document's says so.
+ */
 function fromPrismError({ status, title, detail }: PrismError, pathname: string, documented: (path: string) => boolean): Problem {
   const near = status === 404 ? aSlashAway(pathname, documented) : undefined;
   if (near !== undefined) return problem(404, "not_found", slashAwayDetail(pathname, near));

@@ -63,30 +63,35 @@ describe("the receiver checks against broken endpoints", () => {
     expect(report.secretSuspected).toBe(false);
   });
 
-  it("say first that the secret is probably not the endpoint's when it refuses every validly signed delivery, and keep each failure", async () => {
-    const endpoint = await startFlawedEndpoint(newSigningSecret());
-    endpoints.push(endpoint);
-    const progress: boolean[] = [];
-    const report = await runReceiverConformance({
-      url: endpoint.url,
-      secret: newSigningSecret(),
-      onResult: (_, { secretSuspected }) => progress.push(secretSuspected),
-    });
-    expect(report.secretSuspected).toBe(true);
-    expect(progress).toEqual(report.results.map(() => true));
-    expect(receiverSecretLines(report)).toEqual([
-      "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
-      "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); the failures below follow from it.",
-      "",
-    ]);
-    const failed = report.results.filter((r) => r.outcome === "failed");
-    expect(failed.map((r) => r.id)).toEqual(ACKNOWLEDGED);
-    expect(failed[0]!.reason).toBe("answered 401 to a validly signed session-created, where the contract expects 2xx");
-    expect(report.results.filter((r) => r.outcome === "warned").map((r) => r.id)).toEqual([
-      "receiver.unknown-event-type",
-      "receiver.answer-time",
-    ]);
-  });
+  it(
+    "say first that the secret is probably not the endpoint's when it refuses every validly signed delivery, " + "and keep each failure",
+    async () => {
+      const endpoint = await startFlawedEndpoint(newSigningSecret());
+      endpoints.push(endpoint);
+      const progress: boolean[] = [];
+      const report = await runReceiverConformance({
+        url: endpoint.url,
+        secret: newSigningSecret(),
+        onResult: (_, { secretSuspected }) => progress.push(secretSuspected),
+      });
+      expect(report.secretSuspected).toBe(true);
+      expect(progress).toEqual(report.results.map(() => true));
+      expect(receiverSecretLines(report)).toEqual([
+        "The endpoint refused every validly signed delivery with 4xx: " +
+          "the secret given with --secret is most likely not the one it verifies with.",
+        "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); " +
+          "the failures below follow from it.",
+        "",
+      ]);
+      const failed = report.results.filter((r) => r.outcome === "failed");
+      expect(failed.map((r) => r.id)).toEqual(ACKNOWLEDGED);
+      expect(failed[0]!.reason).toBe("answered 401 to a validly signed session-created, where the contract expects 2xx");
+      expect(report.results.filter((r) => r.outcome === "warned").map((r) => r.id)).toEqual([
+        "receiver.unknown-event-type",
+        "receiver.answer-time",
+      ]);
+    },
+  );
 
   it.each<[string, Flaw | undefined, Partial<ReceiverOptions>]>([
     ["an endpoint that redirects every delivery (3xx, not a refusal)", "redirects", {}],
@@ -132,17 +137,20 @@ describe("the receiver checks against broken endpoints", () => {
     expect(riskOf(named[0]!)).toMatch(risk);
   });
 
-  it("report an answer after 16 s (here the timeout and the delay scaled down 50 times) by every check of an event it must acknowledge", async () => {
-    const { failed, warned, report, risk } = await check("slow", { timeoutMs: 300 }, 320);
-    expect(failed).toEqual(ACKNOWLEDGED);
-    expect(warned).toEqual(["receiver.answer-time"]);
-    expect(report.results.find((r) => r.id === "receiver.event.transaction-completed")!.reason).toBe(
-      "no answer within 0.3 s to a validly signed transaction-completed, where the contract expects 2xx",
-    );
-    expect(risk("receiver.event.transaction-completed")).toBe(
-      "answers after the service stops waiting: every event is delivered again, and handled more than once",
-    );
-  });
+  it(
+    "report an answer after 16 s (here the timeout and the delay scaled down 50 times) " + "by every check of an event it must acknowledge",
+    async () => {
+      const { failed, warned, report, risk } = await check("slow", { timeoutMs: 300 }, 320);
+      expect(failed).toEqual(ACKNOWLEDGED);
+      expect(warned).toEqual(["receiver.answer-time"]);
+      expect(report.results.find((r) => r.id === "receiver.event.transaction-completed")!.reason).toBe(
+        "no answer within 0.3 s to a validly signed transaction-completed, where the contract expects 2xx",
+      );
+      expect(risk("receiver.event.transaction-completed")).toBe(
+        "answers after the service stops waiting: every event is delivered again, and handled more than once",
+      );
+    },
+  );
 
   it("warn, without failing, of an endpoint that refuses event types it does not know", async () => {
     const { failed, warned, risk } = await check("refuses-unknown-types");
@@ -233,7 +241,8 @@ describe("the receiver checks' setup", () => {
           "receiver.forged.other-secret",
           "failed",
           "no answer within 0.1 s to a delivery signed with another secret, where the contract expects a 4xx refusal",
-          "answers a forgery with 5xx, which asks the service to send it again: every forgery is retried for days and handled again each time",
+          "answers a forgery with 5xx, which asks the service to send it again: " +
+            "every forgery is retried for days and handled again each time",
         ],
       ]);
     } finally {
@@ -284,8 +293,10 @@ describe("payin-conformance receiver", () => {
     const lines = error!.stdout.split("\n");
     expect(lines.slice(0, 5)).toEqual([
       `checking ${endpoint.url}`,
-      "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
-      "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); the failures below follow from it.",
+      "The endpoint refused every validly signed delivery with 4xx: " +
+        "the secret given with --secret is most likely not the one it verifies with.",
+      "Give --secret the endpoint's own signing secret (the signing_secret POST /webhooks returned for its URL); " +
+        "the failures below follow from it.",
       "",
       expect.stringMatching(/^✗ receiver\.event\.session-created /),
     ]);
@@ -319,7 +330,8 @@ describe("payin-conformance receiver", () => {
     [["--url", "http://127.0.0.1:9"], "--secret is required"],
     [
       ["--url", "http://127.0.0.1:9", "--secret", "whsec_!"],
-      "--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+      "--secret must be the endpoint's signing secret: whsec_ followed by base64, " +
+        "as POST /webhooks returns it (the whsec_ prefix may be left off)",
     ],
     [["--url", "http://127.0.0.1:9", "--secret", "AAA"], "--secret must be the endpoint's signing secret: whsec_ followed by base64"],
     [["--url", "http://127.0.0.1:9", "--secret", "whsec_AAAA", "--base-url", "http://127.0.0.1:9"], "--base-url and --token go together"],

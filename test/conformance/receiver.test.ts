@@ -61,21 +61,26 @@ describe("the receiver checks against the example merchant", () => {
     );
   });
 
-  it("without the merchant's account, sends made-up objects: the merchant cannot fetch their transactions, and the summary says to give --base-url", async () => {
-    const lonely = await runReceiverConformance({
-      url: endpoint(),
-      secret: merchant.signingSecret,
-      only: ["receiver.event.session-created", "receiver.event.transaction-completed"],
-    });
-    expect(lonely.results.map((r) => [r.id, r.outcome])).toEqual([
-      ["receiver.event.session-created", "passed"],
-      ["receiver.event.transaction-completed", "failed"],
-    ]);
-    expect(lonely.results[1]!.reason).toBe("answered 500 to a validly signed transaction-completed, where the contract expects 2xx");
-    expect(receiverSummaryLines(lonely)[2]).toBe(
-      "the events named made-up objects: an endpoint that fetches the transaction fails those events; give --base-url and --token of the account it fetches from",
-    );
-  });
+  it(
+    "without the merchant's account, sends made-up objects: the merchant cannot fetch their transactions, " +
+      "and the summary says to give --base-url",
+    async () => {
+      const lonely = await runReceiverConformance({
+        url: endpoint(),
+        secret: merchant.signingSecret,
+        only: ["receiver.event.session-created", "receiver.event.transaction-completed"],
+      });
+      expect(lonely.results.map((r) => [r.id, r.outcome])).toEqual([
+        ["receiver.event.session-created", "passed"],
+        ["receiver.event.transaction-completed", "failed"],
+      ]);
+      expect(lonely.results[1]!.reason).toBe("answered 500 to a validly signed transaction-completed, where the contract expects 2xx");
+      expect(receiverSummaryLines(lonely)[2]).toBe(
+        "the events named made-up objects: an endpoint that fetches the transaction fails those events; " +
+          "give --base-url and --token of the account it fetches from",
+      );
+    },
+  );
 
   it("makes up the transactions where the account has no control API to pay, and says so", async () => {
     const noControl = await startFaultyFront(sandbox.url, {

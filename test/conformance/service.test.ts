@@ -111,7 +111,8 @@ describe("the service report as people read it", () => {
     );
     expect(lines).toContain("  createCounterparty     201✓ 400· 401· 409· 413· 415· 422·");
     expect(lines.find((line) => line.trimStart().startsWith("events"))).toBe(
-      "  events                 session-created· transaction-created· transaction-completed· transaction-settled· session-expired· transaction-failed· session-completed·",
+      "  events                 session-created· transaction-created· transaction-completed· transaction-settled· " +
+        "session-expired· transaction-failed· session-completed·",
     );
     expect(lines.slice(-2)).toEqual(["", "1 passed, 0 failed, 1 skipped"]);
   });
@@ -164,7 +165,9 @@ describe("the payin-conformance command", () => {
     const run = exec(process.execPath, [cli, "service", "--base-url", mock.url, "--token", "t", "--receiver-port", String(mock.port)]);
     await expect(run).rejects.toMatchObject({
       code: 2,
-      stderr: `payin-conformance: port ${mock.port} on 127.0.0.1 is taken by another process; pick another with --receiver-port N, or --receiver-port 0 for any free port\n`,
+      stderr:
+        `payin-conformance: port ${mock.port} on 127.0.0.1 is taken by another process; ` +
+        "pick another with --receiver-port N, or --receiver-port 0 for any free port\n",
     });
   });
 

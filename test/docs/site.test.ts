@@ -310,9 +310,13 @@ describe("npm start", () => {
       expect(
         lines.filter(
           (line) =>
-            !/^(▸ .+…|✓ .+ \(\d+(\.\d)? s\)|sandbox: http:\/\/127\.0\.0\.1:\d+ {3}\(try: curl .+\)|docs: http:\/\/127\.0\.0\.1:\d+\/)$/.test(
-              line,
-            ),
+            !new RegExp(
+              [
+                String.raw`^(▸ .+…|✓ .+ \(\d+(\.\d)? s\)|`,
+                String.raw`sandbox: http:\/\/127\.0\.0\.1:\d+ {3}\(try: curl .+\)|`,
+                String.raw`docs: http:\/\/127\.0\.0\.1:\d+\/)$`,
+              ].join(""),
+            ).test(line),
         ),
       ).toEqual([]);
       const [, token, url] = /curl -H "Authorization: Bearer (\S+)" "(\S+)"/.exec(printed)!;

@@ -100,10 +100,18 @@ const timed = async (what) => {
     return { code: error.code ?? error.cause?.code, message: String(error.message), ms: performance.now() - started };
   }
 };
-const connect = (host) => new Promise((resolve, reject) => net.connect({ host, port: 443 }).once("connect", () => resolve("connected")).once("error", reject));
+const connect = (host) =>
+  new Promise((resolve, reject) =>
+    net.connect({ host, port: 443 }).once("connect", () => resolve("connected")).once("error", reject),
+  );
 const inWorker = (code) =>
   new Promise((resolve, reject) => {
-    const worker = new Worker(code + ".then((r) => require('node:worker_threads').parentPort.postMessage({ r }), (e) => require('node:worker_threads').parentPort.postMessage({ e: { code: e.code, message: e.message } }))", { eval: true });
+    const worker = new Worker(
+      code +
+        ".then((r) => require('node:worker_threads').parentPort.postMessage({ r }), " +
+        "(e) => require('node:worker_threads').parentPort.postMessage({ e: { code: e.code, message: e.message } }))",
+      { eval: true },
+    );
     worker.once("message", ({ r, e }) => (worker.terminate(), e ? reject(e) : resolve(r)));
   });
 console.log(JSON.stringify({
@@ -113,7 +121,11 @@ console.log(JSON.stringify({
   resolve: await timed(() => new dns.promises.Resolver().resolveAny("any.example.org")),
   connect: await timed(() => connect("203.0.113.7")),
   fetch: await timed(() => fetch("https://api.example.org/v1").then((r) => r.status)),
-  loopback: await timed(async () => [(await fetch("http://127.0.0.1:" + port + "/")).status, (await fetch("http://localhost:" + port + "/")).status, (await dns.promises.lookup("localhost")).address]),
+  loopback: await timed(async () => [
+    (await fetch("http://127.0.0.1:" + port + "/")).status,
+    (await fetch("http://localhost:" + port + "/")).status,
+    (await dns.promises.lookup("localhost")).address,
+  ]),
   baseUrl: await timed(async () => (await fetch("http://0.0.0.0:" + port + "/")).status),
   worker: await timed(() => inWorker("require('node:dns').promises.lookup('thread.example.org')")),
 }));
@@ -199,11 +211,15 @@ describe("the loopback log", () => {
       expect(process.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=4096 --import=file:\/\/\/.*\/test\/support\/loopback-guard\.mjs$/);
       writeFileSync(
         log,
-        "42\tz.1\tredocly\tconnect\totel.example\ttest/x.test.ts\n42\tz.2\tredocly\tconnect\totel.example\ttest/x.test.ts\n43\ty.1\tforks.js (vitest)\tlookup\tseen.example\t\n43\ty.1\tforks.js (vitest)\tacknowledged\tseen.example\t\n",
+        "42\tz.1\tredocly\tconnect\totel.example\ttest/x.test.ts\n" +
+          "42\tz.2\tredocly\tconnect\totel.example\ttest/x.test.ts\n" +
+          "43\ty.1\tforks.js (vitest)\tlookup\tseen.example\t\n" +
+          "43\ty.1\tforks.js (vitest)\tacknowledged\tseen.example\t\n",
         { flag: "a" },
       );
       expect(teardown).toThrow(
-        "The loopback guard refused 2 look-up(s) or connection(s) outside loopback during the run:\n  redocly [test/x.test.ts] → otel.example (connect): 2 time(s), pid 42",
+        "The loopback guard refused 2 look-up(s) or connection(s) outside loopback during the run:\n" +
+          "  redocly [test/x.test.ts] → otel.example (connect): 2 time(s), pid 42",
       );
       expect(process.env.NODE_OPTIONS).toBe("--max-old-space-size=4096");
     } finally {

@@ -237,15 +237,18 @@ describe("the mock's front", () => {
     );
   });
 
-  it("leaves a 422 without violations, another status with violations, and a 4xx that is not Prism's own error, as Prism gave them", async () => {
-    const violations = [{ path: ["header", "authorization"], severity: 0, code: "x", message: "m" }];
-    prism.reply = () => output(401, { status: 401, detail: "example" }, violations);
-    expect(await (await send("/x")).text()).toBe('{"status":401,"detail":"example"}');
-    prism.reply = () => output(422, { status: 422, detail: "example" });
-    expect(await (await send("/x", { method: "POST", headers: json, body: "{}" })).text()).toBe('{"status":422,"detail":"example"}');
-    prism.reply = () => output(409, { status: 409, code: "duplicate" });
-    expect(await (await send("/x")).text()).toBe('{"status":409,"code":"duplicate"}');
-  });
+  it(
+    "leaves a 422 without violations, another status with violations, " + "and a 4xx that is not Prism's own error, as Prism gave them",
+    async () => {
+      const violations = [{ path: ["header", "authorization"], severity: 0, code: "x", message: "m" }];
+      prism.reply = () => output(401, { status: 401, detail: "example" }, violations);
+      expect(await (await send("/x")).text()).toBe('{"status":401,"detail":"example"}');
+      prism.reply = () => output(422, { status: 422, detail: "example" });
+      expect(await (await send("/x", { method: "POST", headers: json, body: "{}" })).text()).toBe('{"status":422,"detail":"example"}');
+      prism.reply = () => output(409, { status: 409, code: "duplicate" });
+      expect(await (await send("/x")).text()).toBe('{"status":409,"code":"duplicate"}');
+    },
+  );
 
   const euros = (amount: number) => ({ amount, currency: "EUR" });
   const tooPrecise = { field: "amount", message: "must have at most 2 decimals: the minor units of EUR" };

@@ -34,27 +34,30 @@ describe("the mock with Prism", () => {
     expect(await res.json()).toMatchObject({ type: "https://docs.payin.example.com/problems/not_found", status: 404, code: "not_found" });
   });
 
-  it("names the path a slash away that the contract has, where Prism finds none, and leaves other unknown paths to Prism's words", async () => {
-    for (const [method, path, near, slash] of [
-      ["POST", "/api/v1/earn/payment-sessions", "/api/v1/earn/payment-sessions/", "with"],
-      ["GET", "/api/v1/earn/transactions/txn_1", "/api/v1/earn/transactions/txn_1/", "with"],
-      ["GET", "/webhooks/", "/webhooks", "without"],
-    ]) {
-      const res = await fetch(`${mock.url}${path}`, { method, headers: auth, ...(method === "POST" ? { body: "{}" } : {}) });
-      expect(res.status, path).toBe(404);
-      expect(res.headers.get("content-type")).toBe("application/problem+json");
-      expect(await res.json()).toMatchObject({
+  it(
+    "names the path a slash away that the contract has, where Prism finds none, " + "and leaves other unknown paths to Prism's words",
+    async () => {
+      for (const [method, path, near, slash] of [
+        ["POST", "/api/v1/earn/payment-sessions", "/api/v1/earn/payment-sessions/", "with"],
+        ["GET", "/api/v1/earn/transactions/txn_1", "/api/v1/earn/transactions/txn_1/", "with"],
+        ["GET", "/webhooks/", "/webhooks", "without"],
+      ]) {
+        const res = await fetch(`${mock.url}${path}`, { method, headers: auth, ...(method === "POST" ? { body: "{}" } : {}) });
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get("content-type")).toBe("application/problem+json");
+        expect(await res.json()).toMatchObject({
+          status: 404,
+          code: "not_found",
+          detail: `No operation at ${path}; the contract's path is ${near} (${slash} the trailing slash).`,
+        });
+      }
+      const elsewhere = await fetch(`${mock.url}/api/v1/nowhere`, { headers: auth });
+      expect(await elsewhere.json()).toMatchObject({
         status: 404,
-        code: "not_found",
-        detail: `No operation at ${path}; the contract's path is ${near} (${slash} the trailing slash).`,
+        detail: "The route /api/v1/nowhere hasn't been found in the specification file",
       });
-    }
-    const elsewhere = await fetch(`${mock.url}/api/v1/nowhere`, { headers: auth });
-    expect(await elsewhere.json()).toMatchObject({
-      status: 404,
-      detail: "The route /api/v1/nowhere hasn't been found in the specification file",
-    });
-  });
+    },
+  );
 
   it("names the caller's invalid fields in a 422", async () => {
     const res = await fetch(`${mock.url}/api/v1/send/counterparties/`, {
@@ -344,7 +347,8 @@ describe("starting Prism", () => {
 
   it("says what to install when one of Prism's packages is missing", async () => {
     await expect(importPeer("@stoplight/prism-nothing")).rejects.toThrow(
-      "The mock runs Prism, and @stoplight/prism-nothing is not installed: npm install --save-dev @stoplight/prism-http-server (or @stoplight/prism-cli, which brings it).",
+      "The mock runs Prism, and @stoplight/prism-nothing is not installed: " +
+        "npm install --save-dev @stoplight/prism-http-server (or @stoplight/prism-cli, which brings it).",
     );
   });
 });

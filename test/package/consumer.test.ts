@@ -60,7 +60,8 @@ async function installOffline(cwd: string) {
     const missing = /ENOTCACHED[^\n]*?request to \S+\/([^/\s]+) failed/.exec(error.stderr)?.[1];
     throw new Error(
       missing
-        ? `installing offline from npm's cache failed: ${decodeURIComponent(missing)} is not in it (npm ci fills the cache with every package of the lockfile; run it)`
+        ? `installing offline from npm's cache failed: ${decodeURIComponent(missing)} is not in it ` +
+            "(npm ci fills the cache with every package of the lockfile; run it)"
         : `npm install --offline failed in ${cwd}: ${error.stderr}`,
     );
   });
@@ -113,8 +114,13 @@ describe("the packed package", () => {
   it("is under 280 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
     expect(statSync(tarball).size).toBeLessThan(280 * 1024);
     const files = packed.files.map((f) => f.path);
-    const shipped =
-      /^(dist\/(src|generated)\/.*\.(js|d\.ts)|generated\/(openapi|asyncapi)\.(json|yaml)|generated\/sandbox\.yaml|package\.json|(README|CHANGELOG|CONTRIBUTING)\.md|LICENSE|scripts\/docs\/guides\/[a-z-]+\.md|openapi\/DECISIONS\.md|examples\/merchant\/(README\.md|package\.json|tsconfig\.json|src\/[a-z-]+\.ts))$/;
+    const shipped = new RegExp(
+      [
+        String.raw`^(dist\/(src|generated)\/.*\.(js|d\.ts)|generated\/(openapi|asyncapi)\.(json|yaml)|generated\/sandbox\.yaml|`,
+        String.raw`package\.json|(README|CHANGELOG|CONTRIBUTING)\.md|LICENSE|scripts\/docs\/guides\/[a-z-]+\.md|openapi\/DECISIONS\.md|`,
+        String.raw`examples\/merchant\/(README\.md|package\.json|tsconfig\.json|src\/[a-z-]+\.ts))$`,
+      ].join(""),
+    );
     expect(files.filter((f) => !shipped.test(f))).toEqual([]);
     expect(files).toEqual(
       expect.arrayContaining([
@@ -175,7 +181,9 @@ describe("the packed package", () => {
         `
       import { createRequire } from "node:module";
       const require = createRequire(import.meta.url);
-      for (const doc of ["openapi.json", "openapi.yaml", "asyncapi.json", "asyncapi.yaml"]) console.log(require.resolve("payin-acceptance-contract/" + doc));
+      for (const doc of ["openapi.json", "openapi.yaml", "asyncapi.json", "asyncapi.yaml"]) {
+        console.log(require.resolve("payin-acceptance-contract/" + doc));
+      }
     `,
       ],
       { cwd: project },
@@ -275,7 +283,8 @@ describe(`on a Node older than ${NODE_FLOOR}`, () => {
     expect(result.code).toBe(1);
     const prefix = name === "startSandbox()" ? "UnsupportedNodeError ERR_PAYIN_UNSUPPORTED_NODE: " : "";
     expect(result.stderr.trimEnd().split("\n")).toEqual([
-      `${prefix}${name} needs Node.js ${NODE_FLOOR} or newer, and this is Node.js ${found}: install a maintained Node.js (https://nodejs.org/en/about/previous-releases).`,
+      `${prefix}${name} needs Node.js ${NODE_FLOOR} or newer, and this is Node.js ${found}: ` +
+        "install a maintained Node.js (https://nodejs.org/en/about/previous-releases).",
     ]);
   });
 });
@@ -364,7 +373,8 @@ describe("errors that say what to do, from the installed bins", () => {
     const bad = await run(process.execPath, [cli("trigger"), "session-created", "--url", "http://127.0.0.1:1/", "--secret", "not base64!"]);
     expect([bad.code, bad.stderr.split("\n")[0]]).toEqual([
       2,
-      "payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+      "payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, " +
+        "as POST /webhooks returns it (the whsec_ prefix may be left off)",
     ]);
     const bare = await run(process.execPath, [
       cli("trigger"),
@@ -381,81 +391,85 @@ describe("errors that say what to do, from the installed bins", () => {
 });
 
 describe("the example merchant (examples/merchant/), installed from the tarball", () => {
-  it("type-checks, its endpoint turns a checkout the customer pays into a paid order, and it passes payin-conformance receiver", async () => {
-    // As its README says: install, npx payin-sandbox, npm start, npm run checkout, pay, and check
-    // the endpoint with payin-conformance receiver.
-    const example = path.join(root, "examples", "merchant");
-    const dir = path.join(work, "merchant");
-    cpSync(example, dir, {
-      recursive: true,
-      filter: (file) => !/^(node_modules|package-lock\.json)$/.test(path.relative(example, file).split(path.sep)[0]!),
-    });
-    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
-    expect(manifest.dependencies).toEqual({ "payin-acceptance-contract": "file:../.." });
-    expect(manifest.scripts).toEqual({ start: "node src/server.ts", checkout: "node src/checkout.ts" });
-    manifest.dependencies["payin-acceptance-contract"] = `file:${tarball}`;
-    writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-    await installOffline(dir);
-    // Its own tsconfig.json, strict, against the package's declarations and Node's types.
-    symlinkSync(path.join(root, "node_modules", "@types"), path.join(dir, "node_modules", "@types"));
-    const typeErrors = exec(bin("tsc"), ["-p", "tsconfig.json"], { cwd: dir }).then(
-      () => "",
-      (error: { stdout: string }) => error.stdout,
-    );
+  it(
+    "type-checks, its endpoint turns a checkout the customer pays into a paid order, " + "and it passes payin-conformance receiver",
+    async () => {
+      // As its README says: install, npx payin-sandbox, npm start, npm run checkout, pay, and check
+      // the endpoint with payin-conformance receiver.
+      const example = path.join(root, "examples", "merchant");
+      const dir = path.join(work, "merchant");
+      cpSync(example, dir, {
+        recursive: true,
+        filter: (file) => !/^(node_modules|package-lock\.json)$/.test(path.relative(example, file).split(path.sep)[0]!),
+      });
+      const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+      expect(manifest.dependencies).toEqual({ "payin-acceptance-contract": "file:../.." });
+      expect(manifest.scripts).toEqual({ start: "node src/server.ts", checkout: "node src/checkout.ts" });
+      manifest.dependencies["payin-acceptance-contract"] = `file:${tarball}`;
+      writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+      await installOffline(dir);
+      // Its own tsconfig.json, strict, against the package's declarations and Node's types.
+      symlinkSync(path.join(root, "node_modules", "@types"), path.join(dir, "node_modules", "@types"));
+      const typeErrors = exec(bin("tsc"), ["-p", "tsconfig.json"], { cwd: dir }).then(
+        () => "",
+        (error: { stdout: string }) => error.stdout,
+      );
 
-    const started = startBin("payin-sandbox", process.execPath, dir);
-    const env = { ...process.env, PAYIN_BASE_URL: await started.url, PAYIN_TOKEN: `consumer-merchant-${crypto.randomUUID()}`, PORT: "0" };
-    const merchant = spawn(process.execPath, ["src/server.ts"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
-    try {
-      // It prints where it listens, then the command that checks its endpoint.
-      let printed = "";
-      const [merchantUrl, checkCommand] = await new Promise<[string, string]>((resolve, reject) => {
-        merchant.stdout!.on("data", (chunk: Buffer) => {
-          printed += chunk.toString();
-          const url = printed.match(/merchant listening on (http:\/\/[\d.]+:\d+)/)?.[1];
-          const command = printed.match(/check the endpoint: (npx payin-conformance receiver .*)\n/)?.[1];
-          if (url && command) resolve([url, command]);
+      const started = startBin("payin-sandbox", process.execPath, dir);
+      const env = { ...process.env, PAYIN_BASE_URL: await started.url, PAYIN_TOKEN: `consumer-merchant-${crypto.randomUUID()}`, PORT: "0" };
+      const merchant = spawn(process.execPath, ["src/server.ts"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
+      try {
+        // It prints where it listens, then the command that checks its endpoint.
+        let printed = "";
+        const [merchantUrl, checkCommand] = await new Promise<[string, string]>((resolve, reject) => {
+          merchant.stdout!.on("data", (chunk: Buffer) => {
+            printed += chunk.toString();
+            const url = printed.match(/merchant listening on (http:\/\/[\d.]+:\d+)/)?.[1];
+            const command = printed.match(/check the endpoint: (npx payin-conformance receiver .*)\n/)?.[1];
+            if (url && command) resolve([url, command]);
+          });
+          merchant.once("exit", (code) => reject(new Error(`the merchant exited with ${code}`)));
         });
-        merchant.once("exit", (code) => reject(new Error(`the merchant exited with ${code}`)));
-      });
-      const { stdout } = await exec(process.execPath, ["src/checkout.ts"], { cwd: dir, env: { ...env, MERCHANT_URL: merchantUrl } });
-      const [, orderId, sessionId] = stdout.match(/order (\S+): pending, 49\.99 EUR, session (\S+)/)!;
-      expect(stdout).toContain(`payment link: ${env.PAYIN_BASE_URL}/pay/${sessionId}`);
+        const { stdout } = await exec(process.execPath, ["src/checkout.ts"], { cwd: dir, env: { ...env, MERCHANT_URL: merchantUrl } });
+        const [, orderId, sessionId] = stdout.match(/order (\S+): pending, 49\.99 EUR, session (\S+)/)!;
+        expect(stdout).toContain(`payment link: ${env.PAYIN_BASE_URL}/pay/${sessionId}`);
 
-      const paid = await fetch(`${env.PAYIN_BASE_URL}/_sandbox/v1/payment-sessions/${sessionId}/simulate`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${env.PAYIN_TOKEN}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ outcome: "pay" }),
-      });
-      expect(paid.status).toBe(200);
-      // The events come after simulate answers: wait for the order to say paid.
-      let order: { status?: string } = {};
-      for (let i = 0; i < 200 && order.status !== "paid"; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        order = await (await fetch(`${merchantUrl}/orders/${orderId}`)).json();
+        const paid = await fetch(`${env.PAYIN_BASE_URL}/_sandbox/v1/payment-sessions/${sessionId}/simulate`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${env.PAYIN_TOKEN}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ outcome: "pay" }),
+        });
+        expect(paid.status).toBe(200);
+        // The events come after simulate answers: wait for the order to say paid.
+        let order: { status?: string } = {};
+        for (let i = 0; i < 200 && order.status !== "paid"; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          order = await (await fetch(`${merchantUrl}/orders/${orderId}`)).json();
+        }
+        expect(order).toMatchObject({ order_id: orderId, session_id: sessionId, status: "paid", amount: 49.99, currency: "EUR" });
+
+        // The last step of its README: the command it printed, from the project, passes.
+        const [npx, ...args] = checkCommand.split(" ");
+        expect([npx, args.slice(0, 3)]).toEqual(["npx", ["payin-conformance", "receiver", "--url"]]);
+        const checked = await exec("npx", ["--no-install", ...args], { cwd: dir, env: toolEnv() });
+        expect(checked.stdout).toContain(`endpoint: ${merchantUrl}/webhooks/payin`);
+        expect(checked.stdout.trimEnd().split("\n").at(-1)).toMatch(/^(\d+) passed, 0 failed, 0 warned \(advisory\)$/);
+        // The same command with a secret that is not the endpoint's: said once, first.
+        const wrong = args.map((arg, i) => (args[i - 1] === "--secret" ? "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" : arg));
+        const refused = await exec("npx", ["--no-install", ...wrong], { cwd: dir, env: toolEnv() }).then(
+          () => ({ code: 0, stdout: "" }),
+          (error: { code: number; stdout: string }) => error,
+        );
+        expect(refused.code).toBe(1);
+        expect(refused.stdout.split("\n")[1]).toBe(
+          "The endpoint refused every validly signed delivery with 4xx: " +
+            "the secret given with --secret is most likely not the one it verifies with.",
+        );
+        expect(await typeErrors).toBe("");
+      } finally {
+        merchant.kill("SIGTERM");
+        started.child.kill("SIGTERM");
       }
-      expect(order).toMatchObject({ order_id: orderId, session_id: sessionId, status: "paid", amount: 49.99, currency: "EUR" });
-
-      // The last step of its README: the command it printed, from the project, passes.
-      const [npx, ...args] = checkCommand.split(" ");
-      expect([npx, args.slice(0, 3)]).toEqual(["npx", ["payin-conformance", "receiver", "--url"]]);
-      const checked = await exec("npx", ["--no-install", ...args], { cwd: dir, env: toolEnv() });
-      expect(checked.stdout).toContain(`endpoint: ${merchantUrl}/webhooks/payin`);
-      expect(checked.stdout.trimEnd().split("\n").at(-1)).toMatch(/^(\d+) passed, 0 failed, 0 warned \(advisory\)$/);
-      // The same command with a secret that is not the endpoint's: said once, first.
-      const wrong = args.map((arg, i) => (args[i - 1] === "--secret" ? "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" : arg));
-      const refused = await exec("npx", ["--no-install", ...wrong], { cwd: dir, env: toolEnv() }).then(
-        () => ({ code: 0, stdout: "" }),
-        (error: { code: number; stdout: string }) => error,
-      );
-      expect(refused.code).toBe(1);
-      expect(refused.stdout.split("\n")[1]).toBe(
-        "The endpoint refused every validly signed delivery with 4xx: the secret given with --secret is most likely not the one it verifies with.",
-      );
-      expect(await typeErrors).toBe("");
-    } finally {
-      merchant.kill("SIGTERM");
-      started.child.kill("SIGTERM");
-    }
-  });
+    },
+  );
 });

@@ -140,7 +140,9 @@ describe("payin-sandbox --db with a file it cannot use", () => {
     const file = await refusal(["--port", "0", "--db", readOnlyFile], unprivileged);
     expect(file).toEqual({
       code: 1,
-      stderr: `payin-sandbox: The sandbox cannot open its database ${readOnlyFile}: the file is read-only for this process (EACCES: permission denied); make it writable, or give another path.`,
+      stderr:
+        `payin-sandbox: The sandbox cannot open its database ${readOnlyFile}: ` +
+        "the file is read-only for this process (EACCES: permission denied); make it writable, or give another path.",
     });
 
     const readOnlyFolder = path.join(dir, "read-only");
@@ -151,7 +153,10 @@ describe("payin-sandbox --db with a file it cannot use", () => {
     const inFolder = await refusal(["--port", "0", "--db", db], unprivileged);
     expect(inFolder).toEqual({
       code: 1,
-      stderr: `payin-sandbox: The sandbox cannot open its database ${db}: the folder ${readOnlyFolder} is read-only for this process (EACCES: permission denied), and SQLite must create the file and its -wal and -shm files in it; give a path in a writable folder.`,
+      stderr:
+        `payin-sandbox: The sandbox cannot open its database ${db}: the folder ${readOnlyFolder} is read-only for this process ` +
+        "(EACCES: permission denied), and SQLite must create the file and its -wal and -shm files in it; " +
+        "give a path in a writable folder.",
     });
   });
 });

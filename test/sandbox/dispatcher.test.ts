@@ -148,34 +148,37 @@ describe("webhook delivery", () => {
     expect(endpoint.attempts.filter((a) => a.id === listed[0].event_id)).toHaveLength(2);
   });
 
-  it("redelivers an earlier event of a session after the attempt under way of its session, and answers with that event's attempt", async () => {
-    // A receiver that hangs on transaction-created, for the 300 ms this sandbox waits.
-    const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
-    try {
-      const account = accountOn(quick.url);
-      await account.register(endpoint.url);
-      const session = await account.session();
-      await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "session-created");
-      const [created] = await account.deliveries();
-      endpoint.answer = ({ type }) => (type === "transaction-created" ? "hang" : 204);
-      await account.simulate(session.id, { outcome: "fail", failure_reason: "card_declined" });
-      await new Promise((r) => setTimeout(r, 50));
-      let answered = false;
-      const redelivered = account.call("POST", `/_sandbox/v1/deliveries/${created.event_id}/redeliver`).finally(() => (answered = true));
-      await new Promise((r) => setTimeout(r, 100));
-      expect(answered, "not while its session's attempt is under way").toBe(false);
-      const answer = await redelivered;
-      // The hung attempt of transaction-created ended meanwhile; the answer is session-created's own.
-      expect(answer.body).toMatchObject({ event_id: created.event_id, event_type: "session-created", attempt: 2, status: "succeeded" });
-      expect((await account.deliveries()).map((d) => [d.event_type, d.attempt, d.status])).toContainEqual([
-        "transaction-created",
-        1,
-        "failed",
-      ]);
-    } finally {
-      await quick.close();
-    }
-  });
+  it(
+    "redelivers an earlier event of a session after the attempt under way of its session, " + "and answers with that event's attempt",
+    async () => {
+      // A receiver that hangs on transaction-created, for the 300 ms this sandbox waits.
+      const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
+      try {
+        const account = accountOn(quick.url);
+        await account.register(endpoint.url);
+        const session = await account.session();
+        await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "session-created");
+        const [created] = await account.deliveries();
+        endpoint.answer = ({ type }) => (type === "transaction-created" ? "hang" : 204);
+        await account.simulate(session.id, { outcome: "fail", failure_reason: "card_declined" });
+        await new Promise((r) => setTimeout(r, 50));
+        let answered = false;
+        const redelivered = account.call("POST", `/_sandbox/v1/deliveries/${created.event_id}/redeliver`).finally(() => (answered = true));
+        await new Promise((r) => setTimeout(r, 100));
+        expect(answered, "not while its session's attempt is under way").toBe(false);
+        const answer = await redelivered;
+        // The hung attempt of transaction-created ended meanwhile; the answer is session-created's own.
+        expect(answer.body).toMatchObject({ event_id: created.event_id, event_type: "session-created", attempt: 2, status: "succeeded" });
+        expect((await account.deliveries()).map((d) => [d.event_type, d.attempt, d.status])).toContainEqual([
+          "transaction-created",
+          1,
+          "failed",
+        ]);
+      } finally {
+        await quick.close();
+      }
+    },
+  );
 
   it("answers 404 to a redelivery of an unknown event, or of another account's", async () => {
     const account = accountOn(sandbox.url);

@@ -164,40 +164,43 @@ describe("request faults", () => {
     expect(delayed.duration_ms).toBeGreaterThanOrEqual(250);
   });
 
-  it("drop the connection after the work: a retry with the same Idempotency-Key gets the same session, one without makes a second", async () => {
-    const account = accountOn(sandbox.url);
-    const counterparty = (await account.call("POST", COUNTERPARTIES, newCounterparty())).body;
-    const body = {
-      amount: 10,
-      currency: "EUR",
-      counterparty_id: counterparty.id,
-      order_id: "ORD-drop",
-      redirect_url: "https://shop.example.com/thanks",
-    };
-    await arm(account, { target: "request", operation_id: "createPaymentSession", effect: "drop", times: 2 });
-    const lost = raw(account, "POST", SESSIONS, body, { "Idempotency-Key": "ORD-drop" });
-    await expect(lost).rejects.toThrow(TypeError);
-    await expect(raw(account, "POST", SESSIONS, body)).rejects.toThrow(TypeError);
-    const retried = await raw(account, "POST", SESSIONS, body, { "Idempotency-Key": "ORD-drop" });
-    expect(retried.status).toBe(201);
-    const session = await retried.json();
-    const requests = await journal(account);
-    expect(requests.slice(0, 3).map((r) => [r.status, r.answered, r.idempotency_key ?? null, r.fault?.effect ?? null])).toEqual([
-      [201, true, "ORD-drop", null],
-      [201, false, null, "drop"],
-      [201, false, "ORD-drop", "drop"],
-    ]);
-    // Three requests made two sessions: the keyed one, replayed, and the one without a key.
-    const receiver = await startReceiver();
-    try {
-      await account.register(receiver.url);
-      const created = await receiver.delivered(2);
-      expect(created.map((d) => d.type)).toEqual(["session-created", "session-created"]);
-      expect(created.map((d) => JSON.parse(d.body).data.session_id)).toContain(session.id);
-    } finally {
-      await receiver.close();
-    }
-  });
+  it(
+    "drop the connection after the work: a retry with the same Idempotency-Key gets the same session, " + "one without makes a second",
+    async () => {
+      const account = accountOn(sandbox.url);
+      const counterparty = (await account.call("POST", COUNTERPARTIES, newCounterparty())).body;
+      const body = {
+        amount: 10,
+        currency: "EUR",
+        counterparty_id: counterparty.id,
+        order_id: "ORD-drop",
+        redirect_url: "https://shop.example.com/thanks",
+      };
+      await arm(account, { target: "request", operation_id: "createPaymentSession", effect: "drop", times: 2 });
+      const lost = raw(account, "POST", SESSIONS, body, { "Idempotency-Key": "ORD-drop" });
+      await expect(lost).rejects.toThrow(TypeError);
+      await expect(raw(account, "POST", SESSIONS, body)).rejects.toThrow(TypeError);
+      const retried = await raw(account, "POST", SESSIONS, body, { "Idempotency-Key": "ORD-drop" });
+      expect(retried.status).toBe(201);
+      const session = await retried.json();
+      const requests = await journal(account);
+      expect(requests.slice(0, 3).map((r) => [r.status, r.answered, r.idempotency_key ?? null, r.fault?.effect ?? null])).toEqual([
+        [201, true, "ORD-drop", null],
+        [201, false, null, "drop"],
+        [201, false, "ORD-drop", "drop"],
+      ]);
+      // Three requests made two sessions: the keyed one, replayed, and the one without a key.
+      const receiver = await startReceiver();
+      try {
+        await account.register(receiver.url);
+        const created = await receiver.delivered(2);
+        expect(created.map((d) => d.type)).toEqual(["session-created", "session-created"]);
+        expect(created.map((d) => JSON.parse(d.body).data.session_id)).toContain(session.id);
+      } finally {
+        await receiver.close();
+      }
+    },
+  );
 
   it("never meet another account's requests, nor the control API's", async () => {
     const [a, b] = [accountOn(sandbox.url), accountOn(sandbox.url)];

@@ -122,7 +122,8 @@ describe("requests node:http cannot parse", () => {
   it("answers a body cut short of its Content-Length with a 400 problem", async () => {
     const answer = await raw(
       sandbox.port,
-      'POST /webhooks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer short\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"url":',
+      "POST /webhooks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer short\r\n" +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"url":',
     );
     expect(answer.status).toBe(400);
     expect(problemOf(answer)).toMatchObject({ status: 400, code: "malformed_request" });

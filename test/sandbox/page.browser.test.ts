@@ -41,7 +41,8 @@ async function startShop(): Promise<Shop> {
     req.resume();
     if (req.url?.startsWith("/thanks")) {
       const html =
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks</title><link rel="icon" href="data:,"></head><body><h1>Thanks for your order</h1></body></html>';
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks</title><link rel="icon" href="data:,"></head>' +
+        "<body><h1>Thanks for your order</h1></body></html>";
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": String(Buffer.byteLength(html)) });
       return res.end(html);
     }

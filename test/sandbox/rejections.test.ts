@@ -190,37 +190,42 @@ describe("the sandbox's rejections", () => {
     expect(body.detail).toMatch(/^The request body is not valid JSON: .+\.$/);
   });
 
-  it("tells a webhook URL, redirect_url or source_url refused for its scheme that loopback http:// is taken and every other host needs https://", async () => {
-    const rule =
-      "must be an https:// URL; the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), but every other host needs https://";
-    for (const url of ["http://shop.example.com/hooks", "http://10.0.0.1/hooks", "ftp://localhost/hooks"]) {
-      const { status, headers, body } = await send("POST", "/webhooks", { headers: json, pieces: [JSON.stringify({ url })] });
-      expect(status, url).toBe(422);
-      expect(headers["content-type"]).toBe("application/problem+json");
-      expect(body).toMatchObject({ code: "validation_failed", errors: [{ field: "url", message: rule }] });
-    }
-    const session = {
-      amount: 1,
-      currency: "EUR",
-      counterparty_id: "cp_nobody",
-      redirect_url: "http://shop.example.com/thanks",
-      source_url: "http://shop.example.com/",
-    };
-    const { body } = await send("POST", "/api/v1/earn/payment-sessions/", { headers: json, pieces: [JSON.stringify(session)] });
-    expect(body.errors).toHaveLength(2);
-    expect(body.errors).toEqual(
-      expect.arrayContaining([
-        { field: "redirect_url", message: rule },
-        { field: "source_url", message: rule },
-      ]),
-    );
-    // Other faults of a URL keep the schema's words.
-    const long = await send("POST", "/webhooks", {
-      headers: json,
-      pieces: [JSON.stringify({ url: `https://shop.example.com/${"a".repeat(2048)}` })],
-    });
-    expect(long.body.errors).toEqual([{ field: "url", message: "must NOT have more than 2048 characters" }]);
-  });
+  it(
+    "tells a webhook URL, redirect_url or source_url refused for its scheme " +
+      "that loopback http:// is taken and every other host needs https://",
+    async () => {
+      const rule =
+        "must be an https:// URL; the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), " +
+        "but every other host needs https://";
+      for (const url of ["http://shop.example.com/hooks", "http://10.0.0.1/hooks", "ftp://localhost/hooks"]) {
+        const { status, headers, body } = await send("POST", "/webhooks", { headers: json, pieces: [JSON.stringify({ url })] });
+        expect(status, url).toBe(422);
+        expect(headers["content-type"]).toBe("application/problem+json");
+        expect(body).toMatchObject({ code: "validation_failed", errors: [{ field: "url", message: rule }] });
+      }
+      const session = {
+        amount: 1,
+        currency: "EUR",
+        counterparty_id: "cp_nobody",
+        redirect_url: "http://shop.example.com/thanks",
+        source_url: "http://shop.example.com/",
+      };
+      const { body } = await send("POST", "/api/v1/earn/payment-sessions/", { headers: json, pieces: [JSON.stringify(session)] });
+      expect(body.errors).toHaveLength(2);
+      expect(body.errors).toEqual(
+        expect.arrayContaining([
+          { field: "redirect_url", message: rule },
+          { field: "source_url", message: rule },
+        ]),
+      );
+      // Other faults of a URL keep the schema's words.
+      const long = await send("POST", "/webhooks", {
+        headers: json,
+        pieces: [JSON.stringify({ url: `https://shop.example.com/${"a".repeat(2048)}` })],
+      });
+      expect(long.body.errors).toEqual([{ field: "url", message: "must NOT have more than 2048 characters" }]);
+    },
+  );
 
   it("counts the invalid fields in the detail, one and several", async () => {
     const one = await send("POST", "/webhooks", { headers: json, pieces: [JSON.stringify({})] });

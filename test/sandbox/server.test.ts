@@ -93,23 +93,26 @@ describe("the sandbox", () => {
     expect((await fetch(`${sandbox.url}/webhooks`, { headers: { Authorization: "bearer abc.DEF-1_2~3+4/5=" } })).status).toBe(404);
   });
 
-  it("names a field once when its schema and a rule beyond it both refuse it, and keeps a rule's error for a field the schema took", async () => {
-    const token = `rules-${crypto.randomUUID()}`;
-    const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
-    const session = (amount: number, currency = "EUR") =>
-      call("POST", "/api/v1/earn/payment-sessions/", token, {
-        amount,
-        currency,
-        counterparty_id: counterparty.id,
-        redirect_url: "https://shop.example.com/",
-      });
-    // -0.001 is below the minimum (the schema) and finer than a cent (the rule): one error.
-    const both = await (await session(-0.001)).json();
-    expect(both.errors.map((e: { field: string }) => e.field)).toEqual(["amount"]);
-    // 10.001 is only finer than a cent, with a currency the schema refuses beside it.
-    const rule = await (await session(10.001, "euro")).json();
-    expect(rule.errors.map((e: { field: string }) => e.field).sort()).toEqual(["amount", "currency"]);
-  });
+  it(
+    "names a field once when its schema and a rule beyond it both refuse it, " + "and keeps a rule's error for a field the schema took",
+    async () => {
+      const token = `rules-${crypto.randomUUID()}`;
+      const counterparty = await (await call("POST", "/api/v1/send/counterparties/", token, newCounterparty())).json();
+      const session = (amount: number, currency = "EUR") =>
+        call("POST", "/api/v1/earn/payment-sessions/", token, {
+          amount,
+          currency,
+          counterparty_id: counterparty.id,
+          redirect_url: "https://shop.example.com/",
+        });
+      // -0.001 is below the minimum (the schema) and finer than a cent (the rule): one error.
+      const both = await (await session(-0.001)).json();
+      expect(both.errors.map((e: { field: string }) => e.field)).toEqual(["amount"]);
+      // 10.001 is only finer than a cent, with a currency the schema refuses beside it.
+      const rule = await (await session(10.001, "euro")).json();
+      expect(rule.errors.map((e: { field: string }) => e.field).sort()).toEqual(["amount", "currency"]);
+    },
+  );
 
   it("answers an empty transaction_id with 422 naming it", async () => {
     const res = await call("GET", "/api/v1/earn/transactions//", "t");
@@ -117,19 +120,23 @@ describe("the sandbox", () => {
     expect((await res.json()).errors).toEqual([expect.objectContaining({ field: "transaction_id" })]);
   });
 
-  it("serves the create counterparty schema computed from the contract: it accepts the contract's examples and needs what the contract requires", async () => {
-    const res = await call("GET", "/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL", "t");
-    const { required_fields, json_schema } = await res.json();
-    const create = openapi.components.schemas.CounterpartyCreate;
-    expect(required_fields).toEqual([...create.required, ...create.properties.address.required.map((f: string) => `address.${f}`)]);
-    const ajv = new Ajv2020({ strict: false });
-    addFormats.default(ajv);
-    const validate = ajv.compile(json_schema);
-    const examples = openapi.paths["/api/v1/send/counterparties/"].post.requestBody.content["application/json"].examples;
-    for (const { value } of Object.values<any>(examples)) expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
-    expect(validate({ ...newCounterparty(), email: "not-an-email" })).toBe(false);
-    expect(validate({ ...newCounterparty(), address: { city: "Madrid" } })).toBe(false);
-  });
+  it(
+    "serves the create counterparty schema computed from the contract: " +
+      "it accepts the contract's examples and needs what the contract requires",
+    async () => {
+      const res = await call("GET", "/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL", "t");
+      const { required_fields, json_schema } = await res.json();
+      const create = openapi.components.schemas.CounterpartyCreate;
+      expect(required_fields).toEqual([...create.required, ...create.properties.address.required.map((f: string) => `address.${f}`)]);
+      const ajv = new Ajv2020({ strict: false });
+      addFormats.default(ajv);
+      const validate = ajv.compile(json_schema);
+      const examples = openapi.paths["/api/v1/send/counterparties/"].post.requestBody.content["application/json"].examples;
+      for (const { value } of Object.values<any>(examples)) expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+      expect(validate({ ...newCounterparty(), email: "not-an-email" })).toBe(false);
+      expect(validate({ ...newCounterparty(), address: { city: "Madrid" } })).toBe(false);
+    },
+  );
 
   it("expires sessions as real time passes, without a request", async () => {
     const token = `expiry-${crypto.randomUUID()}`;
@@ -239,32 +246,37 @@ describe("the sandbox", () => {
 });
 
 describe("startSandbox with a database file it cannot use", () => {
-  it("rejects with an Error that names the file and says why, for a folder that is missing, a file where a folder should be, a folder as the file", async () => {
-    const file = path.join(dir, "plain-file");
-    writeFileSync(file, "");
-    const cases = [
-      [
-        path.join(dir, "missing", "sandbox.db"),
-        `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`,
-      ],
-      [path.join(file, "sandbox.db"), `${file} is a file, not a folder; give a path in a folder`],
-      [dir, `it is a folder, not a file; give the path of a file, such as ${path.join(dir, "sandbox.db")}`],
-    ];
-    for (const [db, reason] of cases) {
-      const error = await startSandbox({ port: 0, db }).then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      expect(error, db).toBeInstanceOf(Error);
-      expect(error!.message).toBe(`The sandbox cannot open its database ${db}: ${reason}.`);
-      expect((error!.cause as Error).message).toBe("unable to open database file");
-    }
-  });
+  it(
+    "rejects with an Error that names the file and says why, " +
+      "for a folder that is missing, a file where a folder should be, a folder as the file",
+    async () => {
+      const file = path.join(dir, "plain-file");
+      writeFileSync(file, "");
+      const cases = [
+        [
+          path.join(dir, "missing", "sandbox.db"),
+          `the folder ${path.join(dir, "missing")} does not exist; create it, or give a path in a folder that exists`,
+        ],
+        [path.join(file, "sandbox.db"), `${file} is a file, not a folder; give a path in a folder`],
+        [dir, `it is a folder, not a file; give the path of a file, such as ${path.join(dir, "sandbox.db")}`],
+      ];
+      for (const [db, reason] of cases) {
+        const error = await startSandbox({ port: 0, db }).then(
+          () => undefined,
+          (e: Error) => e,
+        );
+        expect(error, db).toBeInstanceOf(Error);
+        expect(error!.message).toBe(`The sandbox cannot open its database ${db}: ${reason}.`);
+        expect((error!.cause as Error).message).toBe("unable to open database file");
+      }
+    },
+  );
 
   it("names a relative path as given, and its folder in full", async () => {
     const relative = path.relative(process.cwd(), path.join(dir, "nowhere", "sandbox.db"));
     await expect(startSandbox({ port: 0, db: relative })).rejects.toThrow(
-      `The sandbox cannot open its database ${relative}: the folder ${path.join(dir, "nowhere")} does not exist; create it, or give a path in a folder that exists.`,
+      `The sandbox cannot open its database ${relative}: the folder ${path.join(dir, "nowhere")} does not exist; ` +
+        "create it, or give a path in a folder that exists.",
     );
   });
 });

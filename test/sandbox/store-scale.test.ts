@@ -156,7 +156,8 @@ describe("a database of the schema 2.0.0 shipped with", () => {
       };
       old
         .prepare(
-          "INSERT INTO transactions (account_id, id, session_id, status, record, created_at_ms, updated_at_ms, settles_at_ms) VALUES (1, 'txn_1', 'ps_paid', 'completed', ?, ?, ?, ?)",
+          "INSERT INTO transactions (account_id, id, session_id, status, record, created_at_ms, updated_at_ms, settles_at_ms) " +
+            "VALUES (1, 'txn_1', 'ps_paid', 'completed', ?, ?, ?, ?)",
         )
         .run(JSON.stringify(transaction), t, t, t + 60_000);
       old.prepare("INSERT INTO webhooks VALUES (1, 'http://127.0.0.1:1/hooks', 'whsec_AAAA', 1, ?, ?)").run(t, t);
@@ -165,7 +166,8 @@ describe("a database of the schema 2.0.0 shipped with", () => {
         payloads[id] = { id, type, timestamp: new Date(t).toISOString(), data };
         old
           .prepare(
-            "INSERT INTO events (seq, account_id, id, type, session_id, payload, created_at_ms, state, attempts, next_attempt_at_ms) VALUES (?, 1, ?, ?, 'ps_paid', ?, ?, ?, 0, ?)",
+            "INSERT INTO events (seq, account_id, id, type, session_id, payload, created_at_ms, state, attempts, next_attempt_at_ms) " +
+              "VALUES (?, 1, ?, ?, 'ps_paid', ?, ?, ?, 0, ?)",
           )
           .run(seq, id, type, JSON.stringify(payloads[id]), t, state, next);
       };
@@ -199,7 +201,10 @@ describe("a database of the schema 2.0.0 shipped with", () => {
       expect(store.transactions.get(1, "txn_1")).toEqual(transaction);
       const dues = store.db
         .prepare(
-          "SELECT 'session' AS what, due_ms FROM payment_sessions WHERE id = 'ps_open' UNION ALL SELECT 'transaction', due_ms FROM transactions UNION ALL SELECT id, due_ms FROM events UNION ALL SELECT 'key', due_ms FROM idempotency_keys",
+          "SELECT 'session' AS what, due_ms FROM payment_sessions WHERE id = 'ps_open' " +
+            "UNION ALL SELECT 'transaction', due_ms FROM transactions " +
+            "UNION ALL SELECT id, due_ms FROM events " +
+            "UNION ALL SELECT 'key', due_ms FROM idempotency_keys",
         )
         .all();
       expect(dues).toEqual([

@@ -41,7 +41,9 @@ export default function setup() {
       else process.env[name] = value;
     if (own) rmSync(own, { recursive: true, force: true });
     if (refusals.length === 0) return;
-    const report = `The loopback guard refused ${refusals.length} look-up(s) or connection(s) outside loopback during the run:\n${describeLoopbackLog(refusals)}`;
+    const report =
+      `The loopback guard refused ${refusals.length} look-up(s) or connection(s) outside loopback during the run:\n` +
+      describeLoopbackLog(refusals);
     // Under StrykerJS a mutant may well reach out (the test file that saw it has failed, killing
     // it): there, the refusals are reported, and the mutation run goes on.
     if (process.env.STRYKER_MUTATOR_WORKER !== undefined) return void console.warn(report);

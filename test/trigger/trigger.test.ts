@@ -80,7 +80,8 @@ describe("npm run trigger", () => {
       const { code, stdout } = await trigger("success", "--url", "http://127.0.0.1:9/", "--secret", secret);
       expect(code).toBe(2);
       expect(stdout.split("\n")[0]).toBe(
-        "payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+        "payin-trigger: --secret must be the endpoint's signing secret: whsec_ followed by base64, " +
+          "as POST /webhooks returns it (the whsec_ prefix may be left off)",
       );
     },
   );

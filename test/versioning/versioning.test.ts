@@ -37,7 +37,8 @@ describe("npm run check:breaking", () => {
       "  - POST /api/v1/earn/payment-sessions/ request body.amount: maximum (none) became maximum 1000000000000 [request-property-max-set]",
       plainText("POST /api/v1/earn/payment-sessions/ request body.order_id"),
       '  - POST /api/v1/earn/payment-sessions/ request body.source_url: pattern (none) became "^https://" [request-property-pattern-added]',
-      '  - POST /api/v1/earn/payment-sessions/ request body.redirect_url: pattern (none) became "^https://" [request-property-pattern-added]',
+      "  - POST /api/v1/earn/payment-sessions/ request body.redirect_url: " +
+        'pattern (none) became "^https://" [request-property-pattern-added]',
     ]);
   });
 });

@@ -106,7 +106,8 @@ describe("verifyWebhook", () => {
     for (const secret of [EXAMPLE_SECRET, EXAMPLE_SECRET.slice("whsec_".length)]) expect(secretFlagError(secret), secret).toBeUndefined();
     for (const secret of ["plain", "whsec_abc!", "whsec_", "whsec_ABCD "])
       expect(secretFlagError(secret), secret).toBe(
-        "--secret must be the endpoint's signing secret: whsec_ followed by base64, as POST /webhooks returns it (the whsec_ prefix may be left off)",
+        "--secret must be the endpoint's signing secret: whsec_ followed by base64, " +
+          "as POST /webhooks returns it (the whsec_ prefix may be left off)",
       );
   });
 
@@ -244,7 +245,8 @@ describe("verifyWebhook", () => {
       const error = await rejection(verifyWebhook(...(await args(event))));
       expect(error).toMatchObject({
         code: "unknown_event_type",
-        message: `The event type ${JSON.stringify(type)} is not one of the seven this version knows: acknowledge it with 2xx and ignore it.`,
+        message:
+          `The event type ${JSON.stringify(type)} is not one of the seven this version knows: ` + "acknowledge it with 2xx and ignore it.",
         errors: [],
       });
     },
@@ -426,7 +428,8 @@ describe("verifyWebhook", () => {
       { field: "data.currency", message: 'must match pattern "^[A-Z]{3}$"' },
     ]);
     expect(error.message).toBe(
-      `The transaction-completed event breaks its schema: data.transaction_id must have required property 'transaction_id'; data.currency must match pattern "^[A-Z]{3}$".`,
+      "The transaction-completed event breaks its schema: data.transaction_id must have required property 'transaction_id'; " +
+        'data.currency must match pattern "^[A-Z]{3}$".',
     );
   });
 });

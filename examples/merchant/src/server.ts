@@ -166,7 +166,8 @@ if (process.argv[1] && realpathSync(process.argv[1]) === import.meta.filename) {
   // As `stripe listen` does: the secret of a test account, so that the endpoint can be checked.
   // A shop that takes real payments keeps its secret out of its logs.
   console.log(
-    `check the endpoint: npx payin-conformance receiver --url ${merchant.url}/webhooks/payin --secret ${merchant.signingSecret} --base-url ${baseUrl} --token ${token}`,
+    `check the endpoint: npx payin-conformance receiver --url ${merchant.url}/webhooks/payin --secret ${merchant.signingSecret} ` +
+      `--base-url ${baseUrl} --token ${token}`,
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void merchant.close().then(() => process.exit(0)));
 }

@@ -70,7 +70,10 @@ async function verified(delivery: Delivery, secret: string, eventsSeen: Set<stri
   }
 }
 
-/** What each event announces of its session, in the order the state machines allow: a session is created, then paid or expired; a transaction is created, then completed (then settled) or failed. */
+/**
+ * What each event announces of its session, in the order the state machines allow: a session is created, then paid or
+ * expired; a transaction is created, then completed (then settled) or failed.
+ */
 const RANK: Record<string, number> = {
   "session-created": 0,
   "transaction-created": 1,
@@ -92,7 +95,8 @@ function expectAllowedOrder(events: PayinEvent[], sessionId: string) {
       !(earlier.type === "transaction-failed" && event.type === "transaction-created")
     )
       throw new CheckFailure(
-        `session ${sessionId}: ${event.type} happened at ${event.timestamp}, after ${earlier.type} at ${earlier.timestamp}, an order the contract's state machines do not allow`,
+        `session ${sessionId}: ${event.type} happened at ${event.timestamp}, after ${earlier.type} at ${earlier.timestamp}, ` +
+          "an order the contract's state machines do not allow",
       );
   }
 }
@@ -118,10 +122,12 @@ export const eventChecks: Check[] = [
         currency: sent.currency,
       };
       const wrong = Object.entries(expected).filter(([field, value]) => (data as Record<string, unknown>)[field] !== value);
-      if (wrong.length > 0)
-        throw new CheckFailure(
-          `the event's data differs from the session: ${wrong.map(([f, v]) => `${f} is ${JSON.stringify((data as Record<string, unknown>)[f])}, not ${JSON.stringify(v)}`).join("; ")}`,
+      if (wrong.length > 0) {
+        const differences = wrong.map(
+          ([f, v]) => `${f} is ${JSON.stringify((data as Record<string, unknown>)[f])}, not ${JSON.stringify(v)}`,
         );
+        throw new CheckFailure(`the event's data differs from the session: ${differences.join("; ")}`);
+      }
     },
   },
   {
@@ -169,7 +175,9 @@ export const eventChecks: Check[] = [
   },
   {
     id: "events.flows",
-    name: "a paid, a failed and an expired session send all seven events, verified, in an order the state machines allow, none expiring before its hour, and each transaction reads as its last event says",
+    name:
+      "a paid, a failed and an expired session send all seven events, verified, in an order the state machines allow, " +
+      "none expiring before its hour, and each transaction reads as its last event says",
     needs: ["events", "control"],
     async run(context) {
       const { target } = context;
@@ -207,7 +215,8 @@ export const eventChecks: Check[] = [
         expectAnswer(fetched, 200);
         expectThat(
           fetched.json.status === last.data.status,
-          `transaction ${last.data.transaction_id} reads ${fetched.json.status}, but its last event, ${last.type}, announced ${last.data.status}`,
+          `transaction ${last.data.transaction_id} reads ${fetched.json.status}, ` +
+            `but its last event, ${last.type}, announced ${last.data.status}`,
           fetched,
         );
       }

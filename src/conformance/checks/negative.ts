@@ -44,7 +44,8 @@ export function expectRefused(answer: Exchange, fields: readonly string[], all: 
   const missing = fields.filter((field) => !named.includes(field));
   if (all ? missing.length > 0 : missing.length === fields.length)
     throw new CheckFailure(
-      `the problem names ${named.length ? named.join(", ") : "no field"}, not the broken ${(all ? missing : fields).join(all ? " and " : " or ")}`,
+      `the problem names ${named.length ? named.join(", ") : "no field"}, ` +
+        `not the broken ${(all ? missing : fields).join(all ? " and " : " or ")}`,
       shown(answer),
     );
 }
@@ -63,7 +64,9 @@ const UNREACHABLE = ["https://shop.example.com:99999/x", "https://999.0.0.1/x", 
 export const negativeChecks: Check[] = [
   {
     id: "negative.create-counterparty",
-    name: `create counterparty refuses ${VARIANTS} generated invalid bodies, a bad email with a bad country and a PAYOUT rail, with a 4xx problem naming each broken field`,
+    name:
+      `create counterparty refuses ${VARIANTS} generated invalid bodies, ` +
+      "a bad email with a bad country and a PAYOUT rail, with a 4xx problem naming each broken field",
     run: (context) => {
       const valid = newCounterparty();
       return refusesEachBreak(context, PATHS.counterparties, PATHS.counterparties, valid, [
@@ -77,7 +80,9 @@ export const negativeChecks: Check[] = [
   },
   {
     id: "negative.create-payment-session",
-    name: `create payment session refuses ${VARIANTS} generated invalid bodies, and amounts finer than their currency, script and http:// URLs and control characters, naming the field`,
+    name:
+      `create payment session refuses ${VARIANTS} generated invalid bodies, ` +
+      "and amounts finer than their currency, script and http:// URLs and control characters, naming the field",
     async run(context) {
       const counterparty = await context.target.call("POST", PATHS.counterparties, { body: newCounterparty() });
       expectAnswer(counterparty, 201);

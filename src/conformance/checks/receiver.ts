@@ -24,7 +24,10 @@ const acknowledged = (sent: Sent) => sent.status !== undefined && sent.status >=
 
 const LATE = "answers after the service stops waiting: every event is delivered again, and handled more than once";
 
-/** A validly signed delivery the service would send: a 2xx in time. The endpoint keeps its status, for the report to tell a wrong secret. */
+/**
+ * A validly signed delivery the service would send: a 2xx in time. The endpoint keeps its status, for the report to tell
+ * a wrong secret.
+ */
 function expectAcknowledged(endpoint: Endpoint, sent: Sent, what: string, risk: string): void {
   endpoint.toAcknowledge.push(sent.status);
   if (acknowledged(sent)) return;
@@ -137,7 +140,8 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
           endpoint,
           await endpoint.deliver(event.id, event.body),
           `${type} out of order`,
-          "refuses events that come out of order, which the contract allows: the retries keep coming and the order stays wrong until they stop",
+          "refuses events that come out of order, which the contract allows: " +
+            "the retries keep coming and the order stays wrong until they stop",
         );
       }
     },
@@ -214,7 +218,8 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
         );
         if (acknowledged(sent))
           throw new CheckFailure(
-            `acknowledged a delivery signed ${SKEW_MINUTES} minutes ${sign < 0 ? "ago" : "in the future"} with ${sent.status}, where the contract allows ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes`,
+            `acknowledged a delivery signed ${SKEW_MINUTES} minutes ${sign < 0 ? "ago" : "in the future"} with ${sent.status}, ` +
+              `where the contract allows ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes`,
             shownDelivery(sent),
             "accepts replays: anyone who recorded one genuine delivery can send it again, whenever they like",
           );

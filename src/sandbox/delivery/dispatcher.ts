@@ -45,7 +45,9 @@ function post(url: string, headers: OutgoingHttpHeaders, body: string, timeoutMs
       { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: client.agent, signal },
       (res) => {
         clearTimeout(timer);
-        // Stryker disable next-line CallExpression: unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another connection; what the receiver sees is the same
+        // Unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another
+        // connection; what the receiver sees is the same.
+        // Stryker disable next-line CallExpression: see above
         res.resume();
         resolve(res.statusCode!);
       },
@@ -104,7 +106,9 @@ export class Dispatcher {
 
   /** Starts whatever is due, once the transaction under way has committed. */
   #kick() {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: without the guard a kick schedules another pass over the due events, which skips what is already in flight; after close, #start is not reached (the check in the callback)
+    // Without the guard a kick schedules another pass over the due events, which skips what is already in flight; after
+    // close, #start is not reached (the check in the callback).
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
     if (this.#kicked || this.#closing.signal.aborted) return;
     // Stryker disable next-line BooleanLiteral: as `false`, each kick schedules its own pass, which finds the same events in flight
     this.#kicked = true;
@@ -129,7 +133,8 @@ export class Dispatcher {
     while (!this.#closing.signal.aborted) {
       // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
       this.#start(this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size), targetMs);
-      // Stryker disable next-line MethodExpression,ConditionalExpression: waiting for other accounts' attempts as well only makes the advance answer later
+      // Waiting for other accounts' attempts as well only makes the advance answer later.
+      // Stryker disable next-line MethodExpression,ConditionalExpression: see above
       const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
       if (running.length === 0) break;
       made += running.length;

@@ -56,7 +56,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     };
     const body = JSON.stringify(problem(parseInt(known.status), known.code, known.detail));
     socket.write(
-      `HTTP/1.1 ${known.status}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${known.status}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

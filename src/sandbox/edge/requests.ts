@@ -1,8 +1,8 @@
-// One request to the contract's operations or to the control API, read top to bottom in
-// handleRequest: route, bearer token, the account's request fault, body, validation from the
-// contract, Idempotency-Key, the operation's handler, the journal, the answer. Every rejection
-// is the contract's problem document. A body left unread is node:http's to drain: it does so
-// once the answer is sent.
+// One request to the contract's operations or to the control API, read top to bottom:
+// handleRequest routes it, finds its account by bearer token, meets the account's request
+// fault, has answer() read the body, validate it from the contract and run the handler (under
+// its Idempotency-Key), journals it and sends the answer. Every rejection is the contract's
+// problem document. A body left unread is node:http's to drain once the answer is sent.
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -13,6 +13,7 @@ import { slashAwayDetail } from "../../lib/trailing-slash.ts";
 import { handlers } from "../api/index.ts";
 import type { Answer, Call, Operation, Sandbox } from "../api/operation.ts";
 import { accountNow } from "../flow/clock.ts";
+import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
 import { requestHash } from "../store/idempotency.ts";
 import { bearerToken, sendJson } from "./http.ts";
@@ -58,23 +59,10 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const fault = contract ? sandbox.store.faults.forRequest(account.id, op.operationId) : undefined;
   if (fault?.effect === "delay") await sleep(fault.delay_ms!, undefined, { signal: sandbox.closing });
 
-  let reply: Reply;
-  if (fault?.effect === "status") reply = faultReply(fault);
-  else {
-    const read = op.validateBody ? await readJson(req) : { body: undefined, raw: undefined };
-    if ("rejection" in read) reply = read.rejection;
-    else {
-      const handler = handlers[op.operationId];
-      const parameters = parametersOf(op, req, url.slice(pathname.length + 1), match.pathParameters);
-      const errors = requestErrors(op, handler, parameters, read.body);
-      const call: Call = { account, body: read.body, parameters };
-      const key = parameters[IDEMPOTENCY_KEY];
-      if (errors.length > 0) reply = rejection(validationProblem(errors));
-      else if ("waits" in handler) reply = serialized(await handler.handle(call, sandbox));
-      else if (key !== undefined && read.raw) reply = idempotent(sandbox, op, handler, call, key, read.raw);
-      else reply = serialized(handler.handle(call, sandbox));
-    }
-  }
+  const reply =
+    fault?.effect === "status"
+      ? faultReply(fault)
+      : await answer(sandbox, req, op, url.slice(pathname.length + 1), match.pathParameters, account);
 
   const dropped = fault?.effect === "drop";
   if (contract) {
@@ -95,6 +83,28 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   // A drop fault: the work is done and the answer made; the client never gets it.
   if (dropped) return void req.socket.destroy();
   send(reply);
+}
+
+/** What the operation answers: the body read, the request validated, then the handler, under its Idempotency-Key if it has one. */
+async function answer(
+  sandbox: Sandbox,
+  req: IncomingMessage,
+  op: OperationRequest,
+  query: string,
+  pathParameters: Record<string, string>,
+  account: Account,
+): Promise<Reply> {
+  const read = op.validateBody ? await readJson(req) : { body: undefined, raw: undefined };
+  if ("rejection" in read) return read.rejection;
+  const handler = handlers[op.operationId];
+  const parameters = parametersOf(op, req, query, pathParameters);
+  const errors = requestErrors(op, handler, parameters, read.body);
+  if (errors.length > 0) return rejection(validationProblem(errors));
+  const call: Call = { account, body: read.body, parameters };
+  if ("waits" in handler) return serialized(await handler.handle(call, sandbox));
+  const key = parameters[IDEMPOTENCY_KEY];
+  if (key !== undefined && read.raw) return idempotent(sandbox, op, handler, call, key, read.raw);
+  return serialized(handler.handle(call, sandbox));
 }
 
 const rejection = (body: Problem, headers?: Record<string, string>): Reply => ({
@@ -124,7 +134,9 @@ function unauthorized(hadHeader: boolean): Reply {
 function faultReply(fault: FaultRow): Reply {
   const status = fault.status!;
   const retryAfter = status === 500 ? undefined : String(fault.retry_after_seconds ?? 1);
-  const detail = `A fault armed with POST /_sandbox/v1/faults (${fault.id}) answered this request${retryAfter === undefined ? "" : `; retry after ${retryAfter} s`}.`;
+  const detail =
+    `A fault armed with POST /_sandbox/v1/faults (${fault.id}) answered this request` +
+    `${retryAfter === undefined ? "" : `; retry after ${retryAfter} s`}.`;
   return rejection(
     problem(status, SERVER_CONDITIONS[status]!, detail),
     retryAfter === undefined ? undefined : { "Retry-After": retryAfter },

@@ -79,7 +79,10 @@ export class Payments {
     });
   }
 
-  /** Sessions with no completed payment at `expires_at` expire, and say so at that time: of one account, or all when `accountId` is null. */
+  /**
+   * Sessions with no completed payment at `expires_at` expire, and say so at that time: of one account, or all when
+   * `accountId` is null.
+   */
   expireDue(accountId: number | null, now: number) {
     for (const { accountId: owner, session } of this.#store.sessions.expireDue(accountId, now)) {
       this.#store.outbox.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));

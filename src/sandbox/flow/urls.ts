@@ -16,7 +16,8 @@ export function isLoopbackHttpUrl(value: unknown): boolean {
 
 /** What the sandbox says of a URL in one of these fields that it refuses for its scheme. */
 export const HTTPS_OR_LOOPBACK_HTTP =
-  "must be an https:// URL; the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), but every other host needs https://";
+  "must be an https:// URL; the sandbox also accepts loopback http:// URLs (localhost, 127.0.0.0/8, [::1]), " +
+  "but every other host needs https://";
 
 /** The field of `fields` whose `^https://` pattern the error is about, if any. */
 const httpsPatternField = (error: ValidationError, fields: readonly string[]) =>

@@ -12,7 +12,8 @@ export class Counterparties {
   constructor(db: DatabaseSync) {
     this.#sql = prepareAll(db, {
       insert:
-        "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, details, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, details, created_at_ms) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
       byContact:
         "SELECT id FROM counterparties WHERE account_id = ? AND email = ? COLLATE NOCASE AND phone_number = ? AND payment_rail = 'PAYIN'",
     });

@@ -47,7 +47,9 @@ export class Faults {
 
   constructor(db: DatabaseSync) {
     this.#sql = prepareAll(db, {
-      insert: `INSERT INTO faults (account_id, id, target, effect, operation_id, status, retry_after_seconds, delay_ms, times_left, share, created_at_ms)
+      insert:
+        "INSERT INTO faults (account_id, id, target, effect, operation_id, status, retry_after_seconds, " +
+        `delay_ms, times_left, share, created_at_ms)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       list: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? ORDER BY seq`,
       ofTarget: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? AND target = ? ORDER BY seq`,

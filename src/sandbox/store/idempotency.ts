@@ -21,11 +21,13 @@ export class IdempotencyKeys {
   constructor(db: DatabaseSync) {
     this.#sql = prepareAll(db, {
       claim:
-        "INSERT INTO idempotency_keys (account_id, operation, key, request_hash, status, response, created_at_ms, due_ms) VALUES (?, ?, ?, ?, 0, '', ?, ?)",
+        "INSERT INTO idempotency_keys (account_id, operation, key, request_hash, status, response, created_at_ms, due_ms) " +
+        "VALUES (?, ?, ?, ?, 0, '', ?, ?)",
       existing:
         "SELECT request_hash, status, response, created_at_ms FROM idempotency_keys WHERE account_id = ? AND operation = ? AND key = ?",
       renew:
-        "UPDATE idempotency_keys SET request_hash = ?, status = 0, response = '', created_at_ms = ?, due_ms = ? WHERE account_id = ? AND operation = ? AND key = ?",
+        "UPDATE idempotency_keys SET request_hash = ?, status = 0, response = '', created_at_ms = ?, due_ms = ? " +
+        "WHERE account_id = ? AND operation = ? AND key = ?",
       answer: "UPDATE idempotency_keys SET status = ?, response = ? WHERE account_id = ? AND operation = ? AND key = ?",
       forgetDue: "DELETE FROM idempotency_keys INDEXED BY idempotency_keys_due WHERE account_id = ? AND due_ms <= ?",
       forgetDueForAll: "DELETE FROM idempotency_keys WHERE due_ms <= ?",

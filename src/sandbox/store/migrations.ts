@@ -211,13 +211,15 @@ export const migrations: readonly string[] = [
       CASE WHEN t.status = 'completed' THEN t.settles_at_ms - a.clock_offset_ms END
     FROM transactions_old t JOIN accounts a ON a.id = t.account_id;
   INSERT INTO events
-    SELECT e.seq, e.account_id, e.id, e.type, e.session_id, json_extract(e.payload, '$.data.transaction_id'), e.created_at_ms, e.state, e.attempts,
+    SELECT e.seq, e.account_id, e.id, e.type, e.session_id, json_extract(e.payload, '$.data.transaction_id'), ` +
+    `e.created_at_ms, e.state, e.attempts,
       CASE WHEN e.state = 'pending' AND NOT EXISTS (SELECT 1 FROM events_old earlier
         WHERE earlier.account_id = e.account_id AND earlier.session_id = e.session_id AND earlier.state = 'pending' AND earlier.seq < e.seq)
       THEN e.next_attempt_at_ms - a.clock_offset_ms END
     FROM events_old e JOIN accounts a ON a.id = e.account_id;
   INSERT INTO idempotency_keys
-    SELECT k.account_id, k.operation, k.key, k.request_hash, k.status, k.response, k.created_at_ms, k.created_at_ms + 86400000 - a.clock_offset_ms
+    SELECT k.account_id, k.operation, k.key, k.request_hash, k.status, k.response, k.created_at_ms, ` +
+    `k.created_at_ms + 86400000 - a.clock_offset_ms
     FROM idempotency_keys_old k JOIN accounts a ON a.id = k.account_id;
 
   DROP TABLE events_old;

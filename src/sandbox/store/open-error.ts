@@ -50,7 +50,11 @@ function reasonOf(file: string, error: Error & { errcode?: number }): string {
     () => rmSync(probe, { force: true }),
   );
   if (refused)
-    return `the folder ${folder} is read-only for this process (${refused}), and SQLite must create ${stats instanceof Error ? "the file and " : ""}its -wal and -shm files in it; give a path in a writable folder`;
+    return (
+      `the folder ${folder} is read-only for this process (${refused}), ` +
+      `and SQLite must create ${stats instanceof Error ? "the file and " : ""}its -wal and -shm files in it; ` +
+      "give a path in a writable folder"
+    );
   return error.message;
 }
 

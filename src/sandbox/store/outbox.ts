@@ -113,16 +113,21 @@ export class Outbox {
        WHERE seq IN (SELECT MIN(seq) FROM events WHERE account_id = ? AND state = 'pending' GROUP BY session_id) AND due_ms IS NULL`,
       dueForAll: "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE due_ms <= ? ORDER BY due_ms LIMIT ?",
       dueForAccount:
-        "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events WHERE account_id = ? AND due_ms <= ? ORDER BY due_ms LIMIT ?",
+        "SELECT seq, account_id AS accountId, session_id AS sessionId FROM events " +
+        "WHERE account_id = ? AND due_ms <= ? ORDER BY due_ms LIMIT ?",
       countDueFor: "SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?)",
       // Only events of an account with a URL are pending; the joins give it, the secret, and what the payload tells.
-      load: `SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, e.transaction_id AS transactionId, e.created_at_ms AS createdAtMs,
+      load:
+        "SELECT e.seq, e.account_id AS accountId, e.id, e.type, e.session_id AS sessionId, " +
+        `e.transaction_id AS transactionId, e.created_at_ms AS createdAtMs,
          e.attempts, w.url, w.signing_secret AS secret, s.counterparty_id AS counterpartyId, s.request, t.failure_reason AS failureReason
        FROM events e JOIN webhooks w ON w.account_id = e.account_id
          JOIN payment_sessions s ON s.account_id = e.account_id AND s.id = e.session_id
          LEFT JOIN transactions t ON t.account_id = e.account_id AND t.id = e.transaction_id
        WHERE e.seq = ? AND e.state = 'pending'`,
-      insertAttempt: `INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults)
+      insertAttempt:
+        "INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, " +
+        `attempted_at_ms, duration_ms, next_attempt_at_ms, faults)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       countAttempts: "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?",
       // The shuffle fault's pick: the session's newest pending event whose time has come.
@@ -131,9 +136,13 @@ export class Outbox {
       afterAttempt: "UPDATE events SET state = ?, attempts = ?, due_ms = ? WHERE account_id = ? AND id = ?",
       next: `UPDATE events SET due_ms = ${dueFromItsTime}
        WHERE seq = (SELECT MIN(seq) FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending') AND due_ms IS NULL`,
-      get: "SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?",
+      get:
+        "SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts " +
+        "FROM events WHERE account_id = ? AND id = ?",
       again: "UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?",
-      attempts: `SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults
+      attempts:
+        "SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
+        `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults
        FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
        WHERE d.account_id = ? ORDER BY d.attempted_at_ms, e.seq, d.attempt`,
     });

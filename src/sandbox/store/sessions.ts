@@ -49,7 +49,8 @@ export class Sessions {
       get: `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? AND id = ?`,
       find: `SELECT ${COLUMNS} FROM payment_sessions WHERE id = ?`,
       complete: "UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'",
-      expireForAccount: `UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`,
+      expireForAccount:
+        "UPDATE payment_sessions SET status = 'expired', due_ms = NULL " + `WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`,
       expireForAll: `UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE due_ms <= ? RETURNING ${COLUMNS}`,
     });
   }

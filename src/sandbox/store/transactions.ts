@@ -24,7 +24,9 @@ interface Row {
 }
 
 // A transaction keeps its own state; whom and what it charges are its session's.
-const SELECT = `SELECT t.account_id, t.id, t.session_id, t.status, t.failure_reason, t.created_at_ms, t.updated_at_ms, s.counterparty_id, s.request
+const SELECT =
+  "SELECT t.account_id, t.id, t.session_id, t.status, t.failure_reason, t.created_at_ms, t.updated_at_ms, " +
+  `s.counterparty_id, s.request
   FROM transactions t JOIN payment_sessions s ON s.account_id = t.account_id AND s.id = t.session_id`;
 
 function stored(row: Row): StoredTransaction {

@@ -19,7 +19,9 @@ export class Webhooks {
   constructor(db: DatabaseSync) {
     this.#sql = prepareAll(db, {
       // One statement: the first registration makes the secret, a later one keeps it.
-      register: `INSERT INTO webhooks (account_id, url, signing_secret, registrations, created_at_ms, updated_at_ms) VALUES (?, ?, ?, 1, ?, ?)
+      register:
+        "INSERT INTO webhooks (account_id, url, signing_secret, registrations, created_at_ms, updated_at_ms) " +
+        `VALUES (?, ?, ?, 1, ?, ?)
         ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, updated_at_ms = excluded.updated_at_ms, registrations = registrations + 1
         RETURNING url, signing_secret, registrations, created_at_ms, updated_at_ms`,
       get: "SELECT url, signing_secret, registrations, created_at_ms, updated_at_ms FROM webhooks WHERE account_id = ?",

@@ -48,35 +48,55 @@ function formatExpiry(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
+  return (
+    `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`
+  );
 }
 
 const reasonLabel = (code: string) => REASON_LABELS[code] ?? code;
 
 // Icons are inline SVG so the page loads nothing from anywhere.
 const ICONS = {
-  mark: '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><rect x="2" y="5" width="20" height="14" rx="3" fill="currentColor"/><rect x="2" y="8.5" width="20" height="2.6" fill="#fff" opacity=".85"/><rect x="5" y="14" width="6" height="2" rx="1" fill="#fff" opacity=".85"/></svg>',
+  mark:
+    '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">' +
+    '<rect x="2" y="5" width="20" height="14" rx="3" fill="currentColor"/>' +
+    '<rect x="2" y="8.5" width="20" height="2.6" fill="#fff" opacity=".85"/>' +
+    '<rect x="5" y="14" width="6" height="2" rx="1" fill="#fff" opacity=".85"/></svg>',
   check:
-    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">' +
+    '<path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" stroke-width="2.4" ' +
+    'stroke-linecap="round" stroke-linejoin="round"/></svg>',
   clock:
-    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 7.5V12l3 2" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
+    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">' +
+    '<circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="2"/>' +
+    '<path d="M12 7.5V12l3 2" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
   search:
-    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><circle cx="10.5" cy="10.5" r="6" fill="none" stroke="currentColor" stroke-width="2"/><path d="M15 15l5 5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
+    '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">' +
+    '<circle cx="10.5" cy="10.5" r="6" fill="none" stroke="currentColor" stroke-width="2"/>' +
+    '<path d="M15 15l5 5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
   alert:
-    '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><circle cx="12" cy="12" r="9.5" fill="currentColor"/><path d="M12 7v6" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/><circle cx="12" cy="16.6" r="1.3" fill="#fff"/></svg>',
+    '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">' +
+    '<circle cx="12" cy="12" r="9.5" fill="currentColor"/>' +
+    '<path d="M12 7v6" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/>' +
+    '<circle cx="12" cy="16.6" r="1.3" fill="#fff"/></svg>',
 };
 
-const STYLE = `
+const STYLE =
+  `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;min-height:100vh;background:#f3f4f7;color:#1b1f2a;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-font-smoothing:antialiased}
+body{margin:0;min-height:100vh;background:#f3f4f7;color:#1b1f2a;` +
+  `font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-font-smoothing:antialiased}
 .ribbon{background:#ffb020;color:#3d2800;text-align:center;font-size:13px;font-weight:600;padding:6px 12px;letter-spacing:.01em}
 main{display:flex;flex-direction:column;align-items:center;padding:48px 16px 32px}
-.card{width:100%;max-width:440px;background:#fff;border-radius:14px;box-shadow:0 1px 2px rgba(16,24,40,.06),0 8px 24px rgba(16,24,40,.08);overflow:hidden}
+.card{width:100%;max-width:440px;background:#fff;border-radius:14px;` +
+  `box-shadow:0 1px 2px rgba(16,24,40,.06),0 8px 24px rgba(16,24,40,.08);overflow:hidden}
 .head{display:flex;align-items:center;justify-content:space-between;gap:12px;padding:18px 24px;border-bottom:1px solid #eceef3}
 .brand{display:flex;align-items:center;gap:8px;font-weight:700;font-size:15px;color:#1b1f2a}
 .brand svg{color:#2f5bea}
-.badge{display:inline-flex;align-items:center;gap:6px;padding:3px 10px;border-radius:999px;background:#fff4e0;color:#8a4b00;border:1px solid #ffd79a;font-size:12px;font-weight:600;white-space:nowrap}
+.badge{display:inline-flex;align-items:center;gap:6px;padding:3px 10px;border-radius:999px;` +
+  `background:#fff4e0;color:#8a4b00;border:1px solid #ffd79a;font-size:12px;font-weight:600;white-space:nowrap}
 .badge::before{content:"";width:7px;height:7px;border-radius:50%;background:#f59e0b}
 .summary{padding:28px 24px 8px;text-align:center}
 .payee{margin:0;color:#5b6275;font-size:14px}
@@ -88,11 +108,13 @@ main{display:flex;flex-direction:column;align-items:center;padding:48px 16px 32p
 .details dd{margin:0;text-align:right;font-weight:500;min-width:0;overflow-wrap:anywhere}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;font-weight:400}
 .body{padding:20px 24px 24px}
-.notice{display:flex;gap:10px;align-items:flex-start;margin:0 0 18px;padding:12px 14px;border-radius:10px;background:#fef3f2;border:1px solid #fecdca;color:#912018;font-size:14px}
+.notice{display:flex;gap:10px;align-items:flex-start;margin:0 0 18px;padding:12px 14px;` +
+  `border-radius:10px;background:#fef3f2;border:1px solid #fecdca;color:#912018;font-size:14px}
 .notice svg{flex:none;color:#d92d20;margin-top:1px}
 .notice p{margin:0}
 .hint{margin:0 0 14px;color:#5b6275;font-size:13px;text-align:center}
-.btn{display:block;width:100%;border-radius:10px;padding:13px 16px;font:inherit;font-weight:600;font-size:16px;cursor:pointer;text-align:center;text-decoration:none;transition:background-color .15s,border-color .15s}
+.btn{display:block;width:100%;border-radius:10px;padding:13px 16px;font:inherit;font-weight:600;font-size:16px;` +
+  `cursor:pointer;text-align:center;text-decoration:none;transition:background-color .15s,border-color .15s}
 .btn:focus-visible,select:focus-visible{outline:3px solid #9db5ff;outline-offset:2px}
 .primary{background:#2f5bea;border:1px solid #2f5bea;color:#fff}
 .primary:hover{background:#2449c9;border-color:#2449c9}
@@ -104,8 +126,10 @@ label{display:block;margin:0 0 6px;font-size:13px;font-weight:600;color:#344054}
 .fail{display:flex;gap:10px}
 .fail .btn{width:auto;flex:none;padding:10px 22px;font-size:15px}
 .select{position:relative;flex:1;min-width:0}
-.select::after{content:"";position:absolute;right:15px;top:50%;width:7px;height:7px;border-right:2px solid #5b6275;border-bottom:2px solid #5b6275;transform:translateY(-70%) rotate(45deg);pointer-events:none}
-select{width:100%;padding:10px 38px 10px 12px;border:1px solid #d0d5dd;border-radius:10px;background:#fff;font:inherit;font-size:15px;color:#1b1f2a;-webkit-appearance:none;appearance:none}
+.select::after{content:"";position:absolute;right:15px;top:50%;width:7px;height:7px;border-right:2px solid #5b6275;` +
+  `border-bottom:2px solid #5b6275;transform:translateY(-70%) rotate(45deg);pointer-events:none}
+select{width:100%;padding:10px 38px 10px 12px;border:1px solid #d0d5dd;border-radius:10px;` +
+  `background:#fff;font:inherit;font-size:15px;color:#1b1f2a;-webkit-appearance:none;appearance:none}
 .state{text-align:center;padding:4px 0 4px}
 .state .icon{display:inline-flex;align-items:center;justify-content:center;width:56px;height:56px;border-radius:50%;margin-bottom:10px}
 .state.paid .icon{background:#e7f8ef;color:#079455}
@@ -178,7 +202,10 @@ function form(session: PageSession, failed: string | undefined): string {
 </form>`;
 }
 
-/** The page at payment_link. `failed` is the failure_reason of the last attempt when the customer just chose Fail (the session stays open for another try). */
+/**
+ * The page at payment_link. `failed` is the failure_reason of the last attempt when the customer just chose Fail
+ * (the session stays open for another try).
+ */
 export function paymentPage(session: PageSession, notice?: { failed?: string }): string {
   const amount = formatAmount(session.amount, session.currency);
   const merchant = webUrl(session.source_url)?.host;
@@ -213,7 +240,8 @@ ${backLink(session)}
     // Only an open session can carry the notice: a failed attempt leaves it open for another try.
     const alert =
       notice?.failed !== undefined
-        ? `<div class="notice" role="alert">${ICONS.alert}<p>The payment failed (${escapeHtml(reasonLabel(notice.failed))}). The customer can try again.</p></div>\n`
+        ? `<div class="notice" role="alert">${ICONS.alert}` +
+          `<p>The payment failed (${escapeHtml(reasonLabel(notice.failed))}). The customer can try again.</p></div>\n`
         : "";
     body = alert + form(session, notice?.failed);
   }
