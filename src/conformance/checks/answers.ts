@@ -2,6 +2,7 @@
 import { expectAnswer, expectThat, type Check, type CheckContext } from "../check.ts";
 import type { Exchange } from "../target.ts";
 import { newCounterparty, PATHS, sessionBody } from "../fixtures.ts";
+import { SESSION_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
 /** Fails unless the record created holds each field as it was sent (a stateless mock answers its example instead). */
 function expectSent(offers: CheckContext["offers"], sent: Record<string, unknown>, created: Exchange) {
@@ -66,7 +67,7 @@ export const answerChecks: Check[] = [
       const { status, created_at, expires_at, payment_link } = session.json;
       expectThat(status === "created", `the new session is ${status}, not created`, session);
       expectThat(
-        Date.parse(expires_at) - Date.parse(created_at) === 3_600_000,
+        Date.parse(expires_at) - Date.parse(created_at) === SESSION_LIFETIME_MS,
         `the link is valid from ${created_at} to ${expires_at}, not one hour`,
         session,
       );

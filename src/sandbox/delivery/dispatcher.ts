@@ -114,8 +114,8 @@ export class Dispatcher {
     this.#kicked = true;
     setImmediate(() => {
       this.#kicked = false;
-      // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next kick
       const now = Date.now();
+      // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next kick
       if (!this.#closing.signal.aborted) this.#start(this.#store.outbox.due(now, BATCH + this.#inFlight.size), now);
     });
   }
