@@ -3,9 +3,9 @@
 // page. It must show the whole contract, link only relatively, load nothing from another
 // host and run without script errors.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { readRegister } from "../../scripts/docs/decisions.ts";
@@ -14,13 +14,10 @@ import { buildDocs } from "../../scripts/lib/build-steps.ts";
 import { root } from "../../scripts/lib/paths.ts";
 import { operationsOf } from "../../scripts/lib/openapi.ts";
 import { serveStatic, type StaticServer } from "../../scripts/lib/static-server.ts";
+import { launchChromium, skipBrowserTests } from "../support/chromium.ts";
 import { siteLinkProblems } from "./site-links.ts";
 
-const executablePath = "/usr/bin/chromium";
-const missing = existsSync(executablePath) ? undefined : `Chromium (${executablePath})`;
-// CI installs Chromium, so there a missing browser is a failure, never a quiet skip.
-const skip = missing !== undefined && !process.env.CI;
-if (skip) console.warn(`test/docs: skipped: ${missing} is missing. Install Debian's chromium package to run the docs site test.`);
+const skip = skipBrowserTests("test/docs", "the docs site test");
 
 const site = path.join(root, "dist", "docs");
 const screenshots = path.join(root, "test-results", "docs");
@@ -106,24 +103,11 @@ async function screenshot(page: Page, name: string) {
 
 describe.skipIf(skip)("the docs site (npm run docs)", () => {
   beforeAll(async () => {
-    if (missing) throw new Error(`${missing} is missing: CI must install it (apt-get install chromium) to test the docs site`);
     // `npm run docs`, unless dist/docs is already what it makes from today's inputs (after `npm start`).
     await buildDocs({ quiet: true });
     mkdirSync(screenshots, { recursive: true });
     server = await serveStatic(site, prefix);
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium("the docs site");
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   }, 180_000);
 

@@ -2,25 +2,19 @@
 // customer pays or fails with the page's own form, and the browser lands where the session says
 // (a shop on loopback). What the page showed must be what the sandbox then holds and delivers,
 // and the page must load nothing from another host and run without errors.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { FAILURE_REASONS } from "../../src/sandbox/edge/page/render.ts";
 import { accountOn } from "../support/sandbox-account.ts";
+import { launchChromium, skipBrowserTests } from "../support/chromium.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";
 
-const executablePath = "/usr/bin/chromium";
-const missing = existsSync(executablePath) ? undefined : `Chromium (${executablePath})`;
-// CI installs Chromium, so there a missing browser is a failure, never a quiet skip.
-const skip = missing !== undefined && !process.env.CI;
-if (skip)
-  console.warn(
-    `test/sandbox/page.browser: skipped: ${missing} is missing. Install Debian's chromium package to run the payment page in a browser.`,
-  );
+const skip = skipBrowserTests("test/sandbox/page.browser", "the payment page in a browser");
 
 const screenshots = path.join(root, "test-results", "sandbox");
 const DESKTOP = { width: 1280, height: 800 };
@@ -133,22 +127,9 @@ const failButton = (page: Page) => page.locator('button[name="outcome"][value="f
 
 describe.skipIf(skip)("the payment page in Chromium", () => {
   beforeAll(async () => {
-    if (missing) throw new Error(`${missing} is missing: CI must install it (apt-get install chromium) to test the payment page`);
     mkdirSync(screenshots, { recursive: true });
     [sandbox, endpoint, shop] = await Promise.all([startSandbox({ port: 0 }), startReceiver(), startShop()]);
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium("the payment page");
     context = await browser.newContext({ viewport: DESKTOP });
   }, 60_000);
 
