@@ -5513,6 +5513,7 @@ const schema130 = {
 	"required": [
 		"event_id",
 		"event_type",
+		"session_id",
 		"attempt",
 		"url",
 		"status",
@@ -5525,6 +5526,14 @@ const schema130 = {
 			"description": "The event's id, sent as `webhook-id` on every attempt."
 		},
 		"event_type": { "$ref": "#/$defs/PayinEventType" },
+		"session_id": {
+			"$ref": "#/$defs/SessionId",
+			"description": "The session the event is about, its `data.session_id`."
+		},
+		"transaction_id": {
+			"$ref": "#/$defs/TransactionId",
+			"description": "The transaction a transaction event is about, its `data.transaction_id`; absent for a session event."
+		},
 		"attempt": {
 			"description": "1 for the first attempt, counting up with each retry and redelivery.",
 			"type": "integer",
@@ -5633,112 +5642,109 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 			else vErrors.push(err1);
 			errors++;
 		}
-		if (data.attempt === void 0) {
+		if (data.session_id === void 0) {
 			const err2 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "session_id" },
+				message: "must have required property 'session_id'"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		if (data.attempt === void 0) {
+			const err3 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "attempt" },
 				message: "must have required property 'attempt'"
 			};
-			if (vErrors === null) vErrors = [err2];
-			else vErrors.push(err2);
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
 			errors++;
 		}
 		if (data.url === void 0) {
-			const err3 = {
+			const err4 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "url" },
 				message: "must have required property 'url'"
 			};
-			if (vErrors === null) vErrors = [err3];
-			else vErrors.push(err3);
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
 			errors++;
 		}
 		if (data.status === void 0) {
-			const err4 = {
+			const err5 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "status" },
 				message: "must have required property 'status'"
 			};
-			if (vErrors === null) vErrors = [err4];
-			else vErrors.push(err4);
+			if (vErrors === null) vErrors = [err5];
+			else vErrors.push(err5);
 			errors++;
 		}
 		if (data.attempted_at === void 0) {
-			const err5 = {
+			const err6 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "attempted_at" },
 				message: "must have required property 'attempted_at'"
 			};
-			if (vErrors === null) vErrors = [err5];
-			else vErrors.push(err5);
+			if (vErrors === null) vErrors = [err6];
+			else vErrors.push(err6);
 			errors++;
 		}
 		if (data.duration_ms === void 0) {
-			const err6 = {
+			const err7 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "duration_ms" },
 				message: "must have required property 'duration_ms'"
 			};
-			if (vErrors === null) vErrors = [err6];
-			else vErrors.push(err6);
+			if (vErrors === null) vErrors = [err7];
+			else vErrors.push(err7);
 			errors++;
 		}
 		if (data.event_id !== void 0) {
 			let data0 = data.event_id;
 			if (typeof data0 === "string") {
 				if (func1(data0) > 64) {
-					const err7 = {
+					const err8 = {
 						instancePath: instancePath + "/event_id",
 						schemaPath: "#/$defs/EventId/maxLength",
 						keyword: "maxLength",
 						params: { limit: 64 },
 						message: "must NOT have more than 64 characters"
 					};
-					if (vErrors === null) vErrors = [err7];
-					else vErrors.push(err7);
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
 					errors++;
 				}
 				if (func1(data0) < 1) {
-					const err8 = {
+					const err9 = {
 						instancePath: instancePath + "/event_id",
 						schemaPath: "#/$defs/EventId/minLength",
 						keyword: "minLength",
 						params: { limit: 1 },
 						message: "must NOT have fewer than 1 characters"
 					};
-					if (vErrors === null) vErrors = [err8];
-					else vErrors.push(err8);
+					if (vErrors === null) vErrors = [err9];
+					else vErrors.push(err9);
 					errors++;
 				}
 			} else {
-				const err9 = {
+				const err10 = {
 					instancePath: instancePath + "/event_id",
 					schemaPath: "#/$defs/EventId/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err9];
-				else vErrors.push(err9);
-				errors++;
-			}
-		}
-		if (data.event_type !== void 0) {
-			let data1 = data.event_type;
-			if (typeof data1 !== "string") {
-				const err10 = {
-					instancePath: instancePath + "/event_type",
-					schemaPath: "#/$defs/PayinEventType/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
@@ -5747,36 +5753,131 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 				else vErrors.push(err10);
 				errors++;
 			}
-			if (!(data1 === "session-created" || data1 === "transaction-created" || data1 === "transaction-completed" || data1 === "transaction-settled" || data1 === "session-expired" || data1 === "transaction-failed" || data1 === "session-completed")) {
+		}
+		if (data.event_type !== void 0) {
+			let data1 = data.event_type;
+			if (typeof data1 !== "string") {
 				const err11 = {
+					instancePath: instancePath + "/event_type",
+					schemaPath: "#/$defs/PayinEventType/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+			if (!(data1 === "session-created" || data1 === "transaction-created" || data1 === "transaction-completed" || data1 === "transaction-settled" || data1 === "session-expired" || data1 === "transaction-failed" || data1 === "session-completed")) {
+				const err12 = {
 					instancePath: instancePath + "/event_type",
 					schemaPath: "#/$defs/PayinEventType/enum",
 					keyword: "enum",
 					params: { allowedValues: schema132.enum },
 					message: "must be equal to one of the allowed values"
 				};
-				if (vErrors === null) vErrors = [err11];
-				else vErrors.push(err11);
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+		}
+		if (data.session_id !== void 0) {
+			let data2 = data.session_id;
+			if (typeof data2 === "string") {
+				if (func1(data2) > 64) {
+					const err13 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+				if (func1(data2) < 1) {
+					const err14 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			} else {
+				const err15 = {
+					instancePath: instancePath + "/session_id",
+					schemaPath: "#/$defs/SessionId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
+				errors++;
+			}
+		}
+		if (data.transaction_id !== void 0) {
+			let data3 = data.transaction_id;
+			if (typeof data3 === "string") {
+				if (func1(data3) > 64) {
+					const err16 = {
+						instancePath: instancePath + "/transaction_id",
+						schemaPath: "#/$defs/TransactionId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+				if (func1(data3) < 1) {
+					const err17 = {
+						instancePath: instancePath + "/transaction_id",
+						schemaPath: "#/$defs/TransactionId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+			} else {
+				const err18 = {
+					instancePath: instancePath + "/transaction_id",
+					schemaPath: "#/$defs/TransactionId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err18];
+				else vErrors.push(err18);
 				errors++;
 			}
 		}
 		if (data.attempt !== void 0) {
-			let data2 = data.attempt;
-			if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-				const err12 = {
+			let data4 = data.attempt;
+			if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+				const err19 = {
 					instancePath: instancePath + "/attempt",
 					schemaPath: "#/properties/attempt/type",
 					keyword: "type",
 					params: { type: "integer" },
 					message: "must be integer"
 				};
-				if (vErrors === null) vErrors = [err12];
-				else vErrors.push(err12);
+				if (vErrors === null) vErrors = [err19];
+				else vErrors.push(err19);
 				errors++;
 			}
-			if (typeof data2 == "number" && isFinite(data2)) {
-				if (data2 < 1 || isNaN(data2)) {
-					const err13 = {
+			if (typeof data4 == "number" && isFinite(data4)) {
+				if (data4 < 1 || isNaN(data4)) {
+					const err20 = {
 						instancePath: instancePath + "/attempt",
 						schemaPath: "#/properties/attempt/minimum",
 						keyword: "minimum",
@@ -5786,153 +5887,153 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be >= 1"
 					};
-					if (vErrors === null) vErrors = [err13];
-					else vErrors.push(err13);
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
 					errors++;
 				}
 			}
 		}
 		if (data.url !== void 0) {
-			let data3 = data.url;
-			if (typeof data3 === "string") {
-				if (func1(data3) > 2048) {
-					const err14 = {
+			let data5 = data.url;
+			if (typeof data5 === "string") {
+				if (func1(data5) > 2048) {
+					const err21 = {
 						instancePath: instancePath + "/url",
 						schemaPath: "#/properties/url/maxLength",
 						keyword: "maxLength",
 						params: { limit: 2048 },
 						message: "must NOT have more than 2048 characters"
 					};
-					if (vErrors === null) vErrors = [err14];
-					else vErrors.push(err14);
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
 					errors++;
 				}
-				if (!formats14(data3)) {
-					const err15 = {
+				if (!formats14(data5)) {
+					const err22 = {
 						instancePath: instancePath + "/url",
 						schemaPath: "#/properties/url/format",
 						keyword: "format",
 						params: { format: "uri" },
 						message: "must match format \"uri\""
 					};
-					if (vErrors === null) vErrors = [err15];
-					else vErrors.push(err15);
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
 					errors++;
 				}
 			} else {
-				const err16 = {
+				const err23 = {
 					instancePath: instancePath + "/url",
 					schemaPath: "#/properties/url/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err16];
-				else vErrors.push(err16);
+				if (vErrors === null) vErrors = [err23];
+				else vErrors.push(err23);
 				errors++;
 			}
 		}
 		if (data.status !== void 0) {
-			let data4 = data.status;
-			if (typeof data4 !== "string") {
-				const err17 = {
+			let data6 = data.status;
+			if (typeof data6 !== "string") {
+				const err24 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/properties/status/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err17];
-				else vErrors.push(err17);
+				if (vErrors === null) vErrors = [err24];
+				else vErrors.push(err24);
 				errors++;
 			}
-			if (!(data4 === "succeeded" || data4 === "failed")) {
-				const err18 = {
+			if (!(data6 === "succeeded" || data6 === "failed")) {
+				const err25 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/properties/status/enum",
 					keyword: "enum",
 					params: { allowedValues: schema130.properties.status.enum },
 					message: "must be equal to one of the allowed values"
 				};
-				if (vErrors === null) vErrors = [err18];
-				else vErrors.push(err18);
+				if (vErrors === null) vErrors = [err25];
+				else vErrors.push(err25);
 				errors++;
 			}
 		}
 		if (data.response_status !== void 0) {
-			let data5 = data.response_status;
-			if (!(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
-				const err19 = {
+			let data7 = data.response_status;
+			if (!(typeof data7 == "number" && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+				const err26 = {
 					instancePath: instancePath + "/response_status",
 					schemaPath: "#/properties/response_status/type",
 					keyword: "type",
 					params: { type: "integer" },
 					message: "must be integer"
 				};
-				if (vErrors === null) vErrors = [err19];
-				else vErrors.push(err19);
+				if (vErrors === null) vErrors = [err26];
+				else vErrors.push(err26);
 				errors++;
 			}
 		}
 		if (data.error !== void 0) {
 			if (typeof data.error !== "string") {
-				const err20 = {
+				const err27 = {
 					instancePath: instancePath + "/error",
 					schemaPath: "#/properties/error/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err20];
-				else vErrors.push(err20);
+				if (vErrors === null) vErrors = [err27];
+				else vErrors.push(err27);
 				errors++;
 			}
 		}
 		if (data.attempted_at !== void 0) {
-			let data7 = data.attempted_at;
-			if (typeof data7 === "string") {
-				if (!formats4.validate(data7)) {
-					const err21 = {
+			let data9 = data.attempted_at;
+			if (typeof data9 === "string") {
+				if (!formats4.validate(data9)) {
+					const err28 = {
 						instancePath: instancePath + "/attempted_at",
 						schemaPath: "#/$defs/Timestamp/format",
 						keyword: "format",
 						params: { format: "date-time" },
 						message: "must match format \"date-time\""
 					};
-					if (vErrors === null) vErrors = [err21];
-					else vErrors.push(err21);
+					if (vErrors === null) vErrors = [err28];
+					else vErrors.push(err28);
 					errors++;
 				}
 			} else {
-				const err22 = {
+				const err29 = {
 					instancePath: instancePath + "/attempted_at",
 					schemaPath: "#/$defs/Timestamp/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err22];
-				else vErrors.push(err22);
+				if (vErrors === null) vErrors = [err29];
+				else vErrors.push(err29);
 				errors++;
 			}
 		}
 		if (data.duration_ms !== void 0) {
-			let data8 = data.duration_ms;
-			if (!(typeof data8 == "number" && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-				const err23 = {
+			let data10 = data.duration_ms;
+			if (!(typeof data10 == "number" && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+				const err30 = {
 					instancePath: instancePath + "/duration_ms",
 					schemaPath: "#/properties/duration_ms/type",
 					keyword: "type",
 					params: { type: "integer" },
 					message: "must be integer"
 				};
-				if (vErrors === null) vErrors = [err23];
-				else vErrors.push(err23);
+				if (vErrors === null) vErrors = [err30];
+				else vErrors.push(err30);
 				errors++;
 			}
-			if (typeof data8 == "number" && isFinite(data8)) {
-				if (data8 < 0 || isNaN(data8)) {
-					const err24 = {
+			if (typeof data10 == "number" && isFinite(data10)) {
+				if (data10 < 0 || isNaN(data10)) {
+					const err31 = {
 						instancePath: instancePath + "/duration_ms",
 						schemaPath: "#/properties/duration_ms/minimum",
 						keyword: "minimum",
@@ -5942,105 +6043,105 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be >= 0"
 					};
-					if (vErrors === null) vErrors = [err24];
-					else vErrors.push(err24);
+					if (vErrors === null) vErrors = [err31];
+					else vErrors.push(err31);
 					errors++;
 				}
 			}
 		}
 		if (data.next_attempt_at !== void 0) {
-			let data9 = data.next_attempt_at;
-			if (typeof data9 === "string") {
-				if (!formats4.validate(data9)) {
-					const err25 = {
+			let data11 = data.next_attempt_at;
+			if (typeof data11 === "string") {
+				if (!formats4.validate(data11)) {
+					const err32 = {
 						instancePath: instancePath + "/next_attempt_at",
 						schemaPath: "#/$defs/Timestamp/format",
 						keyword: "format",
 						params: { format: "date-time" },
 						message: "must match format \"date-time\""
 					};
-					if (vErrors === null) vErrors = [err25];
-					else vErrors.push(err25);
+					if (vErrors === null) vErrors = [err32];
+					else vErrors.push(err32);
 					errors++;
 				}
 			} else {
-				const err26 = {
+				const err33 = {
 					instancePath: instancePath + "/next_attempt_at",
 					schemaPath: "#/$defs/Timestamp/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err26];
-				else vErrors.push(err26);
+				if (vErrors === null) vErrors = [err33];
+				else vErrors.push(err33);
 				errors++;
 			}
 		}
 		if (data.faults !== void 0) {
-			let data10 = data.faults;
-			if (Array.isArray(data10)) {
-				if (data10.length > 3) {
-					const err27 = {
+			let data12 = data.faults;
+			if (Array.isArray(data12)) {
+				if (data12.length > 3) {
+					const err34 = {
 						instancePath: instancePath + "/faults",
 						schemaPath: "#/properties/faults/maxItems",
 						keyword: "maxItems",
 						params: { limit: 3 },
 						message: "must NOT have more than 3 items"
 					};
-					if (vErrors === null) vErrors = [err27];
-					else vErrors.push(err27);
+					if (vErrors === null) vErrors = [err34];
+					else vErrors.push(err34);
 					errors++;
 				}
-				if (data10.length < 1) {
-					const err28 = {
+				if (data12.length < 1) {
+					const err35 = {
 						instancePath: instancePath + "/faults",
 						schemaPath: "#/properties/faults/minItems",
 						keyword: "minItems",
 						params: { limit: 1 },
 						message: "must NOT have fewer than 1 items"
 					};
-					if (vErrors === null) vErrors = [err28];
-					else vErrors.push(err28);
+					if (vErrors === null) vErrors = [err35];
+					else vErrors.push(err35);
 					errors++;
 				}
-				const len0 = data10.length;
+				const len0 = data12.length;
 				for (let i0 = 0; i0 < len0; i0++) {
-					let data11 = data10[i0];
-					if (typeof data11 !== "string") {
-						const err29 = {
+					let data13 = data12[i0];
+					if (typeof data13 !== "string") {
+						const err36 = {
 							instancePath: instancePath + "/faults/" + i0,
 							schemaPath: "#/properties/faults/items/type",
 							keyword: "type",
 							params: { type: "string" },
 							message: "must be string"
 						};
-						if (vErrors === null) vErrors = [err29];
-						else vErrors.push(err29);
+						if (vErrors === null) vErrors = [err36];
+						else vErrors.push(err36);
 						errors++;
 					}
-					if (!(data11 === "duplicate" || data11 === "shuffle" || data11 === "delay")) {
-						const err30 = {
+					if (!(data13 === "duplicate" || data13 === "shuffle" || data13 === "delay")) {
+						const err37 = {
 							instancePath: instancePath + "/faults/" + i0,
 							schemaPath: "#/properties/faults/items/enum",
 							keyword: "enum",
 							params: { allowedValues: schema130.properties.faults.items.enum },
 							message: "must be equal to one of the allowed values"
 						};
-						if (vErrors === null) vErrors = [err30];
-						else vErrors.push(err30);
+						if (vErrors === null) vErrors = [err37];
+						else vErrors.push(err37);
 						errors++;
 					}
 				}
-				let i1 = data10.length;
+				let i1 = data12.length;
 				let j0;
 				if (i1 > 1) {
 					const indices0 = {};
 					for (; i1--;) {
-						let item0 = data10[i1];
+						let item0 = data12[i1];
 						if (typeof item0 !== "string") continue;
 						if (typeof indices0[item0] == "number") {
 							j0 = indices0[item0];
-							const err31 = {
+							const err38 = {
 								instancePath: instancePath + "/faults",
 								schemaPath: "#/properties/faults/uniqueItems",
 								keyword: "uniqueItems",
@@ -6050,8 +6151,8 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 								},
 								message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)"
 							};
-							if (vErrors === null) vErrors = [err31];
-							else vErrors.push(err31);
+							if (vErrors === null) vErrors = [err38];
+							else vErrors.push(err38);
 							errors++;
 							break;
 						}
@@ -6059,28 +6160,28 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 					}
 				}
 			} else {
-				const err32 = {
+				const err39 = {
 					instancePath: instancePath + "/faults",
 					schemaPath: "#/properties/faults/type",
 					keyword: "type",
 					params: { type: "array" },
 					message: "must be array"
 				};
-				if (vErrors === null) vErrors = [err32];
-				else vErrors.push(err32);
+				if (vErrors === null) vErrors = [err39];
+				else vErrors.push(err39);
 				errors++;
 			}
 		}
 	} else {
-		const err33 = {
+		const err40 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err33];
-		else vErrors.push(err33);
+		if (vErrors === null) vErrors = [err40];
+		else vErrors.push(err40);
 		errors++;
 	}
 	validate56.errors = vErrors;
@@ -6090,6 +6191,8 @@ validate56.evaluated = {
 	"props": {
 		"event_id": true,
 		"event_type": true,
+		"session_id": true,
+		"transaction_id": true,
 		"attempt": true,
 		"url": true,
 		"status": true,
@@ -6201,112 +6304,109 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 			else vErrors.push(err1);
 			errors++;
 		}
-		if (data.attempt === void 0) {
+		if (data.session_id === void 0) {
 			const err2 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "session_id" },
+				message: "must have required property 'session_id'"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		if (data.attempt === void 0) {
+			const err3 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "attempt" },
 				message: "must have required property 'attempt'"
 			};
-			if (vErrors === null) vErrors = [err2];
-			else vErrors.push(err2);
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
 			errors++;
 		}
 		if (data.url === void 0) {
-			const err3 = {
+			const err4 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "url" },
 				message: "must have required property 'url'"
 			};
-			if (vErrors === null) vErrors = [err3];
-			else vErrors.push(err3);
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
 			errors++;
 		}
 		if (data.status === void 0) {
-			const err4 = {
+			const err5 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "status" },
 				message: "must have required property 'status'"
 			};
-			if (vErrors === null) vErrors = [err4];
-			else vErrors.push(err4);
+			if (vErrors === null) vErrors = [err5];
+			else vErrors.push(err5);
 			errors++;
 		}
 		if (data.attempted_at === void 0) {
-			const err5 = {
+			const err6 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "attempted_at" },
 				message: "must have required property 'attempted_at'"
 			};
-			if (vErrors === null) vErrors = [err5];
-			else vErrors.push(err5);
+			if (vErrors === null) vErrors = [err6];
+			else vErrors.push(err6);
 			errors++;
 		}
 		if (data.duration_ms === void 0) {
-			const err6 = {
+			const err7 = {
 				instancePath,
 				schemaPath: "#/required",
 				keyword: "required",
 				params: { missingProperty: "duration_ms" },
 				message: "must have required property 'duration_ms'"
 			};
-			if (vErrors === null) vErrors = [err6];
-			else vErrors.push(err6);
+			if (vErrors === null) vErrors = [err7];
+			else vErrors.push(err7);
 			errors++;
 		}
 		if (data.event_id !== void 0) {
 			let data0 = data.event_id;
 			if (typeof data0 === "string") {
 				if (func1(data0) > 64) {
-					const err7 = {
+					const err8 = {
 						instancePath: instancePath + "/event_id",
 						schemaPath: "#/$defs/EventId/maxLength",
 						keyword: "maxLength",
 						params: { limit: 64 },
 						message: "must NOT have more than 64 characters"
 					};
-					if (vErrors === null) vErrors = [err7];
-					else vErrors.push(err7);
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
 					errors++;
 				}
 				if (func1(data0) < 1) {
-					const err8 = {
+					const err9 = {
 						instancePath: instancePath + "/event_id",
 						schemaPath: "#/$defs/EventId/minLength",
 						keyword: "minLength",
 						params: { limit: 1 },
 						message: "must NOT have fewer than 1 characters"
 					};
-					if (vErrors === null) vErrors = [err8];
-					else vErrors.push(err8);
+					if (vErrors === null) vErrors = [err9];
+					else vErrors.push(err9);
 					errors++;
 				}
 			} else {
-				const err9 = {
+				const err10 = {
 					instancePath: instancePath + "/event_id",
 					schemaPath: "#/$defs/EventId/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err9];
-				else vErrors.push(err9);
-				errors++;
-			}
-		}
-		if (data.event_type !== void 0) {
-			let data1 = data.event_type;
-			if (typeof data1 !== "string") {
-				const err10 = {
-					instancePath: instancePath + "/event_type",
-					schemaPath: "#/$defs/PayinEventType/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
@@ -6315,36 +6415,131 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 				else vErrors.push(err10);
 				errors++;
 			}
-			if (!(data1 === "session-created" || data1 === "transaction-created" || data1 === "transaction-completed" || data1 === "transaction-settled" || data1 === "session-expired" || data1 === "transaction-failed" || data1 === "session-completed")) {
+		}
+		if (data.event_type !== void 0) {
+			let data1 = data.event_type;
+			if (typeof data1 !== "string") {
 				const err11 = {
+					instancePath: instancePath + "/event_type",
+					schemaPath: "#/$defs/PayinEventType/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+			if (!(data1 === "session-created" || data1 === "transaction-created" || data1 === "transaction-completed" || data1 === "transaction-settled" || data1 === "session-expired" || data1 === "transaction-failed" || data1 === "session-completed")) {
+				const err12 = {
 					instancePath: instancePath + "/event_type",
 					schemaPath: "#/$defs/PayinEventType/enum",
 					keyword: "enum",
 					params: { allowedValues: schema132.enum },
 					message: "must be equal to one of the allowed values"
 				};
-				if (vErrors === null) vErrors = [err11];
-				else vErrors.push(err11);
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+		}
+		if (data.session_id !== void 0) {
+			let data2 = data.session_id;
+			if (typeof data2 === "string") {
+				if (func1(data2) > 64) {
+					const err13 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+				if (func1(data2) < 1) {
+					const err14 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			} else {
+				const err15 = {
+					instancePath: instancePath + "/session_id",
+					schemaPath: "#/$defs/SessionId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err15];
+				else vErrors.push(err15);
+				errors++;
+			}
+		}
+		if (data.transaction_id !== void 0) {
+			let data3 = data.transaction_id;
+			if (typeof data3 === "string") {
+				if (func1(data3) > 64) {
+					const err16 = {
+						instancePath: instancePath + "/transaction_id",
+						schemaPath: "#/$defs/TransactionId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+				if (func1(data3) < 1) {
+					const err17 = {
+						instancePath: instancePath + "/transaction_id",
+						schemaPath: "#/$defs/TransactionId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+			} else {
+				const err18 = {
+					instancePath: instancePath + "/transaction_id",
+					schemaPath: "#/$defs/TransactionId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err18];
+				else vErrors.push(err18);
 				errors++;
 			}
 		}
 		if (data.attempt !== void 0) {
-			let data2 = data.attempt;
-			if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-				const err12 = {
+			let data4 = data.attempt;
+			if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+				const err19 = {
 					instancePath: instancePath + "/attempt",
 					schemaPath: "#/properties/attempt/type",
 					keyword: "type",
 					params: { type: "integer" },
 					message: "must be integer"
 				};
-				if (vErrors === null) vErrors = [err12];
-				else vErrors.push(err12);
+				if (vErrors === null) vErrors = [err19];
+				else vErrors.push(err19);
 				errors++;
 			}
-			if (typeof data2 == "number" && isFinite(data2)) {
-				if (data2 < 1 || isNaN(data2)) {
-					const err13 = {
+			if (typeof data4 == "number" && isFinite(data4)) {
+				if (data4 < 1 || isNaN(data4)) {
+					const err20 = {
 						instancePath: instancePath + "/attempt",
 						schemaPath: "#/properties/attempt/minimum",
 						keyword: "minimum",
@@ -6354,153 +6549,153 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be >= 1"
 					};
-					if (vErrors === null) vErrors = [err13];
-					else vErrors.push(err13);
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
 					errors++;
 				}
 			}
 		}
 		if (data.url !== void 0) {
-			let data3 = data.url;
-			if (typeof data3 === "string") {
-				if (func1(data3) > 2048) {
-					const err14 = {
+			let data5 = data.url;
+			if (typeof data5 === "string") {
+				if (func1(data5) > 2048) {
+					const err21 = {
 						instancePath: instancePath + "/url",
 						schemaPath: "#/properties/url/maxLength",
 						keyword: "maxLength",
 						params: { limit: 2048 },
 						message: "must NOT have more than 2048 characters"
 					};
-					if (vErrors === null) vErrors = [err14];
-					else vErrors.push(err14);
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
 					errors++;
 				}
-				if (!formats14(data3)) {
-					const err15 = {
+				if (!formats14(data5)) {
+					const err22 = {
 						instancePath: instancePath + "/url",
 						schemaPath: "#/properties/url/format",
 						keyword: "format",
 						params: { format: "uri" },
 						message: "must match format \"uri\""
 					};
-					if (vErrors === null) vErrors = [err15];
-					else vErrors.push(err15);
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
 					errors++;
 				}
 			} else {
-				const err16 = {
+				const err23 = {
 					instancePath: instancePath + "/url",
 					schemaPath: "#/properties/url/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err16];
-				else vErrors.push(err16);
+				if (vErrors === null) vErrors = [err23];
+				else vErrors.push(err23);
 				errors++;
 			}
 		}
 		if (data.status !== void 0) {
-			let data4 = data.status;
-			if (typeof data4 !== "string") {
-				const err17 = {
+			let data6 = data.status;
+			if (typeof data6 !== "string") {
+				const err24 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/properties/status/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err17];
-				else vErrors.push(err17);
+				if (vErrors === null) vErrors = [err24];
+				else vErrors.push(err24);
 				errors++;
 			}
-			if (!(data4 === "succeeded" || data4 === "failed")) {
-				const err18 = {
+			if (!(data6 === "succeeded" || data6 === "failed")) {
+				const err25 = {
 					instancePath: instancePath + "/status",
 					schemaPath: "#/properties/status/enum",
 					keyword: "enum",
 					params: { allowedValues: schema130.properties.status.enum },
 					message: "must be equal to one of the allowed values"
 				};
-				if (vErrors === null) vErrors = [err18];
-				else vErrors.push(err18);
+				if (vErrors === null) vErrors = [err25];
+				else vErrors.push(err25);
 				errors++;
 			}
 		}
 		if (data.response_status !== void 0) {
-			let data5 = data.response_status;
-			if (!(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
-				const err19 = {
+			let data7 = data.response_status;
+			if (!(typeof data7 == "number" && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+				const err26 = {
 					instancePath: instancePath + "/response_status",
 					schemaPath: "#/properties/response_status/type",
 					keyword: "type",
 					params: { type: "integer" },
 					message: "must be integer"
 				};
-				if (vErrors === null) vErrors = [err19];
-				else vErrors.push(err19);
+				if (vErrors === null) vErrors = [err26];
+				else vErrors.push(err26);
 				errors++;
 			}
 		}
 		if (data.error !== void 0) {
 			if (typeof data.error !== "string") {
-				const err20 = {
+				const err27 = {
 					instancePath: instancePath + "/error",
 					schemaPath: "#/properties/error/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err20];
-				else vErrors.push(err20);
+				if (vErrors === null) vErrors = [err27];
+				else vErrors.push(err27);
 				errors++;
 			}
 		}
 		if (data.attempted_at !== void 0) {
-			let data7 = data.attempted_at;
-			if (typeof data7 === "string") {
-				if (!formats4.validate(data7)) {
-					const err21 = {
+			let data9 = data.attempted_at;
+			if (typeof data9 === "string") {
+				if (!formats4.validate(data9)) {
+					const err28 = {
 						instancePath: instancePath + "/attempted_at",
 						schemaPath: "#/$defs/Timestamp/format",
 						keyword: "format",
 						params: { format: "date-time" },
 						message: "must match format \"date-time\""
 					};
-					if (vErrors === null) vErrors = [err21];
-					else vErrors.push(err21);
+					if (vErrors === null) vErrors = [err28];
+					else vErrors.push(err28);
 					errors++;
 				}
 			} else {
-				const err22 = {
+				const err29 = {
 					instancePath: instancePath + "/attempted_at",
 					schemaPath: "#/$defs/Timestamp/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err22];
-				else vErrors.push(err22);
+				if (vErrors === null) vErrors = [err29];
+				else vErrors.push(err29);
 				errors++;
 			}
 		}
 		if (data.duration_ms !== void 0) {
-			let data8 = data.duration_ms;
-			if (!(typeof data8 == "number" && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-				const err23 = {
+			let data10 = data.duration_ms;
+			if (!(typeof data10 == "number" && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+				const err30 = {
 					instancePath: instancePath + "/duration_ms",
 					schemaPath: "#/properties/duration_ms/type",
 					keyword: "type",
 					params: { type: "integer" },
 					message: "must be integer"
 				};
-				if (vErrors === null) vErrors = [err23];
-				else vErrors.push(err23);
+				if (vErrors === null) vErrors = [err30];
+				else vErrors.push(err30);
 				errors++;
 			}
-			if (typeof data8 == "number" && isFinite(data8)) {
-				if (data8 < 0 || isNaN(data8)) {
-					const err24 = {
+			if (typeof data10 == "number" && isFinite(data10)) {
+				if (data10 < 0 || isNaN(data10)) {
+					const err31 = {
 						instancePath: instancePath + "/duration_ms",
 						schemaPath: "#/properties/duration_ms/minimum",
 						keyword: "minimum",
@@ -6510,105 +6705,105 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 						},
 						message: "must be >= 0"
 					};
-					if (vErrors === null) vErrors = [err24];
-					else vErrors.push(err24);
+					if (vErrors === null) vErrors = [err31];
+					else vErrors.push(err31);
 					errors++;
 				}
 			}
 		}
 		if (data.next_attempt_at !== void 0) {
-			let data9 = data.next_attempt_at;
-			if (typeof data9 === "string") {
-				if (!formats4.validate(data9)) {
-					const err25 = {
+			let data11 = data.next_attempt_at;
+			if (typeof data11 === "string") {
+				if (!formats4.validate(data11)) {
+					const err32 = {
 						instancePath: instancePath + "/next_attempt_at",
 						schemaPath: "#/$defs/Timestamp/format",
 						keyword: "format",
 						params: { format: "date-time" },
 						message: "must match format \"date-time\""
 					};
-					if (vErrors === null) vErrors = [err25];
-					else vErrors.push(err25);
+					if (vErrors === null) vErrors = [err32];
+					else vErrors.push(err32);
 					errors++;
 				}
 			} else {
-				const err26 = {
+				const err33 = {
 					instancePath: instancePath + "/next_attempt_at",
 					schemaPath: "#/$defs/Timestamp/type",
 					keyword: "type",
 					params: { type: "string" },
 					message: "must be string"
 				};
-				if (vErrors === null) vErrors = [err26];
-				else vErrors.push(err26);
+				if (vErrors === null) vErrors = [err33];
+				else vErrors.push(err33);
 				errors++;
 			}
 		}
 		if (data.faults !== void 0) {
-			let data10 = data.faults;
-			if (Array.isArray(data10)) {
-				if (data10.length > 3) {
-					const err27 = {
+			let data12 = data.faults;
+			if (Array.isArray(data12)) {
+				if (data12.length > 3) {
+					const err34 = {
 						instancePath: instancePath + "/faults",
 						schemaPath: "#/properties/faults/maxItems",
 						keyword: "maxItems",
 						params: { limit: 3 },
 						message: "must NOT have more than 3 items"
 					};
-					if (vErrors === null) vErrors = [err27];
-					else vErrors.push(err27);
+					if (vErrors === null) vErrors = [err34];
+					else vErrors.push(err34);
 					errors++;
 				}
-				if (data10.length < 1) {
-					const err28 = {
+				if (data12.length < 1) {
+					const err35 = {
 						instancePath: instancePath + "/faults",
 						schemaPath: "#/properties/faults/minItems",
 						keyword: "minItems",
 						params: { limit: 1 },
 						message: "must NOT have fewer than 1 items"
 					};
-					if (vErrors === null) vErrors = [err28];
-					else vErrors.push(err28);
+					if (vErrors === null) vErrors = [err35];
+					else vErrors.push(err35);
 					errors++;
 				}
-				const len0 = data10.length;
+				const len0 = data12.length;
 				for (let i0 = 0; i0 < len0; i0++) {
-					let data11 = data10[i0];
-					if (typeof data11 !== "string") {
-						const err29 = {
+					let data13 = data12[i0];
+					if (typeof data13 !== "string") {
+						const err36 = {
 							instancePath: instancePath + "/faults/" + i0,
 							schemaPath: "#/properties/faults/items/type",
 							keyword: "type",
 							params: { type: "string" },
 							message: "must be string"
 						};
-						if (vErrors === null) vErrors = [err29];
-						else vErrors.push(err29);
+						if (vErrors === null) vErrors = [err36];
+						else vErrors.push(err36);
 						errors++;
 					}
-					if (!(data11 === "duplicate" || data11 === "shuffle" || data11 === "delay")) {
-						const err30 = {
+					if (!(data13 === "duplicate" || data13 === "shuffle" || data13 === "delay")) {
+						const err37 = {
 							instancePath: instancePath + "/faults/" + i0,
 							schemaPath: "#/properties/faults/items/enum",
 							keyword: "enum",
 							params: { allowedValues: schema130.properties.faults.items.enum },
 							message: "must be equal to one of the allowed values"
 						};
-						if (vErrors === null) vErrors = [err30];
-						else vErrors.push(err30);
+						if (vErrors === null) vErrors = [err37];
+						else vErrors.push(err37);
 						errors++;
 					}
 				}
-				let i1 = data10.length;
+				let i1 = data12.length;
 				let j0;
 				if (i1 > 1) {
 					const indices0 = {};
 					for (; i1--;) {
-						let item0 = data10[i1];
+						let item0 = data12[i1];
 						if (typeof item0 !== "string") continue;
 						if (typeof indices0[item0] == "number") {
 							j0 = indices0[item0];
-							const err31 = {
+							const err38 = {
 								instancePath: instancePath + "/faults",
 								schemaPath: "#/properties/faults/uniqueItems",
 								keyword: "uniqueItems",
@@ -6618,8 +6813,8 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 								},
 								message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)"
 							};
-							if (vErrors === null) vErrors = [err31];
-							else vErrors.push(err31);
+							if (vErrors === null) vErrors = [err38];
+							else vErrors.push(err38);
 							errors++;
 							break;
 						}
@@ -6627,28 +6822,28 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 					}
 				}
 			} else {
-				const err32 = {
+				const err39 = {
 					instancePath: instancePath + "/faults",
 					schemaPath: "#/properties/faults/type",
 					keyword: "type",
 					params: { type: "array" },
 					message: "must be array"
 				};
-				if (vErrors === null) vErrors = [err32];
-				else vErrors.push(err32);
+				if (vErrors === null) vErrors = [err39];
+				else vErrors.push(err39);
 				errors++;
 			}
 		}
 	} else {
-		const err33 = {
+		const err40 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err33];
-		else vErrors.push(err33);
+		if (vErrors === null) vErrors = [err40];
+		else vErrors.push(err40);
 		errors++;
 	}
 	validate58.errors = vErrors;
@@ -6658,6 +6853,8 @@ validate58.evaluated = {
 	"props": {
 		"event_id": true,
 		"event_type": true,
+		"session_id": true,
+		"transaction_id": true,
 		"attempt": true,
 		"url": true,
 		"status": true,
@@ -6672,13 +6869,13 @@ validate58.evaluated = {
 	"dynamicItems": false
 };
 const validate_listFaults_200_body = validate59;
-const schema142 = {
+const schema146 = {
 	"description": "`request`: the account's requests to the contract's six operations (not the control API's); `delivery`: the account's webhook deliveries.",
 	"type": "string",
 	"enum": ["request", "delivery"],
 	"examples": ["request"]
 };
-const schema143 = {
+const schema147 = {
 	"description": "On a request:\n- `status`: answers with `status` and its problem document, and does nothing else;\n- `delay`: waits `delay_ms`, then handles the request as usual;\n- `drop`: handles the request, then closes the connection before the answer. A retry\n  with the same `Idempotency-Key` gets the answer it missed; one without creates again.\n\nOn a delivery (every one, until the faults are cleared):\n- `duplicate`: sends every acknowledged event once more, at once, with the same\n  `webhook-id` (a redelivery);\n- `shuffle`: sends each session's pending events newest first: of the events made\n  together (a payment's transaction-created, transaction-completed and\n  session-completed), the last goes first. Each is still retried until acknowledged;\n- `delay`: waits `delay_ms` before each attempt.\n",
 	"type": "string",
 	"enum": [
@@ -6690,7 +6887,7 @@ const schema143 = {
 	],
 	"examples": ["drop"]
 };
-const schema144 = {
+const schema148 = {
 	"description": "On a request, the contract operation whose requests meet the fault; all six when absent.",
 	"type": "string",
 	"enum": [
@@ -6818,7 +7015,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/target",
 					schemaPath: "#/$defs/target/enum",
 					keyword: "enum",
-					params: { allowedValues: schema142.enum },
+					params: { allowedValues: schema146.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err8];
@@ -6845,7 +7042,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/effect",
 					schemaPath: "#/$defs/effect/enum",
 					keyword: "enum",
-					params: { allowedValues: schema143.enum },
+					params: { allowedValues: schema147.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err10];
@@ -6872,7 +7069,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/$defs/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema144.enum },
+					params: { allowedValues: schema148.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err12];
@@ -7387,7 +7584,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/target",
 					schemaPath: "#/$defs/target/enum",
 					keyword: "enum",
-					params: { allowedValues: schema142.enum },
+					params: { allowedValues: schema146.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err8];
@@ -7414,7 +7611,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/effect",
 					schemaPath: "#/$defs/effect/enum",
 					keyword: "enum",
-					params: { allowedValues: schema143.enum },
+					params: { allowedValues: schema147.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err10];
@@ -7441,7 +7638,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/$defs/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema144.enum },
+					params: { allowedValues: schema148.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err12];
@@ -7928,7 +8125,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/$defs/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema144.enum },
+					params: { allowedValues: schema148.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err11];
@@ -8067,7 +8264,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
 							instancePath: instancePath + "/fault/effect",
 							schemaPath: "#/$defs/effect/enum",
 							keyword: "enum",
-							params: { allowedValues: schema143.enum },
+							params: { allowedValues: schema147.enum },
 							message: "must be equal to one of the allowed values"
 						};
 						if (vErrors === null) vErrors = [err21];
@@ -9086,6 +9283,16 @@ const responses = [
 			numeric: false,
 			validate: validate_advanceClock_401_header_WWW_Authenticate
 		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listDeliveries",
+		method: "GET",
+		path: "/_sandbox/v1/deliveries",
+		status: "422",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
 	},
 	{
 		document: "sandbox",

@@ -2191,22 +2191,64 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
 	const evaluated0 = validate45.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
-	if (!(data && typeof data == "object" && !Array.isArray(data))) {
-		const err0 = {
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.session_id !== void 0) {
+			let data0 = data.session_id;
+			if (typeof data0 === "string") {
+				if (func1(data0) > 64) {
+					const err0 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err0];
+					else vErrors.push(err0);
+					errors++;
+				}
+				if (func1(data0) < 1) {
+					const err1 = {
+						instancePath: instancePath + "/session_id",
+						schemaPath: "#/$defs/SessionId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+			} else {
+				const err2 = {
+					instancePath: instancePath + "/session_id",
+					schemaPath: "#/$defs/SessionId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+		}
+	} else {
+		const err3 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err0];
-		else vErrors.push(err0);
+		if (vErrors === null) vErrors = [err3];
+		else vErrors.push(err3);
 		errors++;
 	}
 	validate45.errors = vErrors;
 	return errors === 0;
 }
 validate45.evaluated = {
+	"props": { "session_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
@@ -2369,7 +2411,7 @@ validate49.evaluated = {
 	"dynamicItems": false
 };
 const validate_armFault_body = validate50;
-const schema81 = {
+const schema82 = {
 	"title": "FaultCreate",
 	"description": "Body of arm fault: what goes wrong, on the account's requests or on its webhook deliveries, and how often. Rules the schema cannot say are checked too, each answered with `422` naming the field: `effect` fits `target` (`status`, `delay`, `drop` on a request; `duplicate`, `shuffle`, `delay` on a delivery); `status` comes with `effect` `status` and only then; `delay_ms` with `effect` `delay` and only then; `operation_id`, `times` and `share` only on a request, and not `times` with `share`.",
 	"type": "object",
@@ -2506,7 +2548,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/target",
 					schemaPath: "#/properties/target/enum",
 					keyword: "enum",
-					params: { allowedValues: schema81.properties.target.enum },
+					params: { allowedValues: schema82.properties.target.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err4];
@@ -2533,7 +2575,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/effect",
 					schemaPath: "#/properties/effect/enum",
 					keyword: "enum",
-					params: { allowedValues: schema81.properties.effect.enum },
+					params: { allowedValues: schema82.properties.effect.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err6];
@@ -2560,7 +2602,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/properties/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema81.properties.operation_id.enum },
+					params: { allowedValues: schema82.properties.operation_id.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err8];
@@ -3070,12 +3112,16 @@ const operations = [
 		operationId: "listDeliveries",
 		method: "GET",
 		path: "/_sandbox/v1/deliveries",
-		parameters: [],
+		parameters: [{
+			"name": "session_id",
+			"in": "query"
+		}],
 		validateParameters: validate_listDeliveries_parameters,
 		validateBody: null,
 		statuses: [
 			"200",
 			"401",
+			"422",
 			"500"
 		]
 	},

@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * List delivery attempts
-         * @description Every attempt to deliver the account's events to its webhook URL, oldest first: which event, where, what the receiver answered, and when the next retry is due. Events made while no URL is registered have no attempt yet; they are delivered once one is.
+         * @description Every attempt to deliver the account's events to its webhook URL, oldest first: which event, where, what the receiver answered, and when the next retry is due. Events made while no URL is registered have no attempt yet; they are delivered once one is. With `session_id`, only the attempts of that session's events, in the order they were made: a test reads a flow's events as its receiver saw them.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -474,6 +474,10 @@ export interface components {
             /** @description The event's id, sent as `webhook-id` on every attempt. */
             event_id: components["schemas"]["EventId"];
             event_type: components["schemas"]["PayinEventType"];
+            /** @description The session the event is about, its `data.session_id`. */
+            session_id: components["schemas"]["SessionId"];
+            /** @description The transaction a transaction event is about, its `data.transaction_id`; absent for a session event. */
+            transaction_id?: components["schemas"]["TransactionId"];
             /**
              * @description 1 for the first attempt, counting up with each retry and redelivery.
              * @example 1
@@ -933,7 +937,10 @@ export interface operations {
     };
     listDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the attempts of this session's events. A session the account does not have gives none. */
+                session_id?: components["schemas"]["SessionId"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -950,6 +957,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description The `session_id` cannot be a session's identifier (empty, or over 64 characters). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -78,6 +78,14 @@ writeFileSync(output("sandbox-requests.d.ts"), sandboxRequestsDeclarations(bundl
 writeFileSync(output("response-validators.d.ts"), responseValidatorsDeclarations());
 writeFileSync(output("problem-titles.ts"), problemTitlesModule(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)));
 
+// The flows: the Arazzo document as the package ships it, its sources the bundles beside it
+// (`../openapi/sandbox.yaml` becomes `./sandbox.yaml`), in YAML and, for the kit, JSON.
+const flows = YAML.parseDocument(readFileSync(path.join(root, "arazzo", "payin.arazzo.yaml"), "utf8"));
+for (const source of (flows.get("sourceDescriptions") as YAML.YAMLSeq<YAML.YAMLMap>).items)
+  source.set("url", `./${path.basename(source.get("url") as string)}`);
+writeFileSync(output("payin.arazzo.yaml"), flows.toString({ lineWidth: 0 }));
+writeFileSync(output("payin.arazzo.json"), `${JSON.stringify(flows.toJS(), null, 2)}\n`);
+
 mkdirSync(target, { recursive: true });
 for (const name of readdirSync(out)) {
   const built = readFileSync(output(name));

@@ -40,6 +40,7 @@ const navigation = [
   { file: "sandbox-guide.html", label: "The sandbox" },
   { file: "testing.html", label: "Testing" },
   { file: "conformance.html", label: "Conformance" },
+  { file: "flows.html", label: "Flows" },
   { file: "openapi.html", label: "API reference" },
   { file: "asyncapi.html", label: "Events reference" },
   { file: "decisions.html", label: "Decisions" },

@@ -29,4 +29,7 @@ export const sitePages: ReadonlyMap<string, string> = new Map([
   ...["openapi/openapi.yaml", "generated/openapi.yaml", "generated/openapi.json"].map((source) => [source, "openapi.html"] as const),
   ...["asyncapi/asyncapi.yaml", "generated/asyncapi.yaml", "generated/asyncapi.json"].map((source) => [source, "asyncapi.html"] as const),
   ...["openapi/sandbox.yaml", "generated/sandbox.yaml", "generated/sandbox.json"].map((source) => [source, "sandbox.html"] as const),
+  ...["arazzo/payin.arazzo.yaml", "generated/payin.arazzo.yaml", "generated/payin.arazzo.json"].map(
+    (source) => [source, "flows.html"] as const,
+  ),
 ]);

@@ -9,13 +9,12 @@
 // - Spectral, Prism, openapi-typescript, @hey-api/openapi-ts, StrykerJS, tsc, publint and attw
 //   (given a tarball) have no telemetry or update check to turn off.
 import path from "node:path";
+import { REDOCLY_ENV } from "../../src/lib/redocly-env.ts";
 import { root } from "./paths.ts";
 
 export const TOOL_ENV: Readonly<Record<string, string>> = {
-  // Redocly CLI: its usage telemetry (otel.cloud.redocly.com; also that of the pages build-docs
-  // renders), and its update notice.
-  REDOCLY_TELEMETRY: "off",
-  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+  // Redocly CLI (its switches are the package's too: `payin-conformance flows` runs it).
+  ...REDOCLY_ENV,
   // AsyncAPI CLI: its usage metrics, off in a config file of ours (otherwise it reads, and first
   // creates, ~/.asyncapi-analytics), and the new-version check of its CLI framework (oclif).
   ASYNCAPI_METRICS_CONFIG_PATH: path.join(root, "scripts", "lib", "asyncapi-analytics.json"),
@@ -26,8 +25,6 @@ export const TOOL_ENV: Readonly<Record<string, string>> = {
   SUPPRESS_STRICTNESS_CHECK: "1",
   // npm's update notifier (it asks the registry for npm's latest version once a week).
   npm_config_update_notifier: "false",
-  // The common opt-out (consoledonottrack.com), which Redocly's libraries also read.
-  DO_NOT_TRACK: "1",
 };
 
 /** This process's environment with the tool switches, and `extra` over both. */

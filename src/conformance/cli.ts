@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `payin-conformance service …` checks an implementation of the service against the contract;
 // `payin-conformance receiver …` checks a merchant's webhook endpoint with good and bad
-// deliveries. Exit 0 when every required check passed (and, for service, coverage reached
+// deliveries; `payin-conformance flows …` runs the payin flows (the Arazzo workflows) with
+// Redocly's respect. Exit 0 when every required check passed (and, for service, coverage reached
 // --min-coverage), 1 when not, 2 for bad flags or a target that cannot be reached.
 import { writeFileSync } from "node:fs";
 import { parseFlags, portOf, refuse, usageOf, type Command } from "../lib/cli.ts";
@@ -12,6 +13,7 @@ import { receiverChecks } from "./checks/receiver.ts";
 import type { CheckResult } from "./check.ts";
 import { junit, receiverSecretLines, receiverSummaryLines, resultLines, summaryLines } from "./report.ts";
 import { runReceiverConformance, SetupFailed } from "./run-receiver.ts";
+import { flowWorkflows, RespectMissing, runFlows } from "./run-flows.ts";
 import { runConformance, serviceChecks, UnreachableTarget } from "./run-service.ts";
 
 const JUNIT = { type: "string", value: "FILE", description: "also write the results as JUnit XML" } as const;
@@ -78,12 +80,41 @@ const receiver = {
   more: listed(receiverChecks),
 } as const satisfies Command<any>;
 
+const workflows = await flowWorkflows();
+
+const flows = {
+  name: "payin-conformance flows",
+  synopsis:
+    "--base-url URL --token TOKEN [--control] [--receiver-host H] [--receiver-port N] [--public-url URL] [--junit FILE] [--only ID,…]",
+  flags: {
+    "base-url": service.flags["base-url"],
+    token: { type: "string", value: "TOKEN", description: "the bearer token of the account the workflows act in" },
+    control: {
+      type: "boolean",
+      default: false,
+      description: "the target also serves the sandbox's control API: run the workflows that pay, fail and expire sessions too",
+    },
+    "receiver-host": service.flags["receiver-host"],
+    "receiver-port": service.flags["receiver-port"],
+    "public-url": {
+      type: "string",
+      value: "URL",
+      description: "the https:// URL the target delivers webhooks to, when it does not take the receiver's own loopback one",
+    },
+    junit: JUNIT,
+    only: { type: "string", value: "ID,…", description: "only the workflows with these ids" },
+  },
+  more: `workflows (generated/payin.arazzo.yaml; Redocly's respect runs them, @redocly/cli must be installed):\n${workflows
+    .map((w) => `  ${w.workflowId}  ${w.summary}`)
+    .join("\n")}`,
+} as const satisfies Command<any>;
+
 const top = {
   name: "payin-conformance",
-  synopsis: "service|receiver [flags]   (payin-conformance service --help, payin-conformance receiver --help)",
+  synopsis: "service|receiver|flows [flags]   (payin-conformance service --help, … receiver --help, … flows --help)",
   flags: {},
   positionals: true,
-  more: `${usageOf(service)}\n\n${usageOf(receiver)}`,
+  more: `${usageOf(service)}\n\n${usageOf(receiver)}\n\n${usageOf(flows)}`,
 } as const satisfies Command<any>;
 
 /** The --only ids, each known, or exits naming the first unknown. */
@@ -108,7 +139,7 @@ async function orExit2(run: () => Promise<void>): Promise<void> {
       console.error(`payin-conformance: ${portTakenLine(error, (n) => `--receiver-port ${n}`)}`);
       process.exit(2);
     }
-    if (!(error instanceof UnreachableTarget || error instanceof SetupFailed)) throw error;
+    if (!(error instanceof UnreachableTarget || error instanceof SetupFailed || error instanceof RespectMissing)) throw error;
     console.error(`payin-conformance: ${error.message}`);
     process.exit(2);
   }
@@ -178,8 +209,34 @@ async function checkReceiver(args: string[]) {
   });
 }
 
+async function checkFlows(args: string[]) {
+  const { values } = parseFlags(flows, args);
+  const baseUrl = values["base-url"] ?? refuse(flows, "--base-url is required");
+  if (!URL.canParse(baseUrl)) refuse(flows, `--base-url must be a URL, not ${JSON.stringify(baseUrl)}`);
+  const token = values.token ?? refuse(flows, "--token is required");
+  const only = values.only?.split(",").map((id) => id.trim());
+  const unknown = only?.filter((id) => !workflows.some((w) => w.workflowId === id));
+  if (unknown?.length) refuse(flows, `no workflow has the id ${unknown.join(", ")}`);
+  await orExit2(async () => {
+    const report = await runFlows({
+      baseUrl,
+      token,
+      control: values.control,
+      receiverHost: values["receiver-host"],
+      receiverPort: portOf(flows, values["receiver-port"]),
+      publicUrl: values["public-url"],
+      only,
+    });
+    report.results.forEach(printResult);
+    console.log(`\n${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.skipped} skipped`);
+    if (values.junit) writeFileSync(values.junit, junit(report));
+    process.exit(report.counts.failed > 0 ? 1 : 0);
+  });
+}
+
 const [which, ...args] = process.argv.slice(2);
 if (which === "service") await checkService(args);
 else if (which === "receiver") await checkReceiver(args);
+else if (which === "flows") await checkFlows(args);
 else if (which === "--help" || which === "-h") parseFlags(top, ["--help"]);
-else refuse(top, which === undefined ? "say what to check: service or receiver" : `unknown command ${JSON.stringify(which)}`);
+else refuse(top, which === undefined ? "say what to check: service, receiver or flows" : `unknown command ${JSON.stringify(which)}`);

@@ -1,7 +1,9 @@
 // The kit's webhook receiver: it keeps every delivery as it came (method, raw body, headers,
 // when) with the status it answered, which `answer` decides (204 unless told otherwise; "hang"
-// never answers, as a receiver that hangs would), so that checks can ask for a retry.
-import { createServer, type IncomingHttpHeaders } from "node:http";
+// never answers, as a receiver that hangs would), so that checks can ask for a retry. Given a
+// key and certificate, it listens with TLS: its URL is then `https://`.
+import { createServer, type IncomingHttpHeaders, type RequestListener } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import { listen } from "../lib/listen.ts";
 
 export interface Arrival {
@@ -33,14 +35,16 @@ export async function startReceiver({
   host = "127.0.0.1",
   port = 0,
   publicUrl,
+  tls,
 }: {
   host?: string;
   port?: number;
   publicUrl?: string;
+  tls?: { key: string; cert: string };
 } = {}): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
-  const server = createServer(async (req, res) => {
+  const listener: RequestListener = async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const arrival: Arrival = {
@@ -54,10 +58,11 @@ export async function startReceiver({
     deliveries.push({ ...arrival, status });
     res.writeHead(status).end();
     for (const wake of waiters) wake();
-  });
+  };
+  const server = tls ? createTlsServer(tls, listener) : createServer(listener);
   const bound = await listen(server, port, host);
   const receiver: Receiver = {
-    url: publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${bound}/payin-conformance/webhooks`,
+    url: publicUrl ?? `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${bound}/payin-conformance/webhooks`,
     deliveries,
     answer: () => 204,
     until: (found, timeoutMs) =>

@@ -1,5 +1,5 @@
-// Binding a node:http server, shared by the mock and the sandbox.
-import type { Server } from "node:http";
+// Binding a server (node:http, or node:https), shared by the mock, the sandbox and the kit's receivers.
+import type { Server } from "node:net";
 
 /** The port asked for is taken: another server (another sandbox or mock?) listens there. */
 export class PortTaken extends Error {

@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConformance } from "../../src/conformance/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { resigned, startFaultyFront, type Fault } from "./faulty-front.ts";
+import { FAULTS, json } from "./faults.ts";
+import { startFaultyFront, type Fault } from "./faulty-front.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -14,91 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const json = (text: string) => JSON.parse(text) as Record<string, any>;
-const typeOf = (body: string) => json(body).type as string;
-
-const faults: Array<[string, Fault, string[], RegExp]> = [
-  [
-    "a status changed (create counterparty answers 200)",
-    {
-      answer: (request, answer) =>
-        request.method === "POST" && request.path.startsWith("/api/v1/send/counterparties/") && answer.status === 201
-          ? { ...answer, status: 200 }
-          : answer,
-    },
-    ["answers.create-counterparty"],
-    /answered 200 where the contract expects 201/,
-  ],
-  [
-    "a required field dropped (a session without payment_link)",
-    {
-      answer: (request, answer) =>
-        request.path.startsWith("/api/v1/earn/payment-sessions/") && answer.status === 201
-          ? { ...answer, body: JSON.stringify({ ...json(answer.body), payment_link: undefined }) }
-          : answer,
-    },
-    ["answers.create-payment-session"],
-    /body\.payment_link must have required property 'payment_link'/,
-  ],
-  [
-    "an event signed with another secret",
-    { delivery: (delivery) => resigned(delivery, "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD") },
-    ["events.session-created"],
-    /not signed with the secret POST \/webhooks returned/,
-  ],
-  [
-    "a retry with a new webhook-id",
-    {
-      delivery: (delivery, secret, attempt) =>
-        attempt > 1 ? resigned(delivery, secret, `msg_retry_${attempt}_${crypto.randomUUID()}`) : delivery,
-    },
-    ["events.retry"],
-    /was not retried with webhook-id msg_/,
-  ],
-  ["no retry at all", { delivery: (delivery, _, attempt) => (attempt > 1 ? null : delivery) }, ["events.retry"], /was not retried/],
-  [
-    "a session's events out of the allowed order (transaction-completed before transaction-created)",
-    {
-      delivery: (delivery, secret) => {
-        if (typeOf(delivery.body) !== "transaction-completed") return delivery;
-        const event = json(delivery.body);
-        return resigned(
-          { ...delivery, body: JSON.stringify({ ...event, timestamp: new Date(Date.parse(event.timestamp) - 1).toISOString() }) },
-          secret,
-        );
-      },
-    },
-    ["events.flows"],
-    /transaction-created happened at .*, after transaction-completed at .*, an order the contract's state machines do not allow/,
-  ],
-  [
-    "an invalid body answered 500",
-    {
-      answer: (_, answer) =>
-        answer.status === 422 ? { ...answer, status: 500, body: JSON.stringify({ ...json(answer.body), status: 500 }) } : answer,
-    },
-    ["negative.create-counterparty"],
-    /an invalid body was answered 500, a server error/,
-  ],
-  [
-    "a duplicate customer accepted",
-    {
-      answer: (request, answer) =>
-        answer.status === 409 && json(answer.body).code === "counterparty_exists"
-          ? {
-              status: 201,
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify({ ...json(request.body), id: `cp_dup${Date.now()}`, created_at: new Date().toISOString() }),
-            }
-          : answer,
-    },
-    ["rules.counterparty-unique"],
-    /answered 201 where the contract expects 409/,
-  ],
-];
-
 describe("the conformance kit against broken servers", () => {
-  it.each(faults)("fails on %s, with the check that names it", async (_, fault, only, reason) => {
+  it.each(FAULTS)("fails on %s, with the check that names it", async (_, fault, only, reason) => {
     const front = await startFaultyFront(sandbox.url, fault);
     try {
       const report = await runConformance({ baseUrl: front.url, token: `broken-${crypto.randomUUID()}`, control: true, seed: 1, only });
@@ -157,7 +75,7 @@ describe("the conformance kit against broken servers", () => {
   });
 
   it("exits 1 from the command when a check fails", async () => {
-    const front = await startFaultyFront(sandbox.url, faults[0]![1]);
+    const front = await startFaultyFront(sandbox.url, FAULTS[0]![1]);
     try {
       const run = promisify(execFile)(process.execPath, [
         path.resolve("src/conformance/cli.ts"),

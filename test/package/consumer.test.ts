@@ -89,8 +89,9 @@ beforeAll(async () => {
     JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { "payin-acceptance-contract": `file:${tarball}` } }),
   );
   await installOffline(project);
-  // What a consumer would have as devDependencies for these checks: Node's types and Prism.
-  for (const scope of ["@types", "@stoplight"])
+  // What a consumer would have as devDependencies for these checks: Node's types, Prism, and
+  // Redocly's CLI (for the flows).
+  for (const scope of ["@types", "@stoplight", "@redocly"])
     symlinkSync(path.join(root, "node_modules", scope), path.join(project, "node_modules", scope));
   for (const file of ["main.ts", "wrong.ts", "tsconfig.json", "sandbox.js"])
     copyFileSync(path.join(fixtures, file), path.join(project, file));
@@ -116,7 +117,8 @@ describe("the packed package", () => {
     const files = packed.files.map((f) => f.path);
     const shipped = new RegExp(
       [
-        String.raw`^(dist\/(src|generated)\/.*\.(js|d\.ts)|generated\/(openapi|asyncapi)\.(json|yaml)|generated\/sandbox\.yaml|`,
+        String.raw`^(dist\/(src|generated)\/.*\.(js|d\.ts)|generated\/(openapi|asyncapi|payin\.arazzo)\.(json|yaml)|`,
+        String.raw`generated\/sandbox\.yaml|`,
         String.raw`package\.json|(README|CHANGELOG|CONTRIBUTING)\.md|LICENSE|scripts\/docs\/guides\/[a-z-]+\.md|openapi\/DECISIONS\.md|`,
         String.raw`examples\/merchant\/(README\.md|package\.json|tsconfig\.json|src\/[a-z-]+\.ts))$`,
       ].join(""),
@@ -181,14 +183,14 @@ describe("the packed package", () => {
         `
       import { createRequire } from "node:module";
       const require = createRequire(import.meta.url);
-      for (const doc of ["openapi.json", "openapi.yaml", "asyncapi.json", "asyncapi.yaml"]) {
+      for (const doc of ["openapi.json", "openapi.yaml", "asyncapi.json", "asyncapi.yaml", "arazzo.yaml"]) {
         console.log(require.resolve("payin-acceptance-contract/" + doc));
       }
     `,
       ],
       { cwd: project },
     );
-    expect(stdout.trim().split("\n")).toHaveLength(4);
+    expect(stdout.trim().split("\n")).toHaveLength(5);
   });
 });
 
@@ -254,6 +256,23 @@ describe.each(Object.entries(NODES))("on %s, from a fresh consumer project", (_,
       );
       expect(stdout).toMatch(/^coverage: 100 % /m);
       expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/);
+    } finally {
+      started.child.kill("SIGTERM");
+    }
+  });
+});
+
+describe("the installed flows", () => {
+  it("run green with redocly respect against the installed payin-sandbox, every workflow", async () => {
+    const started = startBin("payin-sandbox", process.execPath);
+    try {
+      const url = await started.url;
+      const conformance = path.join(project, "node_modules", "payin-acceptance-contract", "dist", "src", "conformance", "cli.js");
+      const { stdout } = await exec(process.execPath, [conformance, "flows", "--base-url", url, "--token", "consumer", "--control"], {
+        cwd: project,
+      });
+      const workflows = JSON.parse(readFileSync(path.join(root, "generated", "payin.arazzo.json"), "utf8")).workflows;
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe(`${workflows.length} passed, 0 failed, 0 skipped`);
     } finally {
       started.child.kill("SIGTERM");
     }

@@ -3,11 +3,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer as createTlsServer } from "node:https";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/lib/contract-facts.ts";
+import { listen } from "../../src/lib/listen.ts";
+import { LOOPBACK_TLS } from "../../src/lib/loopback-tls.ts";
 import { jittered } from "../../src/sandbox/delivery/dispatcher.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
@@ -112,6 +115,53 @@ describe("webhook delivery", () => {
     const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id);
     await wait(() => mine().length === 3, "three deliveries");
     expect(mine().map((a) => a.type)).toEqual(["session-created", "transaction-created", "transaction-failed"]);
+  });
+
+  it("lists one session's attempts, oldest first, each with the session and transaction it is about", async () => {
+    const account = accountOn(sandbox.url);
+    await account.register(endpoint.url);
+    const [paid, other] = [await account.session(), await account.session()];
+    await account.simulate(paid.id, { outcome: "pay" });
+    await account.advance(1);
+    const listed = async (query: string) => (await account.call("GET", `/_sandbox/v1/deliveries${query}`)).body.data as any[];
+    const mine = await listed(`?session_id=${paid.id}`);
+    expect(mine.map((d) => [d.event_type, d.session_id, d.status])).toEqual(
+      ["session-created", "transaction-created", "transaction-completed", "session-completed"].map((type) => [type, paid.id, "succeeded"]),
+    );
+    const transactionId = mine[1].transaction_id;
+    expect(transactionId).toMatch(/^txn_/);
+    expect(mine.map((d) => d.transaction_id)).toEqual([undefined, transactionId, transactionId, undefined]);
+    expect((await listed(`?session_id=${other.id}`)).map((d) => d.event_type)).toEqual(["session-created"]);
+    expect(await listed("?session_id=ps_none")).toEqual([]);
+    expect((await listed("")).map((d) => d.session_id).sort()).toEqual([...mine.map(() => paid.id), other.id].sort());
+    const invalid = await account.call("GET", `/_sandbox/v1/deliveries?session_id=${"p".repeat(65)}`);
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors).toEqual([{ field: "session_id", message: expect.stringMatching(/64 characters/) }]);
+  });
+
+  it("delivers to a loopback https:// receiver with a self-signed certificate, signed as to any other", async () => {
+    const bodies: Array<{ body: string; headers: Record<string, string | string[] | undefined> }> = [];
+    const tls = createTlsServer(LOOPBACK_TLS, async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      bodies.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
+      res.writeHead(204).end();
+    });
+    const port = await listen(tls, 0, "127.0.0.1");
+    try {
+      const account = accountOn(sandbox.url);
+      const secret = await account.register(`https://127.0.0.1:${port}/hook`);
+      const session = await account.session();
+      await account.advance(1);
+      expect((await account.deliveries()).map((d) => [d.event_type, d.status, d.response_status])).toEqual([
+        ["session-created", "succeeded", 204],
+      ]);
+      const event = await verifyWebhook(bodies[0]!.body, bodies[0]!.headers, secret);
+      expect(event.data.session_id).toBe(session.id);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 
   it("reports a receiver that refuses the connection, and redelivers to the URL registered since", async () => {

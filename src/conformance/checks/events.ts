@@ -5,6 +5,7 @@
 // objects it names. A failed delivery is retried with the same webhook-id.
 import { verifyWebhook, WebhookVerificationError, type PayinEvent } from "../../webhooks/index.ts";
 import { CheckFailure, expectAnswer, expectThat, type Check, type CheckContext } from "../check.ts";
+import { orderViolation } from "../event-order.ts";
 import { newCounterparty, PATHS, sessionBody } from "../fixtures.ts";
 import type { Delivery, Receiver } from "../receiver.ts";
 
@@ -70,35 +71,10 @@ async function verified(delivery: Delivery, secret: string, eventsSeen: Set<stri
   }
 }
 
-/**
- * What each event announces of its session, in the order the state machines allow: a session is created, then paid or
- * expired; a transaction is created, then completed (then settled) or failed.
- */
-const RANK: Record<string, number> = {
-  "session-created": 0,
-  "transaction-created": 1,
-  "transaction-completed": 2,
-  "transaction-failed": 2,
-  "session-completed": 3,
-  "session-expired": 3,
-  "transaction-settled": 4,
-};
-
 /** Fails unless, by their timestamps, a session's events happened in an order the state machines allow. */
 function expectAllowedOrder(events: PayinEvent[], sessionId: string) {
-  const sorted = [...events].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || RANK[a.type]! - RANK[b.type]!);
-  for (const [i, event] of sorted.entries()) {
-    const earlier = sorted[i - 1];
-    if (
-      earlier &&
-      RANK[earlier.type]! > RANK[event.type]! &&
-      !(earlier.type === "transaction-failed" && event.type === "transaction-created")
-    )
-      throw new CheckFailure(
-        `session ${sessionId}: ${event.type} happened at ${event.timestamp}, after ${earlier.type} at ${earlier.timestamp}, ` +
-          "an order the contract's state machines do not allow",
-      );
-  }
+  const violation = orderViolation(events, sessionId);
+  if (violation) throw new CheckFailure(violation);
 }
 
 export const eventChecks: Check[] = [

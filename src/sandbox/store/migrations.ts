@@ -268,4 +268,8 @@ export const migrations: readonly string[] = [
   -- What delivery faults did to an attempt on purpose: a comma-separated list, or null.
   ALTER TABLE delivery_attempts ADD COLUMN faults TEXT;
   `,
+  // The delivery log of one session (GET /_sandbox/v1/deliveries?session_id=), whatever became of its events.
+  `
+  CREATE INDEX events_by_session ON events (account_id, session_id, seq);
+  `,
 ];

@@ -63,6 +63,8 @@ export interface Attempt {
 export interface AttemptRow {
   event_id: string;
   type: PayinEvent["type"];
+  session_id: string;
+  transaction_id: string | null;
   attempt: number;
   url: string;
   response_status: number | null;
@@ -89,6 +91,12 @@ interface LoadedRow {
   request: string;
   failureReason: string | null;
 }
+
+const ATTEMPTS =
+  "SELECT d.event_id, e.type, e.session_id, e.transaction_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
+  `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults
+   FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id`;
+const ATTEMPTS_ORDER = "ORDER BY d.attempted_at_ms, e.seq, d.attempt";
 
 export class Outbox {
   readonly #sql;
@@ -140,11 +148,8 @@ export class Outbox {
         "SELECT seq, account_id AS accountId, session_id AS sessionId, id, type, state, attempts " +
         "FROM events WHERE account_id = ? AND id = ?",
       again: "UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?",
-      attempts:
-        "SELECT d.event_id, e.type, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
-        `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults
-       FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
-       WHERE d.account_id = ? ORDER BY d.attempted_at_ms, e.seq, d.attempt`,
+      attempts: `${ATTEMPTS} WHERE d.account_id = ? ${ATTEMPTS_ORDER}`,
+      sessionAttempts: `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = ? ${ATTEMPTS_ORDER}`,
     });
   }
 
@@ -258,7 +263,9 @@ export class Outbox {
   }
 
   /** Every attempt of the account, in the order they were made. */
-  attempts(accountId: number): AttemptRow[] {
-    return this.#sql.attempts.all(accountId) as unknown as AttemptRow[];
+  /** The account's delivery attempts, oldest first; only those of one session's events when `sessionId` is given. */
+  attempts(accountId: number, sessionId?: string): AttemptRow[] {
+    const rows = sessionId === undefined ? this.#sql.attempts.all(accountId) : this.#sql.sessionAttempts.all(accountId, sessionId);
+    return rows as unknown as AttemptRow[];
   }
 }

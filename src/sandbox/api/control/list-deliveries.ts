@@ -1,4 +1,4 @@
-// GET /_sandbox/v1/deliveries: every webhook attempt of the account, oldest first.
+// GET /_sandbox/v1/deliveries: every webhook attempt of the account, or of one session's events, oldest first.
 import { isoTime } from "../../../lib/time.ts";
 import type { Operation } from "../operation.ts";
 import type { AttemptRow } from "../../store/outbox.ts";
@@ -7,6 +7,8 @@ export function delivery(row: AttemptRow) {
   return {
     event_id: row.event_id,
     event_type: row.type,
+    session_id: row.session_id,
+    ...(row.transaction_id === null ? {} : { transaction_id: row.transaction_id }),
     attempt: row.attempt,
     url: row.url,
     status: row.succeeded ? ("succeeded" as const) : ("failed" as const),
@@ -20,7 +22,7 @@ export function delivery(row: AttemptRow) {
 }
 
 export const listDeliveries: Operation = {
-  handle({ account }, { store }) {
-    return { status: 200, body: { data: store.outbox.attempts(account.id).map(delivery) } };
+  handle({ account, parameters }, { store }) {
+    return { status: 200, body: { data: store.outbox.attempts(account.id, parameters.session_id).map(delivery) } };
   },
 };

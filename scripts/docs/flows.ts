@@ -1,0 +1,101 @@
+// "The payin flows" page: each workflow of the Arazzo document (arazzo/payin.arazzo.yaml) as its
+// steps, with what each calls (linked to the operation in its reference), sends and must see,
+// and the commands that run them. Everything on it comes from the document and the two bundles.
+import { esc, page } from "./html.ts";
+import { siteMarkdown } from "./links.ts";
+
+type Json = Record<string, any>;
+
+interface Step {
+  stepId: string;
+  description?: string;
+  operationId?: string;
+  workflowId?: string;
+  requestBody?: { payload?: unknown };
+  successCriteria?: Array<{ condition: string; context?: string; type?: string }>;
+}
+
+/** The Arazzo document's sources, by name: the bundle each names and the reference page that renders it. */
+export interface FlowSources {
+  [name: string]: { document: Json; page: string };
+}
+
+const render = siteMarkdown("arazzo/payin.arazzo.yaml", { headingIds: false });
+
+export const RUN_COMMANDS = [
+  "npx payin-sandbox --port 4010   # in another terminal",
+  "npx payin-conformance flows --base-url http://127.0.0.1:4010 --token YOUR_TOKEN --control",
+];
+
+/** The method and path of an operation of a bundle. */
+function operationOf(document: Json, operationId: string): { method: string; path: string } {
+  for (const [path, item] of Object.entries<Json>(document.paths))
+    for (const [method, operation] of Object.entries<Json>(item))
+      if (operation?.operationId === operationId) return { method: method.toUpperCase(), path };
+  throw new Error(`the flows call ${operationId}, which no source document has`);
+}
+
+function stepHtml(step: Step, sources: FlowSources): string {
+  let call: string;
+  if (step.workflowId) call = `runs <a href="#${esc(step.workflowId)}">${esc(step.workflowId)}</a>`;
+  else {
+    const [, source, operationId] = /^\$sourceDescriptions\.([\w-]+)\.(\w+)$/.exec(step.operationId ?? "") ?? [];
+    const from = sources[source!];
+    if (!from || !operationId) throw new Error(`step ${step.stepId} calls ${step.operationId}, not an operation of a source`);
+    const { method, path } = operationOf(from.document, operationId);
+    call = `<a href="${from.page}#operation/${esc(operationId)}"><code>${method} ${esc(path)}</code></a>`;
+  }
+  const payload = step.requestBody?.payload;
+  const criteria = (step.successCriteria ?? []).map((c) =>
+    c.type === "regex"
+      ? `<code>${esc(c.context ?? "")}</code> matches <code>${esc(c.condition)}</code>`
+      : `<code>${esc(c.condition)}</code>`,
+  );
+  return [
+    `<li><strong>${esc(step.stepId)}</strong>: ${call}`,
+    step.description ? `<div class="step-description">${render(step.description)}</div>` : "",
+    payload === undefined ? "" : `<p>sends <code>${esc(JSON.stringify(payload))}</code></p>`,
+    criteria.length ? `<ul class="criteria">${criteria.map((c) => `<li>${c}</li>`).join("")}</ul>` : "",
+    "</li>",
+  ].join("");
+}
+
+/** The page's content from the parsed Arazzo document (aliases resolved) and its sources. */
+export function flowsContent(arazzo: Json, sources: FlowSources): string {
+  const inputsOf = (workflow: Json): Json => {
+    const ref = workflow.inputs?.$ref as string | undefined;
+    return ref ? arazzo.components.inputs[ref.split("/").at(-1)!] : (workflow.inputs ?? {});
+  };
+  const sections = (arazzo.workflows as Json[]).map((workflow) => {
+    const inputs = Object.entries<Json>(inputsOf(workflow).properties ?? {}).map(
+      ([name, schema]) => `<li><code>${esc(name)}</code>: ${render(schema.description ?? "")}</li>`,
+    );
+    return [
+      `    <section class="workflow" id="${esc(workflow.workflowId)}">`,
+      `      <h2><a class="anchor" href="#${esc(workflow.workflowId)}">${esc(workflow.summary)}</a> ` +
+        `<code>${esc(workflow.workflowId)}</code></h2>`,
+      render(workflow.description ?? ""),
+      inputs.length ? `<p>Inputs:</p><ul>${inputs.join("")}</ul>` : "",
+      `      <ol class="steps">${(workflow.steps as Step[]).map((step) => stepHtml(step, sources)).join("\n")}</ol>`,
+      `    </section>`,
+    ].join("\n");
+  });
+  const toc = (arazzo.workflows as Json[]).map((w) => `<li><a href="#${esc(w.workflowId)}">${esc(w.summary)}</a></li>`).join("");
+  return [
+    `    <h1>${esc(arazzo.info.title)}</h1>`,
+    `    <div class="intro">${render(arazzo.info.description ?? "")}</div>`,
+    `    <h2 id="run">Run them</h2>`,
+    `    <pre><code>${esc(RUN_COMMANDS.join("\n"))}</code></pre>`,
+    "    <p>Without <code>--control</code>, only the workflows of the six operations run. The same file with Redocly's own runner " +
+      "(give it an <code>https://</code> receiver that verifies signatures):</p>",
+    `    <pre><code>${esc(
+      "npx @redocly/cli respect node_modules/payin-acceptance-contract/generated/payin.arazzo.yaml \\\n" +
+        "  --input token=YOUR_TOKEN --input webhook_url=https://… -S payin=http://127.0.0.1:4010 -S sandbox=http://127.0.0.1:4010",
+    )}</code></pre>`,
+    `    <nav class="toc" aria-label="Workflows"><ol>${toc}</ol></nav>`,
+    ...sections,
+  ].join("\n");
+}
+
+export const flowsPage = (arazzo: Json, sources: FlowSources, version: string) =>
+  page({ file: "flows.html", title: `${arazzo.info.title}: Payin Acceptance Service`, content: flowsContent(arazzo, sources) }, version);
