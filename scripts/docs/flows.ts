@@ -3,6 +3,7 @@
 // and the commands that run them. Everything on it comes from the document and the two bundles.
 import { esc, page } from "./html.ts";
 import { siteMarkdown } from "./links.ts";
+import { redocOperationAnchor } from "./openapi-reference.ts";
 
 type Json = Record<string, any>;
 
@@ -11,6 +12,7 @@ interface Step {
   description?: string;
   operationId?: string;
   workflowId?: string;
+  parameters?: Array<{ name: string; in?: string; value: unknown }>;
   requestBody?: { payload?: unknown };
   successCriteria?: Array<{ condition: string; context?: string; type?: string }>;
 }
@@ -21,17 +23,23 @@ export interface FlowSources {
 }
 
 const render = siteMarkdown("arazzo/payin.arazzo.yaml", { headingIds: false });
+/** One paragraph of Markdown, without its `<p>`: a list item's text. */
+const inline = (text: string) =>
+  render(text)
+    .trim()
+    .replace(/^<p>([\s\S]*)<\/p>$/, "$1");
 
 export const RUN_COMMANDS = [
   "npx payin-sandbox --port 4010   # in another terminal",
   "npx payin-conformance flows --base-url http://127.0.0.1:4010 --token YOUR_TOKEN --control",
 ];
 
-/** The method and path of an operation of a bundle. */
-function operationOf(document: Json, operationId: string): { method: string; path: string } {
+/** The method, path and reference anchor of an operation of a bundle. */
+function operationOf(document: Json, operationId: string): { method: string; path: string; anchor: string } {
   for (const [path, item] of Object.entries<Json>(document.paths))
     for (const [method, operation] of Object.entries<Json>(item))
-      if (operation?.operationId === operationId) return { method: method.toUpperCase(), path };
+      if (operation?.operationId === operationId)
+        return { method: method.toUpperCase(), path, anchor: redocOperationAnchor(operation as { operationId: string }) };
   throw new Error(`the flows call ${operationId}, which no source document has`);
 }
 
@@ -42,10 +50,11 @@ function stepHtml(step: Step, sources: FlowSources): string {
     const [, source, operationId] = /^\$sourceDescriptions\.([\w-]+)\.(\w+)$/.exec(step.operationId ?? "") ?? [];
     const from = sources[source!];
     if (!from || !operationId) throw new Error(`step ${step.stepId} calls ${step.operationId}, not an operation of a source`);
-    const { method, path } = operationOf(from.document, operationId);
-    call = `<a href="${from.page}#operation/${esc(operationId)}"><code>${method} ${esc(path)}</code></a>`;
+    const { method, path, anchor } = operationOf(from.document, operationId);
+    call = `<a href="${from.page}#${esc(anchor)}"><code>${method} ${esc(path)}</code></a>`;
   }
   const payload = step.requestBody?.payload;
+  const parameters = (step.parameters ?? []).map((p) => `<code>${esc(p.name)}</code> = <code>${esc(String(p.value))}</code>`);
   const criteria = (step.successCriteria ?? []).map((c) =>
     c.type === "regex"
       ? `<code>${esc(c.context ?? "")}</code> matches <code>${esc(c.condition)}</code>`
@@ -54,6 +63,7 @@ function stepHtml(step: Step, sources: FlowSources): string {
   return [
     `<li><strong>${esc(step.stepId)}</strong>: ${call}`,
     step.description ? `<div class="step-description">${render(step.description)}</div>` : "",
+    parameters.length ? `<p>with ${parameters.join(", ")}</p>` : "",
     payload === undefined ? "" : `<p>sends <code>${esc(JSON.stringify(payload))}</code></p>`,
     criteria.length ? `<ul class="criteria">${criteria.map((c) => `<li>${c}</li>`).join("")}</ul>` : "",
     "</li>",
@@ -68,7 +78,7 @@ export function flowsContent(arazzo: Json, sources: FlowSources): string {
   };
   const sections = (arazzo.workflows as Json[]).map((workflow) => {
     const inputs = Object.entries<Json>(inputsOf(workflow).properties ?? {}).map(
-      ([name, schema]) => `<li><code>${esc(name)}</code>: ${render(schema.description ?? "")}</li>`,
+      ([name, schema]) => `<li><code>${esc(name)}</code>: ${inline(schema.description ?? "")}</li>`,
     );
     return [
       `    <section class="workflow" id="${esc(workflow.workflowId)}">`,

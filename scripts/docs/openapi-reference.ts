@@ -18,6 +18,13 @@ const rewrites: [RegExp, string][] = [
   [/https:\/\/cdn\.redocly\.com\/icons\/[\w.-]+\/[\w.-]+/g, "data:,"],
 ];
 
+/**
+ * Where Redoc 3 puts an operation on its page: the slug of its first tag, then its operationId
+ * in lower case (`#payment-sessions/createpaymentsession`). The docs test follows one in Chromium.
+ */
+export const redocOperationAnchor = (operation: { operationId: string; tags?: string[] }) =>
+  `${(operation.tags?.[0] ?? "").toLowerCase().replace(/[^a-z0-9]+/g, "-")}/${operation.operationId.toLowerCase()}`;
+
 export async function buildOpenapiReference(bundle: string, output: string, title: string): Promise<void> {
   await run("redocly", [
     "build-docs",

@@ -35,6 +35,9 @@ const events = EVENT_TYPES;
 const sandboxOperations = operationsOf(JSON.parse(readFileSync(path.join(root, "generated", "sandbox.json"), "utf8"))).map(
   ({ method, path: route }) => `${method.toUpperCase()} ${route}`,
 );
+const flows = JSON.parse(readFileSync(path.join(root, "generated", "payin.arazzo.json"), "utf8")) as {
+  workflows: Array<{ workflowId: string; summary: string; steps: Array<{ stepId: string }> }>;
+};
 const decisionIds = readRegister(readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8")).decisions.map((d) => d.id);
 
 /** What a page did while the test looked at it. */
@@ -64,7 +67,7 @@ async function open(file: string): Promise<Visit> {
   return visit;
 }
 
-const PAGES = ["index.html", ...guides.map((g) => g.file), "openapi.html", "asyncapi.html", "decisions.html", "sandbox.html"];
+const PAGES = ["index.html", ...guides.map((g) => g.file), "flows.html", "openapi.html", "asyncapi.html", "decisions.html", "sandbox.html"];
 
 /**
  * The visits of every page of the site, opening (and letting render) any that no earlier test
@@ -167,6 +170,30 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     }
     for (const operation of operations) expect(showsOperation(text, operation), operation).toBe(true);
     for (const event of events) expect(text, event).toContain(event);
+  });
+
+  it("the flows page shows each workflow of the Arazzo document as its steps, each operation linked to its reference", async () => {
+    const { page } = await open("flows.html");
+    await screenshot(page, "flows");
+    expect(await page.locator("nav[aria-label=Documentation] a", { hasText: "Flows" }).count()).toBe(1);
+    for (const workflow of flows.workflows) {
+      const section = page.locator(`section#${workflow.workflowId}`);
+      expect(await section.locator("h2").innerText()).toContain(workflow.summary);
+      const steps = await section.locator("ol.steps > li > strong").allInnerTexts();
+      expect(steps, workflow.workflowId).toEqual(workflow.steps.map((s) => s.stepId));
+    }
+    const operationLinks = await hrefs(page, "ol.steps a[href*='#']");
+    expect(new Set(operationLinks.filter((h) => h.startsWith("openapi.html")).map((h) => h.split("/").at(-1)))).toEqual(
+      new Set(["getcounterpartyschema", "createcounterparty", "createpaymentsession", "gettransaction", "registerwebhook", "getwebhook"]),
+    );
+    // A step's link leads to its operation in Redoc's page: the page scrolls to it.
+    const link = operationLinks.find((h) => h.endsWith("/createpaymentsession"))!;
+    const reference = await context.newPage();
+    await reference.goto(server.url + link);
+    await expect.poll(() => reference.locator(`[id="${link.split("#")[1]}"]`).evaluate((e) => e.getBoundingClientRect().top)).toBe(0);
+    await expect.poll(() => reference.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await reference.close();
+    expect(await page.locator("pre").first().innerText()).toMatch(/npx payin-conformance flows --base-url \S+ --token \S+ --control/);
   });
 
   it("the sandbox control API page shows its operations", async () => {
