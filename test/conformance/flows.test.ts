@@ -109,4 +109,19 @@ describe("the payin flows", () => {
       await front.close();
     }
   });
+
+  it("exit 2 from `payin-conformance flows` when the target cannot be reached, naming it", async () => {
+    const run = promisify(execFile)(process.execPath, [
+      path.resolve("src/conformance/cli.ts"),
+      "flows",
+      "--base-url",
+      "http://127.0.0.1:9",
+      "--token",
+      "t",
+    ]);
+    await expect(run).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^payin-conformance: http:\/\/127\.0\.0\.1:9 cannot be reached/),
+    });
+  });
 });

@@ -190,8 +190,10 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     const link = operationLinks.find((h) => h.endsWith("/createpaymentsession"))!;
     const reference = await context.newPage();
     await reference.goto(server.url + link);
-    await expect.poll(() => reference.locator(`[id="${link.split("#")[1]}"]`).evaluate((e) => e.getBoundingClientRect().top)).toBe(0);
-    await expect.poll(() => reference.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const top = () => reference.locator(`[id="${link.split("#")[1]}"]`).evaluate((e) => Math.round(e.getBoundingClientRect().top));
+    await expect.poll(top, { timeout: 15_000 }).toBeLessThan(5);
+    expect(await top()).toBeGreaterThan(-5);
+    expect(await reference.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await reference.close();
     expect(await page.locator("pre").first().innerText()).toMatch(/npx payin-conformance flows --base-url \S+ --token \S+ --control/);
   });
