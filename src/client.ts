@@ -28,7 +28,8 @@ export function createPayinClient({ baseUrl, token, fetch }: PayinClientOptions)
   return client;
 }
 
-function bearerAuth(token: TokenSource): Middleware {
+/** Sends `Authorization: Bearer <token>` on every request, asking a token function each time. */
+export function bearerAuth(token: TokenSource): Middleware {
   return {
     async onRequest({ request }) {
       const value = typeof token === "function" ? await token() : token;
