@@ -1,5 +1,5 @@
 export { createPayinClient } from "./client.ts";
-export { createSandboxClient, type SandboxClient, type SandboxPaths } from "./sandbox-client.ts";
+export { createSandboxClient, type SandboxClient } from "./sandbox-client.ts";
 export type { PayinClient, PayinClientOptions, TokenSource } from "./client.ts";
 export type { paths, components, operations } from "../generated/openapi.ts";
 
