@@ -4,6 +4,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { paths as SandboxPaths } from "../generated/sandbox.ts";
 import { bearerAuth, type PayinClientOptions } from "./client.ts";
+import { resilientFetch } from "./retry.ts";
 
 export type { SandboxPaths };
 
@@ -11,11 +12,17 @@ export type { SandboxPaths };
 export type SandboxClient = Client<SandboxPaths>;
 
 /**
- * Creates a typed client of a running sandbox's control API:
+ * Creates a typed client of a running sandbox's control API, timing out and retrying as the
+ * service's client does (its operations take no Idempotency-Key):
  * `sandbox.POST("/_sandbox/v1/payment-sessions/{session_id}/simulate", { params: { path: { session_id } }, body: { outcome: "pay" } })`.
  */
-export function createSandboxClient({ baseUrl, token, fetch }: PayinClientOptions): SandboxClient {
-  const client = createClient<SandboxPaths>({ baseUrl, ...(fetch ? { fetch } : {}) });
+export function createSandboxClient({
+  baseUrl,
+  token,
+  fetch = globalThis.fetch,
+  ...resilience
+}: Omit<PayinClientOptions, "idempotencyKeys">): SandboxClient {
+  const client = createClient<SandboxPaths>({ baseUrl, fetch: resilientFetch(fetch, resilience) });
   client.use(bearerAuth(token));
   return client;
 }

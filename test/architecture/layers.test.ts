@@ -8,7 +8,12 @@ import { root } from "../../scripts/lib/paths.ts";
 const src = path.join(root, "src");
 
 /** Layers of src/, bottom first: a file may import from its own layer and those below. */
-const PACKAGE_LAYERS = [["lib"], ["webhooks"], ["client.ts", "sandbox-client.ts", "index.ts", "package-root.ts"], ["sandbox", "mock", "conformance", "trigger"]];
+const PACKAGE_LAYERS = [
+  ["lib"],
+  ["webhooks"],
+  ["client.ts", "retry.ts", "sandbox-client.ts", "index.ts", "package-root.ts"],
+  ["sandbox", "mock", "conformance", "trigger"],
+];
 /** Layers of src/sandbox/, bottom first; its entry points (index.ts, cli.ts) stand above them all. */
 const SANDBOX_LAYERS = ["store", "flow", "delivery", "api", "edge"];
 /** Folders of the same package layer that must not import one another. */

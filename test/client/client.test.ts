@@ -59,7 +59,7 @@ describe("createPayinClient", () => {
     });
 
     expect(data?.payment_link).toBe(session.payment_link);
-    expect(requests[0]!.headers.has("idempotency-key")).toBe(false);
+    expect(requests[0]!.headers.get("idempotency-key")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await requests[0]!.json()).toEqual({
       amount: 49.99,
       currency: "EUR",

@@ -202,7 +202,8 @@ describe("the example merchant", () => {
   });
 
   it("answers 500 when it cannot fetch the transaction, and handles the event when the service delivers it again", async () => {
-    const s = await shop({ unreachableFetches: 1 });
+    // Three failures: the client's first attempt and its two retries.
+    const s = await shop({ unreachableFetches: 3 });
     const paid = await s.simulate({ outcome: "pay" });
     const txn: string = paid.body.transaction.id;
     // transaction-created is answered 500, and retried 5 s (± 20 %) later on the sandbox clock.
@@ -272,9 +273,11 @@ describe("the example merchant", () => {
     });
     // Oldest first, after the merchant's registration of its webhook URL.
     const requests = (await s.requests()).reverse().filter((r) => r.operation_id !== "registerWebhook");
+    const key = requests[0]!.idempotency_key;
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(requests.map((r) => [r.operation_id, r.status, r.answered, r.idempotency_key ?? null, r.fault?.effect ?? null])).toEqual([
-      ["createCounterparty", 503, true, null, "status"],
-      ["createCounterparty", 201, true, null, null],
+      ["createCounterparty", 503, true, key, "status"],
+      ["createCounterparty", 201, true, key, null],
       ["createPaymentSession", 201, false, s.order.order_id, "drop"],
       ["createPaymentSession", 201, true, s.order.order_id, null],
     ]);

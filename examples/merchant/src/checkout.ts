@@ -16,50 +16,29 @@ export interface CheckoutInput {
   merchantUrl: string;
 }
 
-/**
- * Makes a request again when its connection was lost (it may have been done: a create sent with
- * the same Idempotency-Key gets the answer it missed) or the service asked to retry later (429,
- * 503, after `Retry-After`), up to three times in all.
- */
-async function retried<R extends { response: Response }>(request: () => Promise<R>, attempts = 3): Promise<R> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await request();
-      const { status, headers } = result.response;
-      if ((status !== 429 && status !== 503) || attempt === attempts) return result;
-      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(headers.get("Retry-After") ?? 1)));
-    } catch (error) {
-      // fetch rejects with a TypeError when the connection fails.
-      if (!(error instanceof TypeError) || attempt === attempts) throw error;
-    }
-  }
-}
-
 /** Creates the customer and the session, records the order as pending (when given `orders`), and returns the session. */
 export async function checkout(payin: PayinClient, input: CheckoutInput, orders?: Orders): Promise<PaymentSession> {
-  const created = await retried(() =>
-    payin.POST("/api/v1/send/counterparties/", {
-      body: { type: "INDIVIDUAL", payment_rail: "PAYIN", ...input.customer },
-    }),
-  );
+  // The client retries a lost connection, a 429 and a 503 (after Retry-After), each POST with
+  // one Idempotency-Key on all its attempts: a create whose answer was lost gets that answer.
+  const created = await payin.POST("/api/v1/send/counterparties/", {
+    body: { type: "INDIVIDUAL", payment_rail: "PAYIN", ...input.customer },
+  });
   // A returning customer (same email and phone number) is answered 409 with the existing id.
   const counterpartyId = created.data?.id ?? (created.error?.code === "counterparty_exists" ? created.error.existing_id : undefined);
   if (!counterpartyId) throw new Error(`create counterparty: ${created.error?.status} ${created.error?.code}: ${created.error?.detail}`);
 
-  const { data: session, error } = await retried(() =>
-    payin.POST("/api/v1/earn/payment-sessions/", {
-      body: {
-        amount: input.amount,
-        currency: input.currency,
-        counterparty_id: counterpartyId,
-        order_id: input.orderId,
-        source_url: input.merchantUrl,
-        redirect_url: `${input.merchantUrl}/thanks`,
-      },
-      // A retry of the same order gets the same session, not a second one.
-      params: { header: { "Idempotency-Key": input.orderId } },
-    }),
-  );
+  const { data: session, error } = await payin.POST("/api/v1/earn/payment-sessions/", {
+    body: {
+      amount: input.amount,
+      currency: input.currency,
+      counterparty_id: counterpartyId,
+      order_id: input.orderId,
+      source_url: input.merchantUrl,
+      redirect_url: `${input.merchantUrl}/thanks`,
+    },
+    // The order's own key: a checkout of the same order again (a reload) gets the same session.
+    params: { header: { "Idempotency-Key": input.orderId } },
+  });
   if (error) throw new Error(`create payment session: ${error.status} ${error.code}: ${error.detail}`);
 
   orders?.open({ order_id: input.orderId, session_id: session.id, amount: session.amount, currency: session.currency });

@@ -1,0 +1,84 @@
+// What keeps a client's request alive across a flaky network: an Idempotency-Key on every POST
+// that has none (openapi-fetch middleware, so that other middleware and the server's journal
+// see it), and, beneath every middleware, a fetch that times out each attempt and retries
+// network errors, 429 and 503 with exponential backoff and jitter, honouring Retry-After.
+// Retries live in the fetch, not in a middleware: openapi-fetch hands a middleware's onResponse
+// the request whose body was already sent, so a middleware could only replay a copy taken before
+// the middleware after it ran. Each attempt is the same request, its key included, so a
+// retried create never makes two objects.
+import type { Middleware } from "openapi-fetch";
+
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 2. */
+  retries?: number;
+  /** The first retry waits about this long, each next one twice as long. Default 500 ms. */
+  baseDelayMs?: number;
+  /** No wait is longer, Retry-After included. Default 10 s. */
+  maxDelayMs?: number;
+}
+
+export interface ResilienceOptions {
+  /** How long one attempt may take before it is abandoned (and retried). Default 30 s; false for none. */
+  timeoutMs?: number | false;
+  /** Retries of network errors, timeouts, 429 and 503; false for none. */
+  retry?: RetryOptions | false;
+}
+
+const DEFAULTS = { timeoutMs: 30_000, retries: 2, baseDelayMs: 500, maxDelayMs: 10_000 } as const;
+
+/** The statuses that say "not now" rather than "not this request": every other 4xx means the request was wrong. */
+const RETRIED_STATUSES = new Set([429, 503]);
+
+/** Sets `Idempotency-Key` on every POST that has none: a fresh UUID, the same on each retry of it. */
+export function idempotencyKeys(): Middleware {
+  return {
+    onRequest({ request }) {
+      if (request.method === "POST" && !request.headers.has("Idempotency-Key")) request.headers.set("Idempotency-Key", crypto.randomUUID());
+      return request;
+    },
+  };
+}
+
+/**
+ * The wait before retry `n` (0 for the first): half of base × 2ⁿ, plus up to as much again at
+ * random (equal jitter, so that clients that failed together do not retry together), at most
+ * `maxDelayMs`.
+ */
+export function backoffMs(n: number, { baseDelayMs = DEFAULTS.baseDelayMs, maxDelayMs = DEFAULTS.maxDelayMs }: RetryOptions = {}): number {
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** n);
+  return ceiling / 2 + (Math.random() * ceiling) / 2;
+}
+
+/** Retry-After in milliseconds (seconds, or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, nowMs = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+type Fetch = (request: Request, init?: RequestInit) => Promise<Response>;
+
+/** `fetch` with a timeout on each attempt and retries of what may succeed later. */
+export function resilientFetch(fetch: Fetch, { timeoutMs = DEFAULTS.timeoutMs, retry = {} }: ResilienceOptions = {}): Fetch {
+  const retries = retry === false ? 0 : (retry.retries ?? DEFAULTS.retries);
+  const maxDelayMs = retry === false ? 0 : (retry.maxDelayMs ?? DEFAULTS.maxDelayMs);
+  return async (request, init) => {
+    for (let n = 0; ; n++) {
+      const attempt = request.clone();
+      const signal = timeoutMs === false ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+      let waitMs: number | undefined;
+      try {
+        const response = await fetch(new Request(attempt, { signal }), init);
+        if (n === retries || !RETRIED_STATUSES.has(response.status)) return response;
+        waitMs = retryAfterMs(response.headers.get("Retry-After"));
+        // Unread, the body would hold its connection.
+        await response.body?.cancel();
+      } catch (error) {
+        // The caller's own abort is not the network's fault: it is not retried.
+        if (n === retries || request.signal.aborted) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(maxDelayMs, waitMs ?? backoffMs(n, retry || {}))));
+    }
+  };
+}

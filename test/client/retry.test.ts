@@ -1,0 +1,147 @@
+// The client against the sandbox's faults: it retries what may succeed later (a lost connection,
+// a timeout, 429, 503) with one Idempotency-Key on every attempt, gives up with the last
+// problem, and never retries a request that was wrong. The journal shows every attempt.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPayinClient, createSandboxClient, type PayinClient } from "../../src/index.ts";
+import { backoffMs, retryAfterMs } from "../../src/retry.ts";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.close());
+
+/** An account of its own, a client with short waits, and the control API to arm faults and read the journal. */
+function account(options: Partial<Parameters<typeof createPayinClient>[0]> = {}) {
+  const token = `retry-${crypto.randomUUID()}`;
+  const payin = createPayinClient({ baseUrl: sandbox.url, token, retry: { baseDelayMs: 10 }, ...options });
+  const control = createSandboxClient({ baseUrl: sandbox.url, token });
+  return {
+    payin,
+    control,
+    arm: async (fault: Record<string, unknown>) =>
+      expect((await control.POST("/_sandbox/v1/faults", { body: { target: "request", ...fault } as never })).response.status).toBe(201),
+    /** The journal's attempts, oldest first. */
+    journal: async () => ((await control.GET("/_sandbox/v1/requests")).data!.data as any[]).reverse(),
+  };
+}
+
+const createCounterparty = (payin: PayinClient) => payin.POST("/api/v1/send/counterparties/", { body: newCounterparty() });
+const createSession = (payin: PayinClient, counterparty_id: string) =>
+  payin.POST("/api/v1/earn/payment-sessions/", {
+    body: { amount: 10, currency: "EUR", counterparty_id, redirect_url: "https://shop.example.com/thanks" },
+  });
+const sessionAttempts = (journal: any[]) => journal.filter((r) => r.operation_id === "createPaymentSession");
+
+describe("the client's retries", () => {
+  it("retries two 503s and succeeds, with the same Idempotency-Key on the three attempts", async () => {
+    const { payin, arm, journal } = account();
+    const customer = await createCounterparty(payin);
+    await arm({ operation_id: "createPaymentSession", effect: "status", status: 503, retry_after_seconds: 0, times: 2 });
+    const { data, response } = await createSession(payin, customer.data!.id);
+    expect(response.status).toBe(201);
+    const attempts = sessionAttempts(await journal());
+    expect(attempts.map((r) => r.status)).toEqual([503, 503, 201]);
+    expect(new Set(attempts.map((r) => r.idempotency_key)).size).toBe(1);
+    expect(attempts[0].idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(data!.id).toMatch(/^ps_/);
+  });
+
+  it("gives up after its retries with the last problem", async () => {
+    const { payin, arm, journal } = account({ retry: { retries: 1, baseDelayMs: 10 } });
+    await arm({ operation_id: "createCounterparty", effect: "status", status: 503, retry_after_seconds: 0, times: 5 });
+    const { error, response } = await createCounterparty(payin);
+    expect(response.status).toBe(503);
+    expect(error).toMatchObject({ status: 503, code: expect.any(String) });
+    expect((await journal()).map((r) => r.status)).toEqual([503, 503]);
+  });
+
+  const wrong: Array<[number, string, (payin: PayinClient) => Promise<{ response: Response }>]> = [
+    [400, "malformed JSON", (payin) => payin.POST("/api/v1/send/counterparties/", { body: newCounterparty(), bodySerializer: () => "{" })],
+    [
+      409,
+      "a customer who exists",
+      async (payin) => {
+        const body = newCounterparty();
+        await payin.POST("/api/v1/send/counterparties/", { body });
+        return payin.POST("/api/v1/send/counterparties/", { body });
+      },
+    ],
+    [422, "an invalid email", (payin) => payin.POST("/api/v1/send/counterparties/", { body: { ...newCounterparty(), email: "nope" } })],
+  ];
+  it.each(wrong)("does not retry a %i (%s): the request was wrong", async (status, _, send) => {
+    const { payin, journal } = account();
+    expect((await send(payin)).response.status).toBe(status);
+    expect((await journal()).filter((r) => r.status === status)).toHaveLength(1);
+  });
+
+  it("makes one session of a create whose answer was lost: the retry with the same key gets the answer", async () => {
+    const { payin, control, arm, journal } = account();
+    await payin.POST("/webhooks", { body: { url: "http://127.0.0.1:9/closed" } });
+    const customer = await createCounterparty(payin);
+    await arm({ operation_id: "createPaymentSession", effect: "drop", times: 1 });
+    const { data, response } = await createSession(payin, customer.data!.id);
+    expect(response.status).toBe(201);
+    const attempts = sessionAttempts(await journal());
+    expect(attempts.map((r) => [r.status, r.answered])).toEqual([
+      [201, false],
+      [201, true],
+    ]);
+    expect(attempts[1].idempotency_key).toBe(attempts[0].idempotency_key);
+    // One session: a second create would have made a second session-created (the attempts to a closed port are logged).
+    await control.POST("/_sandbox/v1/clock/advance", { body: { seconds: 1 } });
+    const events = (await control.GET("/_sandbox/v1/deliveries")).data!.data.filter((d) => d.event_type === "session-created");
+    expect(events.map((d) => d.session_id)).toEqual([data!.id]);
+  });
+
+  it("waits what Retry-After says before retrying a 429", async () => {
+    const { payin, arm, journal } = account();
+    await arm({ operation_id: "createCounterparty", effect: "status", status: 429, retry_after_seconds: 1, times: 1 });
+    const started = performance.now();
+    expect((await createCounterparty(payin)).response.status).toBe(201);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+    expect((await journal()).map((r) => r.status)).toEqual([429, 201]);
+  });
+
+  it("abandons an attempt after timeoutMs and retries it", async () => {
+    const { payin, arm, journal } = account({ timeoutMs: 200 });
+    await arm({ operation_id: "createCounterparty", effect: "delay", delay_ms: 1000, times: 1 });
+    const started = performance.now();
+    const { data, response } = await createCounterparty(payin);
+    // Answered by the retry, long before the delayed attempt would have been.
+    expect(response.status).toBe(201);
+    expect(performance.now() - started).toBeLessThan(900);
+    expect((await journal()).map((r) => [r.status, r.answered])).toEqual([[201, true]]);
+    expect(data!.id).toMatch(/^cp_/);
+  });
+
+  it("turns each off: no retry, no key", async () => {
+    const { payin, arm, journal } = account({ retry: false, idempotencyKeys: false });
+    await arm({ operation_id: "createCounterparty", effect: "status", status: 503, retry_after_seconds: 0, times: 1 });
+    expect((await createCounterparty(payin)).response.status).toBe(503);
+    const attempts = await journal();
+    expect(attempts.map((r) => [r.status, r.idempotency_key ?? null])).toEqual([[503, null]]);
+  });
+});
+
+describe("the waits", () => {
+  it("grow twice each retry, with jitter in the upper half, and stop at maxDelayMs", () => {
+    for (const n of [0, 1, 2, 3]) {
+      const ceiling = Math.min(1000, 100 * 2 ** n);
+      for (let i = 0; i < 50; i++) {
+        const wait = backoffMs(n, { baseDelayMs: 100, maxDelayMs: 1000 });
+        expect(wait).toBeGreaterThanOrEqual(ceiling / 2);
+        expect(wait).toBeLessThanOrEqual(ceiling);
+      }
+    }
+  });
+
+  it("read Retry-After as seconds or as an HTTP date", () => {
+    expect(retryAfterMs("3")).toBe(3000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+    expect(retryAfterMs(null)).toBeUndefined();
+    expect(retryAfterMs("soon")).toBeUndefined();
+  });
+});
