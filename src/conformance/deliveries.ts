@@ -1,6 +1,7 @@
 // What the receiver checks deliver: events about three payments (one paid, one whose attempt
 // failed, and one paid whose events come out of order), built as the service builds them, with
-// fresh event ids; and the ways a delivery is bent after it was signed.
+// fresh event ids; and a way to write the same event as other bytes. The ways a delivery is
+// bent after it was signed are the testing entry's (../testing/deliveries.ts).
 import type { PayinEventType } from "../../generated/event-types.ts";
 import { eventPayload } from "../lib/event-payload.ts";
 import { newId } from "../lib/ids.ts";
@@ -84,14 +85,3 @@ export function reformatted(body: string): string {
         : value;
   return JSON.stringify(reversed(JSON.parse(body)), null, 2);
 }
-
-/** One byte changed: the amount's first digit, so that the body stays a valid event that says something else. */
-export function changedByte(body: string): string {
-  return body.replace(/"amount":(\d)/, (_, digit: string) => `"amount":${digit === "9" ? "1" : "9"}`);
-}
-
-/** A space after the opening brace: the same JSON, one byte more. */
-export const addedWhitespace = (body: string): string => body.replace("{", "{ ");
-
-/** The body parsed and written again, pretty-printed: what a framework's JSON parser gives back. */
-export const reserialised = (body: string): string => JSON.stringify(JSON.parse(body), null, 2);

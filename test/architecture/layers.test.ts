@@ -12,6 +12,7 @@ const PACKAGE_LAYERS = [
   ["lib"],
   ["webhooks"],
   ["client.ts", "retry.ts", "sandbox-client.ts", "index.ts", "package-root.ts"],
+  ["testing"],
   ["sandbox", "mock", "conformance", "trigger"],
 ];
 /** Layers of src/sandbox/, bottom first; its entry points (index.ts, cli.ts) stand above them all. */

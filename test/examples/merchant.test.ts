@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPayinClient, type PayinClient } from "../../src/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { signWebhook } from "../../src/webhooks/index.ts";
+import { buildEvent, signedDelivery } from "../../src/testing/index.ts";
 import { checkout } from "../../examples/merchant/src/checkout.ts";
 import type { Order } from "../../examples/merchant/src/orders.ts";
 import { startMerchant, type RunningMerchant } from "../../examples/merchant/src/server.ts";
@@ -234,34 +234,16 @@ describe("the example merchant", () => {
   it("refuses a delivery that is not signed with its secret, and changes nothing", async () => {
     const s = await shop();
     await s.handled(1);
-    const payload = JSON.stringify({
-      id: "msg_forged",
-      type: "session-completed",
-      timestamp: new Date().toISOString(),
-      data: {
-        session_id: s.session.id,
-        counterparty_id: s.session.counterparty_id,
-        order_id: s.order.order_id,
-        status: "completed",
-        amount: 49.99,
-        currency: "EUR",
-      },
+    // The events a handler's unit tests build (payin-acceptance-contract/testing), signed with a secret not the merchant's.
+    const forged = buildEvent("session-completed", {
+      data: { session_id: s.session.id, counterparty_id: s.session.counterparty_id, order_id: s.order.order_id },
     });
-    const headers = await signWebhook({
-      id: "msg_forged",
-      timestamp: new Date(),
-      payload,
-      secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    });
-    const res = await fetch(`${s.merchant.url}/webhooks/payin`, {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/json" },
-      body: payload,
-    });
+    const { headers, body } = await signedDelivery(forged, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+    const res = await fetch(`${s.merchant.url}/webhooks/payin`, { method: "POST", headers, body });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: "webhook_invalid_signature" });
     expect(s.order.status).toBe("pending");
-    expect(s.merchant.received.map((e) => e.id)).not.toContain("msg_forged");
+    expect(s.merchant.received.map((e) => e.id)).not.toContain(forged.id);
   });
 
   it("checks out through a 503 and a lost answer: it retries with the same Idempotency-Key, and the order has one session", async () => {

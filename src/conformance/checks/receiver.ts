@@ -5,7 +5,8 @@
 import { EVENT_TYPES } from "../../../generated/event-types.ts";
 import { newId, newSigningSecret } from "../../lib/ids.ts";
 import { CheckFailure, type Check } from "../check.ts";
-import { addedWhitespace, changedByte, newEvent, reformatted, reserialised, type Payments } from "../deliveries.ts";
+import { addedWhitespace, changedByte, reserialised, SKEW_MINUTES } from "../../testing/deliveries.ts";
+import { newEvent, reformatted, type Payments } from "../deliveries.ts";
 import { shownDelivery, type Endpoint, type Sent } from "../endpoint.ts";
 import { TIMESTAMP_TOLERANCE_SECONDS } from "../../lib/contract-facts.ts";
 
@@ -78,9 +79,6 @@ const eventChecks: Array<Check<ReceiverContext>> = EVENT_TYPES.map((type) => ({
     );
   },
 }));
-
-/** How far off the timestamp checks sign: past the contract's tolerance, with a minute to spare for clocks apart. */
-const SKEW_MINUTES = TIMESTAMP_TOLERANCE_SECONDS / 60 + 1;
 
 export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
   ...eventChecks,
