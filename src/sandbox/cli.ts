@@ -78,4 +78,5 @@ const sandbox = await startSandbox({
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
 }).catch((error: Error) => failedToStart(command, error));
 console.log(`Payin sandbox (stateful, ${values.db ? `database ${values.db}` : "in memory"}) listening on ${sandbox.url}`);
+console.log(`dashboard: ${sandbox.url}/_sandbox/dashboard (sign in with a token your tests use)`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

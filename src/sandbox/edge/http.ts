@@ -62,3 +62,22 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   }
   socket.destroy(error);
 }
+
+// The sandbox's pages (the payment page, the dashboard): no script, no asset from anywhere. They
+// must not need one, and the browser is told so.
+const HTML_HEADERS = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-store",
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+};
+
+export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...HTML_HEADERS, "Content-Length": String(Buffer.byteLength(html)), ...headers });
+  res.end(html);
+}
+
+/** A 303 to `location`: a form's answer, so that a reload does not post it again. */
+export function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}) {
+  res.writeHead(303, { Location: location, "Content-Length": "0", "Cache-Control": "no-store", ...headers });
+  res.end();
+}

@@ -5,6 +5,8 @@ import { Dispatcher } from "../delivery/dispatcher.ts";
 import { runDueWork } from "../flow/due-work.ts";
 import { Journal } from "../store/journal.ts";
 import { handlePage } from "./page/routes.ts";
+import { handleDashboard } from "./dashboard/routes.ts";
+import { DASHBOARD } from "./dashboard/render.ts";
 import { Payments } from "../flow/payments.ts";
 import { problem } from "../../lib/problem.ts";
 import type { Sandbox } from "../api/operation.ts";
@@ -74,7 +76,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const server = createServer((req, res) => {
     const handled = req.url?.startsWith(PAGE_PREFIX)
       ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox"))
-      : handleRequest(sandbox, req, res);
+      : req.url === DASHBOARD || req.url?.startsWith(`${DASHBOARD}/`) || req.url?.startsWith(`${DASHBOARD}?`)
+        ? handleDashboard(sandbox, req, res, new URL(req.url, "http://sandbox"))
+        : handleRequest(sandbox, req, res);
     handled.catch((error: unknown) => {
       // Closing cuts short what waited on purpose (a delay fault): its connection is gone.
       if (res.headersSent || res.destroyed || closing.signal.aborted) return void res.destroy();

@@ -16,6 +16,8 @@ export class Counterparties {
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
       byContact:
         "SELECT id FROM counterparties WHERE account_id = ? AND email = ? COLLATE NOCASE AND phone_number = ? AND payment_rail = 'PAYIN'",
+      // Ids start with the time they were made: the key's order is newest last.
+      recent: "SELECT id, email, phone_number, created_at_ms FROM counterparties WHERE account_id = ? ORDER BY id DESC LIMIT ?",
     });
   }
 
@@ -23,6 +25,11 @@ export class Counterparties {
    * Stores the counterparty, or names the one that already has its email and phone number:
    * the unique index decides, so two requests at once can never both create one.
    */
+  /** The account's newest counterparties, newest first (the dashboard's list). */
+  recent(accountId: number, limit: number) {
+    return this.#sql.recent.all(accountId, limit) as Array<{ id: string; email: string; phone_number: string; created_at_ms: number }>;
+  }
+
   create(accountId: number, counterparty: Counterparty, createdAtMs: number): CreateResult {
     try {
       const { id, payment_rail, email, phone_number, created_at: _, ...details } = counterparty;

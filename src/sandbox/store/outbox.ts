@@ -149,6 +149,7 @@ export class Outbox {
         "FROM events WHERE account_id = ? AND id = ?",
       again: "UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?",
       attempts: `${ATTEMPTS} WHERE d.account_id = ? ${ATTEMPTS_ORDER}`,
+      recent: "SELECT id, type, session_id, transaction_id, state, created_at_ms FROM events WHERE account_id = ? ORDER BY id DESC LIMIT ?",
       sessionAttempts: `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = ? ${ATTEMPTS_ORDER}`,
     });
   }
@@ -263,6 +264,18 @@ export class Outbox {
   }
 
   /** Every attempt of the account, in the order they were made. */
+  /** The account's newest events, newest first, with what became of them (the dashboard's list). */
+  recent(accountId: number, limit: number) {
+    return this.#sql.recent.all(accountId, limit) as Array<{
+      id: string;
+      type: PayinEvent["type"];
+      session_id: string;
+      transaction_id: string | null;
+      state: string;
+      created_at_ms: number;
+    }>;
+  }
+
   /** The account's delivery attempts, oldest first; only those of one session's events when `sessionId` is given. */
   attempts(accountId: number, sessionId?: string): AttemptRow[] {
     const rows = sessionId === undefined ? this.#sql.attempts.all(accountId) : this.#sql.sessionAttempts.all(accountId, sessionId);

@@ -48,6 +48,8 @@ export class Sessions {
       insert: `INSERT INTO payment_sessions (${COLUMNS}, due_ms) VALUES (?, ?, ?, 'created', ?, ?, ?)`,
       get: `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? AND id = ?`,
       find: `SELECT ${COLUMNS} FROM payment_sessions WHERE id = ?`,
+      // Ids start with the time they were made: the key's order is newest last.
+      recent: `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? ORDER BY id DESC LIMIT ?`,
       complete: "UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'",
       expireForAccount:
         "UPDATE payment_sessions SET status = 'expired', due_ms = NULL " + `WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`,
@@ -73,6 +75,11 @@ export class Sessions {
   get(accountId: number, id: string): SessionRecord | undefined {
     const row = this.#sql.get.get(accountId, id) as Row | undefined;
     return row && stored(row).session;
+  }
+
+  /** The account's newest sessions, newest first (the dashboard's list). */
+  recent(accountId: number, limit: number): SessionRecord[] {
+    return (this.#sql.recent.all(accountId, limit) as unknown as Row[]).map((row) => stored(row).session);
   }
 
   /** A session by its id alone, whichever account it is of: the payment page has no token. */

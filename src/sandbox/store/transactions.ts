@@ -58,6 +58,8 @@ export class Transactions {
       insert: "INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
       update: "UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?",
       get: `${SELECT} WHERE t.account_id = ? AND t.id = ?`,
+      // Ids start with the time they were made: the key's order is newest last.
+      recent: `${SELECT} WHERE t.account_id = ? ORDER BY t.id DESC LIMIT ?`,
       settleForAccount: settle("account_id = :account AND due_ms <= :now"),
       settleForAll: settle("due_ms <= :now"),
     });
@@ -70,6 +72,11 @@ export class Transactions {
   /** Stores the transaction's new state; `dueMs` is the real time it settles, when it is completed. */
   update(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
     this.#sql.update.run(transaction.status, transaction.failure_reason ?? null, atMs, dueMs, accountId, transaction.id);
+  }
+
+  /** The account's newest transactions, newest first (the dashboard's list). */
+  recent(accountId: number, limit: number): Transaction[] {
+    return (this.#sql.recent.all(accountId, limit) as unknown as Row[]).map((row) => stored(row).transaction);
   }
 
   get(accountId: number, id: string): Transaction | undefined {

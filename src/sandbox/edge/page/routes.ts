@@ -9,26 +9,9 @@ import { runDueWork } from "../../flow/due-work.ts";
 import type { Sandbox } from "../../api/operation.ts";
 import type { Outcome } from "../../flow/payments.ts";
 import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
-import { safeDecode } from "../http.ts";
+import { redirect, safeDecode, sendHtml } from "../http.ts";
 
 import { PAGE_PREFIX } from "../../flow/urls.ts";
-
-// No script, no asset from anywhere: the page must not need one, and the browser is told so.
-const HTML_HEADERS = {
-  "Content-Type": "text/html; charset=utf-8",
-  "Cache-Control": "no-store",
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-};
-
-function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
-  res.writeHead(status, { ...HTML_HEADERS, "Content-Length": String(Buffer.byteLength(html)), ...headers });
-  res.end(html);
-}
-
-function redirect(res: ServerResponse, location: string) {
-  res.writeHead(303, { Location: location, "Content-Length": "0", "Cache-Control": "no-store" });
-  res.end();
-}
 
 const isFailureReason = (value: string | null): value is (typeof FAILURE_REASONS)[number] =>
   (FAILURE_REASONS as ReadonlyArray<string | null>).includes(value);
