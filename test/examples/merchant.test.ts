@@ -3,7 +3,7 @@
 // the sandbox delivers the events for real, and each order ends as its events say. Its import of
 // `payin-acceptance-contract` is this source tree (the aliases in vitest.config.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPayinClient, type PayinClient } from "../../src/index.ts";
+import { createPayinClient, createSandboxClient, type PayinClient } from "../../src/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { buildEvent, signedDelivery } from "../../src/testing/index.ts";
 import { checkout } from "../../examples/merchant/src/checkout.ts";
@@ -51,16 +51,14 @@ async function shop({ unreachableFetches = 0, faults = [] as object[] } = {}) {
   });
   merchants.push(merchant);
   const payin: PayinClient = createPayinClient({ baseUrl: sandbox.url, token });
-  const control = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${sandbox.url}/_sandbox/v1/${route}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: await res.json() };
+  // The control API as a shop's own tests drive it: typed, with the shop's token.
+  const control = createSandboxClient({ baseUrl: sandbox.url, token, retry: false });
+  const answered = async (call: Promise<{ data?: unknown; error?: unknown; response: Response }>) => {
+    const { data, error, response } = await call;
+    return { status: response.status, body: (data ?? error) as any };
   };
   // Armed before checkout, on the merchant's account only.
-  for (const fault of faults) expect((await control("POST", "faults", fault)).status).toBe(201);
+  for (const fault of faults) expect((await answered(control.POST("/_sandbox/v1/faults", { body: fault as never }))).status).toBe(201);
   const orderId = `ORD-${++orders}`;
   const session = await checkout(
     payin,
@@ -82,25 +80,18 @@ async function shop({ unreachableFetches = 0, faults = [] as object[] } = {}) {
     types: () => merchant.received.filter((e) => !e.duplicate).map((e) => e.type),
     /** Waits until the merchant has handled `count` events (deliveries come after simulate answers). */
     handled: (count: number) => until(`${count} events`, () => merchant.received.filter((e) => !e.duplicate).length >= count),
-    simulate: (body: unknown) => control("POST", `payment-sessions/${session.id}/simulate`, body),
-    advance: (seconds: number) => control("POST", "clock/advance", { seconds }),
-    deliveries: async () =>
-      (await control("GET", "deliveries")).body.data as Array<{
-        event_id: string;
-        event_type: string;
-        attempt: number;
-        status: string;
-        response_status?: number;
-      }>,
-    redeliver: (eventId: string) => control("POST", `deliveries/${eventId}/redeliver`),
-    requests: async () =>
-      (await control("GET", "requests")).body.data as Array<{
-        operation_id: string;
-        status: number;
-        answered: boolean;
-        idempotency_key?: string;
-        fault?: { effect: string };
-      }>,
+    simulate: (body: unknown) =>
+      answered(
+        control.POST("/_sandbox/v1/payment-sessions/{session_id}/simulate", {
+          params: { path: { session_id: session.id } },
+          body: body as never,
+        }),
+      ),
+    advance: (seconds: number) => answered(control.POST("/_sandbox/v1/clock/advance", { body: { seconds } })),
+    deliveries: async () => (await control.GET("/_sandbox/v1/deliveries")).data!.data,
+    redeliver: (eventId: string) =>
+      answered(control.POST("/_sandbox/v1/deliveries/{event_id}/redeliver", { params: { path: { event_id: eventId } } })),
+    requests: async () => (await control.GET("/_sandbox/v1/requests")).data!.data,
   };
 }
 
