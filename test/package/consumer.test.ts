@@ -250,11 +250,18 @@ describe.each(Object.entries(NODES))("on %s, from a fresh consumer project", (_,
     try {
       const url = await started.url;
       const conformance = path.join(project, "node_modules", "payin-acceptance-contract", "dist", "src", "conformance", "cli.js");
-      const { stdout } = await exec(
-        node,
-        [conformance, "service", "--base-url", url, "--token", "consumer", "--control", "--min-coverage", "100"],
-        { cwd: project },
-      );
+      const { code, stdout, stderr } = await run(node, [
+        conformance,
+        "service",
+        "--base-url",
+        url,
+        "--token",
+        "consumer",
+        "--control",
+        "--min-coverage",
+        "100",
+      ]);
+      expect(code, `${stdout}\n${stderr}`).toBe(0);
       expect(stdout).toMatch(/^coverage: 100 % /m);
       expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/);
     } finally {

@@ -51,7 +51,7 @@ describe("the sandbox dashboard", () => {
     expect(html).toMatch(/<form method="post" action="\/_sandbox\/dashboard\/sign-in">/);
   });
 
-  it("shows the token's account: its sessions, transactions, counterparties and events with their attempts; another token sees none of it", async () => {
+  it("shows the token's account: its sessions, transactions, counterparties, events and attempts; another token sees none", async () => {
     const account = accountOn(sandbox.url);
     await account.register(endpoint.url);
     const session = await account.session();
