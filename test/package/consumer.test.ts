@@ -277,7 +277,7 @@ describe("the installed testing toolkit", () => {
     expect(JSON.parse(result.stdout)).toEqual({ created: 201, attempts: [201, 503], sameKey: true, verified: true, refused: 9 });
   });
 
-  it("payin-trigger success runs on the installed payin-sandbox and reports every event acknowledged", async () => {
+  it("payin-trigger success runs on the installed payin-sandbox, every event acknowledged, and its dashboard shows them", async () => {
     const started = startBin("payin-sandbox", process.execPath);
     const receiver = createServer((req, res) => {
       req.resume();
@@ -290,6 +290,18 @@ describe("the installed testing toolkit", () => {
       const trigger = path.join(project, "node_modules", "payin-acceptance-contract", "dist", "src", "trigger", "cli.js");
       const result = await run(process.execPath, [trigger, "success", "--base-url", url, "--token", "consumer", "--url", hook]);
       expect(result).toMatchObject({ code: 0, stdout: expect.stringMatching(/: 5 of 5 events acknowledged\n$/) });
+      // The installed sandbox's dashboard shows that session to the token's browser.
+      const sessionId = /^session (ps_\S+): /m.exec(result.stdout)![1]!;
+      const signIn = await fetch(`${url}/_sandbox/dashboard/sign-in`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "token=consumer",
+        redirect: "manual",
+      });
+      const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+      const page = await (await fetch(`${url}/_sandbox/dashboard`, { headers: { cookie } })).text();
+      expect(page).toContain(sessionId);
+      expect(page).toMatch(/transaction-settled<br>/);
     } finally {
       receiver.close();
       started.child.kill("SIGTERM");
