@@ -1,82 +1,140 @@
-// Builds the documentation site into dist/docs/: an overview, the guides, the API reference
-// (Redoc), the events reference (AsyncAPI HTML template), the payin flows (from the Arazzo
-// document), the decision register and the bundled documents.
-// `node scripts/docs.ts`. Every link is relative and nothing is loaded from another host, so
-// the folder can be served from any static host, under any path, or read offline.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Builds the documentation site into dist/docs/: one site, one header (navigation and search) on
+// every page. The overview, the guides, the events reference (from the AsyncAPI document), the
+// payin flows (from the Arazzo document) and the decision register are pages of our own; the
+// API reference and the sandbox control API are Scalar's, with its try-it client. Beside them:
+// every page as Markdown with llms.txt, the search index, a Postman collection with contract
+// tests, and the bundles. `node scripts/docs.ts`. Every link is relative and nothing is loaded
+// from another host, so the folder can be served from any static host, under any path.
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildAsyncapiReference } from "./docs/asyncapi-reference.ts";
+import { minifySync } from "rolldown/experimental";
+import { apiReferencePage, scalarScript } from "./docs/api-reference.ts";
 import { addCodeSamples, codeSamples } from "./docs/code-samples.ts";
 import { docCopy } from "./docs/doc-copy.ts";
-import { flowsPage } from "./docs/flows.ts";
 import { decisionsPage, readRegister } from "./docs/decisions.ts";
+import { eventsMarkdown } from "./docs/events-reference.ts";
+import { flowsPage } from "./docs/flows.ts";
 import { guidePage, guides } from "./docs/guides.ts";
+import { markdownFile, page, SITE_PAGES } from "./docs/html.ts";
 import { indexPage } from "./docs/index-page.ts";
+import { siteMarkdown } from "./docs/links.ts";
+import { htmlToMarkdown, llmsTxt } from "./docs/llms.ts";
+import { openapiMarkdown } from "./docs/openapi-markdown.ts";
+import { dereferenced } from "./lib/breaking-changes.ts";
 import { assertOffline } from "./docs/offline.ts";
-import { buildOpenapiReference } from "./docs/openapi-reference.ts";
+import { buildPostmanCollection, POSTMAN_COLLECTION } from "./docs/postman.ts";
+import { operationSections, pageSections, searchIndex, type Section } from "./docs/search-index.ts";
 import { generatedDir, root } from "./lib/paths.ts";
 
 const started = performance.now();
 const out = path.join(root, "dist", "docs");
-const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(generatedDir, file), "utf8"));
+
+/** The site's size limit: a host serves it as it is, and a reader on a slow line waits for it. */
+const MAX_SITE_BYTES = 5 * 1024 * 1024;
 
 const register = readRegister(readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8"));
 const known = new Set(register.decisions.map((d) => d.id));
-const openapi = readJson(path.join(generatedDir, "openapi.json"));
-const asyncapi = readJson(path.join(generatedDir, "asyncapi.json"));
+const openapi = readJson("openapi.json");
+const asyncapi = readJson("asyncapi.json");
+const sandboxApi = readJson("sandbox.json");
+const version = openapi.info.version;
 const openapiCopy = docCopy(openapi, "OpenAPI", known);
-addCodeSamples(openapiCopy.doc, codeSamples(readJson(path.join(generatedDir, "openapi.dereferenced.json"))));
+addCodeSamples(openapiCopy.doc, codeSamples(readJson("openapi.dereferenced.json")));
 const asyncapiCopy = docCopy(asyncapi, "AsyncAPI", known);
-const sandboxApi = readJson(path.join(generatedDir, "sandbox.json"));
 const sandboxCopy = docCopy(sandboxApi, "OpenAPI", known);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(path.join(out, "diagrams"), { recursive: true });
-const work = mkdtempSync(path.join(tmpdir(), "payin-docs-"));
-try {
-  const openapiInput = path.join(work, "openapi.json");
-  const asyncapiInput = path.join(work, "asyncapi.json");
-  writeFileSync(openapiInput, JSON.stringify(openapiCopy.doc));
-  writeFileSync(asyncapiInput, JSON.stringify(asyncapiCopy.doc));
-  const sandboxInput = path.join(work, "sandbox.json");
-  writeFileSync(sandboxInput, JSON.stringify(sandboxCopy.doc));
-  await Promise.all([
-    buildOpenapiReference(openapiInput, path.join(out, "openapi.html"), `${openapi.info.title} ${openapi.info.version}: API reference`),
-    buildAsyncapiReference(asyncapiInput, path.join(out, "asyncapi.html"), work),
-    buildOpenapiReference(sandboxInput, path.join(out, "sandbox.html"), `${sandboxApi.info.title} ${sandboxApi.info.version}`),
-  ]);
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
+const write = (name: string, text: string) => writeFileSync(path.join(out, name), text);
+// Portman takes a few seconds: it runs while the pages are made.
+const postman = buildPostmanCollection(path.join(generatedDir, "openapi.json"), path.join(out, POSTMAN_COLLECTION));
 
+/** Each page of our own: its HTML, and the main content that its Markdown twin and its search sections come from. */
+const own = new Map<string, { html: string; main: string }>();
+const addPage = (file: string, html: string) => {
+  const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(html)![1]!;
+  own.set(file, { html, main });
+};
+addPage("index.html", indexPage(openapi, asyncapi));
+for (const guide of guides) addPage(guide.file, guidePage(guide, version));
+const eventsHtml = siteMarkdown("asyncapi/asyncapi.yaml", { rewriteLinks: false })(eventsMarkdown(asyncapiCopy.doc));
+addPage(
+  "asyncapi.html",
+  page(
+    {
+      file: "asyncapi.html",
+      title: "Events reference: Payin Acceptance Service",
+      content: `    <article class="guide">\n${eventsHtml}    </article>`,
+    },
+    version,
+  ),
+);
+const flowSources = { payin: { document: openapi, page: "openapi.html" }, sandbox: { document: sandboxApi, page: "sandbox.html" } };
+addPage("flows.html", flowsPage(readJson("payin.arazzo.json"), flowSources, version));
 const uses = new Map(
   register.decisions.map((d) => [d.id, [...(openapiCopy.uses.get(d.id) ?? []), ...(asyncapiCopy.uses.get(d.id) ?? [])]]),
 );
-writeFileSync(path.join(out, "index.html"), indexPage(openapi, asyncapi, register.decisions.length));
-writeFileSync(path.join(out, "decisions.html"), decisionsPage(register, uses, openapi.info.version));
-const flows = readJson(path.join(generatedDir, "payin.arazzo.json"));
-const flowSources = { payin: { document: openapi, page: "openapi.html" }, sandbox: { document: sandboxApi, page: "sandbox.html" } };
-writeFileSync(path.join(out, "flows.html"), flowsPage(flows, flowSources, openapi.info.version));
-for (const guide of guides) writeFileSync(path.join(out, guide.file), guidePage(guide, openapi.info.version));
-copyFileSync(new URL("./docs/style.css", import.meta.url), path.join(out, "style.css"));
+addPage("decisions.html", decisionsPage(register, uses, version));
+
+const references = [
+  { file: "openapi.html", title: `${openapi.info.title} ${version}: API reference`, document: openapiCopy.doc },
+  { file: "sandbox.html", title: `${sandboxApi.info.title} ${sandboxApi.info.version}`, document: sandboxCopy.doc },
+];
+
+const sections: Section[] = [];
+const labelOf = (file: string) => SITE_PAGES.find((p) => p.file === file)!.title;
+for (const [file, { html, main }] of own) {
+  write(file, html);
+  write(
+    markdownFile(file),
+    file === "decisions.html" ? `${readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8")}` : htmlToMarkdown(main),
+  );
+  sections.push(...pageSections(file, labelOf(file), main));
+}
+for (const { file, title, document } of references) {
+  write(file, apiReferencePage(file, title, document, version));
+  write(markdownFile(file), openapiMarkdown(await dereferenced(document)));
+  sections.push(...operationSections(file, labelOf(file), document));
+}
+write("search-index.json", searchIndex(sections));
+write(
+  "llms.txt",
+  llmsTxt(
+    "Payin Acceptance Service",
+    `The contract of the Payin Acceptance Service (version ${version}) and the npm package payin-acceptance-contract: ` +
+      "create a PAYIN counterparty, create a payment session, send the customer to its payment_link, follow seven webhook events.",
+    ["Guides", "Reference"].map((group) => ({
+      heading: group,
+      entries: SITE_PAGES.filter((p) => p.group === group).map(({ file, title, summary }) => ({
+        title,
+        markdown: markdownFile(file),
+        summary,
+      })),
+    })),
+  ),
+);
+// Where try-it sends requests by default: `npm start`'s sandbox (it serves its own address here).
+write("try-it.json", `${JSON.stringify({ sandbox: "http://127.0.0.1:4010" })}\n`);
+
+// Browser builds that the packages ship but do not export: read from their folders.
+const shipped = (file: string) => path.join(root, "node_modules", file);
+write("scalar.js", scalarScript());
+write("minisearch.js", minifySync("minisearch.js", readFileSync(shipped("minisearch/dist/umd/index.js"), "utf8")).code);
+copyFileSync(shipped("highlight.js/styles/github-dark.css"), path.join(out, "highlight.css"));
+for (const name of ["style.css", "site.js", "reference.js"]) copyFileSync(new URL(`./docs/${name}`, import.meta.url), path.join(out, name));
 // The references link diagrams/<name>.svg where their descriptions had mermaid.
 for (const diagram of [...openapiCopy.diagrams, ...asyncapiCopy.diagrams, ...sandboxCopy.diagrams])
-  writeFileSync(path.join(out, "diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
-for (const name of ["openapi.yaml", "openapi.json", "asyncapi.yaml", "asyncapi.json", "sandbox.yaml", "sandbox.json", "payin.arazzo.yaml"])
-  copyFileSync(path.join(generatedDir, name), path.join(out, name));
+  write(path.join("diagrams", `${diagram.name}.svg`), `${diagram.svg}\n`);
+// The flows page's document. The others are the package's exports (and the API reference offers
+// its document for download), so that the site stays under its size.
+copyFileSync(path.join(generatedDir, "payin.arazzo.yaml"), path.join(out, "payin.arazzo.yaml"));
+await postman;
 
-const pages = [
-  "index.html",
-  ...guides.map((g) => g.file),
-  "flows.html",
-  "openapi.html",
-  "asyncapi.html",
-  "decisions.html",
-  "sandbox.html",
-  "style.css",
-];
-assertOffline(Object.fromEntries(pages.map((name) => [name, readFileSync(path.join(out, name), "utf8")])));
+const files = readdirSync(out, { recursive: true, encoding: "utf8" }).filter((name) => statSync(path.join(out, name)).isFile());
+assertOffline(Object.fromEntries(files.filter((f) => /\.(html|css|js)$/.test(f)).map((f) => [f, readFileSync(path.join(out, f), "utf8")])));
+const bytes = files.reduce((sum, name) => sum + statSync(path.join(out, name)).size, 0);
+if (bytes > MAX_SITE_BYTES) throw new Error(`the site is ${(bytes / 2 ** 20).toFixed(2)} MiB, over its ${MAX_SITE_BYTES / 2 ** 20} MiB`);
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`docs: ${path.relative(root, out)}/ (${pages.filter((p) => p.endsWith(".html")).join(", ")}, the bundles) in ${seconds} s`);
+console.log(`docs: ${path.relative(root, out)}/ (${SITE_PAGES.length} pages, ${(bytes / 2 ** 20).toFixed(2)} MiB) in ${seconds} s`);

@@ -40,13 +40,16 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, stopEa
 
 await buildGenerated({ quiet: true });
 
+const starting = step("start the API", serveApi, (api) => `answering on ${api.url}`);
 const [api, docs] = await Promise.all([
-  step("start the API", serveApi, (api) => `answering on ${api.url}`),
+  starting,
   (async () => {
     await buildDocs({ quiet: true });
+    // The docs' try-it sends requests to this sandbox: try-it.json tells them where it is.
+    const tryIt = { "try-it.json": JSON.stringify({ sandbox: (await starting).url }) };
     return step(
       "serve the docs",
-      () => serving("DOCS_PORT", docsPort, () => serveStatic(path.join(root, "dist", "docs"), "/", docsPort)),
+      () => serving("DOCS_PORT", docsPort, () => serveStatic(path.join(root, "dist", "docs"), "/", docsPort, tryIt)),
       (docs) => `on ${docs.url}`,
     );
   })(),

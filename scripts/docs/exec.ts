@@ -4,11 +4,11 @@ import { spawn } from "node:child_process";
 import { bin, root } from "../lib/paths.ts";
 import { toolEnv } from "../lib/tool-env.ts";
 
-export function run(cli: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+export function run(cli: string, args: string[], env: Record<string, string> = {}, cwd = root): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin(cli), args, {
-      cwd: root,
-      // Both CLIs phone home unless told not to, and this build must work with no network.
+      cwd,
+      // The CLIs phone home unless told not to, and this build must work with no network.
       env: toolEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -3,7 +3,7 @@
 // and the commands that run them. Everything on it comes from the document and the two bundles.
 import { esc, page } from "./html.ts";
 import { siteMarkdown } from "./links.ts";
-import { redocOperationAnchor } from "./openapi-reference.ts";
+import { operationAnchor } from "./api-reference.ts";
 
 type Json = Record<string, any>;
 
@@ -39,7 +39,7 @@ function operationOf(document: Json, operationId: string): { method: string; pat
   for (const [path, item] of Object.entries<Json>(document.paths))
     for (const [method, operation] of Object.entries<Json>(item))
       if (operation?.operationId === operationId)
-        return { method: method.toUpperCase(), path, anchor: redocOperationAnchor(operation as { operationId: string }) };
+        return { method: method.toUpperCase(), path, anchor: operationAnchor(operation, method, path) };
   throw new Error(`the flows call ${operationId}, which no source document has`);
 }
 

@@ -24,14 +24,18 @@ const receiverChecksTable = () =>
     ...receiverChecks.map((c) => `| \`${c.id}\` | ${c.name} | ${c.advisory ? "advisory" : "required"} |`),
   ].join("\n");
 
-/** The page of a guide, in the site's layout. */
-export function guidePage({ source, file }: Guide, version: string): string {
-  const text = readFileSync(new URL(`./guides/${source}`, import.meta.url), "utf8")
+/** A guide's Markdown, its tables of checks filled in. */
+const guideMarkdown = ({ source }: Guide) =>
+  readFileSync(new URL(`./guides/${source}`, import.meta.url), "utf8")
     .replace("<!-- service-checks -->", serviceChecksTable)
     .replace("<!-- receiver-checks -->", receiverChecksTable);
+
+/** The page of a guide, in the site's layout. */
+export function guidePage(guide: Guide, version: string): string {
+  const text = guideMarkdown(guide);
   const title = /^# (.+)$/m.exec(text)?.[1];
-  if (!title) throw new Error(`scripts/docs/guides/${source} has no "# title" line`);
-  const html = siteMarkdown(`${guidesDir}/${source}`)(text);
+  if (!title) throw new Error(`scripts/docs/guides/${guide.source} has no "# title" line`);
+  const html = siteMarkdown(`${guidesDir}/${guide.source}`)(text);
   const content = `    <article class="guide">\n${html}    </article>`;
-  return page({ file, title: `${title}: Payin Acceptance Service`, content }, version);
+  return page({ file: guide.file, title: `${title}: Payin Acceptance Service`, content }, version);
 }

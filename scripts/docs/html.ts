@@ -32,25 +32,108 @@ export interface Page {
   file: string;
   title: string;
   content: string;
+  /** "article": a column of prose with a footer (default); "reference": the full width, for an API reference. */
+  layout?: "article" | "reference";
 }
 
-const navigation = [
-  { file: "index.html", label: "Overview" },
-  { file: "quickstart.html", label: "Quickstart" },
-  { file: "sandbox-guide.html", label: "The sandbox" },
-  { file: "testing.html", label: "Testing" },
-  { file: "conformance.html", label: "Conformance" },
-  { file: "flows.html", label: "Flows" },
-  { file: "openapi.html", label: "API reference" },
-  { file: "asyncapi.html", label: "Events reference" },
-  { file: "decisions.html", label: "Decisions" },
-  { file: "sandbox.html", label: "Sandbox API" },
-];
+/**
+ * Every page of the site, in the order of its navigation: its label there, its title on the
+ * overview's cards and in llms.txt, and what it holds.
+ */
+export const SITE_PAGES = [
+  {
+    file: "index.html",
+    label: "Overview",
+    title: "Overview",
+    group: "Guides",
+    summary: "The service, the payin flow, its states and what the package gives.",
+  },
+  {
+    file: "quickstart.html",
+    label: "Quickstart",
+    title: "Quickstart",
+    group: "Guides",
+    summary: "The payin flow end to end with the typed client and the webhook toolkit.",
+  },
+  {
+    file: "sandbox-guide.html",
+    label: "Sandbox",
+    title: "The sandbox",
+    group: "Guides",
+    summary: "The service with state, a payment page, signed webhooks and a dashboard, offline, for your CI.",
+  },
+  {
+    file: "testing.html",
+    label: "Testing",
+    title: "Testing your integration",
+    group: "Guides",
+    summary: "The sandbox in CI, the retrying client, event fixtures, triggers, the mock, faults on demand.",
+  },
+  {
+    file: "conformance.html",
+    label: "Conformance",
+    title: "Checking an implementation",
+    group: "Guides",
+    summary: "The conformance kit: an implementation of the service, or a merchant's webhook endpoint, checked against the contract.",
+  },
+  {
+    file: "flows.html",
+    label: "Flows",
+    title: "The payin flows",
+    group: "Reference",
+    summary: "The flows as Arazzo workflows, step by step: what a merchant calls, and what any implementation must answer and send.",
+  },
+  {
+    file: "openapi.html",
+    label: "API",
+    title: "API reference",
+    group: "Reference",
+    summary: "The six operations and the webhook events, from the OpenAPI document; try each against a sandbox.",
+  },
+  {
+    file: "asyncapi.html",
+    label: "Events",
+    title: "Events reference",
+    group: "Reference",
+    summary: "The seven webhook events, their headers, fields and examples, and the delivery rules, from the AsyncAPI document.",
+  },
+  {
+    file: "sandbox.html",
+    label: "Sandbox API",
+    title: "Sandbox control API",
+    group: "Reference",
+    summary:
+      "What the sandbox adds under /_sandbox/v1/: simulate the customer, advance the clock, see and redo webhook deliveries, faults. Not part of the service.",
+  },
+  {
+    file: "decisions.html",
+    label: "Decisions",
+    title: "Decision register",
+    group: "Reference",
+    summary: "The points the source leaves open, each decided once, and where the documents rest on it.",
+  },
+] as const;
 
-/** A page of our own (not the two generated references) in the shared layout. */
-export function page({ file, title, content }: Page, version: string): string {
-  const nav = navigation
-    .map(({ file: href, label }) => `<a href="${href}"${href === file ? ' aria-current="page"' : ""}>${label}</a>`)
-    .join("\n        ");
-  return fill("page.html", { title: esc(title), nav, content, version: esc(version) });
+/** `quickstart.html` → `quickstart.md`: the page as Markdown, which llms.txt lists. */
+export const markdownFile = (file: string) => file.replace(/\.html$/, ".md");
+
+/** A page in the site's layout: one header (navigation and search) on every page. */
+export function page({ file, title, content, layout = "article" }: Page, version: string): string {
+  const nav = SITE_PAGES.map(
+    ({ file: href, label }) => `<a href="${href}"${href === file ? ' aria-current="page"' : ""}>${label}</a>`,
+  ).join("\n      ");
+  const body =
+    layout === "article"
+      ? `  <main class="wrap">\n${content}\n  </main>\n${footer(version)}`
+      : `  <main class="reference">\n${content}\n  </main>`;
+  return fill("page.html", { title: esc(title), nav, content: body, version: esc(version), layout, markdown: markdownFile(file) });
 }
+
+const footer = (version: string) =>
+  `  <footer class="site-footer">
+    <div class="wrap">
+      Contract version ${esc(version)} · npm package <code>payin-acceptance-contract</code> ·
+      built from the committed OpenAPI, AsyncAPI and Arazzo documents ·
+      <a href="llms.txt">llms.txt</a> · <a href="payin.postman_collection.json">Postman collection</a>
+    </div>
+  </footer>`;

@@ -4,7 +4,7 @@ import { decisionHref } from "./decision-links.ts";
 import { diagramsIn, type Diagram } from "./diagrams.ts";
 import { resolveRef, type Json } from "../../src/lib/json.ts";
 import { operationsOf } from "../lib/openapi.ts";
-import { esc, fill, page } from "./html.ts";
+import { esc, fill, page, SITE_PAGES } from "./html.ts";
 
 const decisionLink = (node: Json) => {
   const id = node["x-decision"];
@@ -56,13 +56,17 @@ function table(headings: string[], rows: string[]): string {
   ].join("\n");
 }
 
-export function indexPage(openapi: Json, asyncapi: Json, decisionCount: number): string {
+/** A card for every other page of the site. */
+const cards = () =>
+  SITE_PAGES.filter(({ file }) => file !== "index.html")
+    .map(({ file, title, summary }) => `        <li><a href="${file}"><strong>${esc(title)}</strong><span>${esc(summary)}</span></a></li>`)
+    .join("\n");
+
+export function indexPage(openapi: Json, asyncapi: Json): string {
   const operations = operationRows(openapi);
   const events = eventRows(asyncapi);
   const content = fill("index.html", {
-    operationCount: String(operations.length),
-    eventCount: String(events.length),
-    decisionCount: String(decisionCount),
+    cards: cards(),
     operationsTable: table(["Method", "Path", "Operation"], operations),
     eventsTable: table(["Event", "When", "What to do"], events),
     sessionDiagram: drawn(asyncapi, "payment-session-states").svg,

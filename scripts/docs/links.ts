@@ -11,6 +11,7 @@
 // (`#d5-state-transitions`) becomes that one.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import hljs from "highlight.js/lib/common";
 import { Marked, type RendererObject, type Token } from "marked";
 import { root } from "../lib/paths.ts";
 import { decisionAnchor } from "./decision-links.ts";
@@ -147,11 +148,20 @@ export function siteHref(from: string, href: string): string {
   return filePart ? `${page}#${id}` : `#${id}`;
 }
 
+/** A fenced block, highlighted by highlight.js at build time when its language is given: the page needs no script for it. */
+const highlighted: RendererObject["code"] = (source, language) => {
+  const name = language?.trim().split(/\s/)[0] ?? "";
+  const html = hljs.getLanguage(name) ? hljs.highlight(source, { language: name }).value : esc(source);
+  return `<pre><code class="hljs${name ? ` language-${esc(name)}` : ""}">${html}</code></pre>\n`;
+};
+
 export interface SiteMarkdownOptions {
   /** Give each heading GitHub's anchor as its id (the guides; not the register, whose entries have their own). */
   headingIds?: boolean;
   /** Other renderer overrides. */
   renderer?: RendererObject;
+  /** Rewrite repository links to the site's pages (default); false for Markdown whose links are the site's already. */
+  rewriteLinks?: boolean;
 }
 
 /**
@@ -159,27 +169,34 @@ export interface SiteMarkdownOptions {
  * headings given GitHub's anchors. It throws, naming the file and every link, when a link has
  * no place in the site.
  */
-export function siteMarkdown(from: string, { headingIds = true, renderer = {} }: SiteMarkdownOptions = {}): (text: string) => string {
+export function siteMarkdown(
+  from: string,
+  { headingIds = true, renderer = {}, rewriteLinks = true }: SiteMarkdownOptions = {},
+): (text: string) => string {
   const problems: string[] = [];
   let slugger = new Slugger();
   const heading: RendererObject["heading"] = (html, depth, text) => `<h${depth} id="${esc(slugger.slug(text))}">${html}</h${depth}>\n`;
-  const marked = new Marked({
-    gfm: true,
-    renderer: headingIds ? { heading, ...renderer } : renderer,
-    walkTokens(token) {
-      if (token.type === "link" || token.type === "image") {
-        try {
-          token.href = siteHref(from, token.href);
-        } catch (error) {
-          problems.push((error as Error).message);
+  // The caller's renderer goes last: what it leaves (by returning false) falls back to these.
+  const marked = new Marked(
+    { gfm: true, renderer: headingIds ? { heading, code: highlighted } : { code: highlighted } },
+    {
+      renderer,
+      walkTokens(token) {
+        if (!rewriteLinks) return;
+        if (token.type === "link" || token.type === "image") {
+          try {
+            token.href = siteHref(from, token.href);
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
+        } else if (token.type === "html") {
+          for (const href of htmlLinks(token.raw))
+            if (!isExternal(href) && !href.startsWith("#"))
+              problems.push(`${from}: the link "${href}" is in HTML, which the site's build does not rewrite: write it as a Markdown link`);
         }
-      } else if (token.type === "html") {
-        for (const href of htmlLinks(token.raw))
-          if (!isExternal(href) && !href.startsWith("#"))
-            problems.push(`${from}: the link "${href}" is in HTML, which the site's build does not rewrite: write it as a Markdown link`);
-      }
+      },
     },
-  });
+  );
   return (text: string) => {
     problems.length = 0;
     slugger = new Slugger();

@@ -14,6 +14,8 @@ const types: Record<string, string> = {
   ".yaml": "application/yaml",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  ".md": "text/markdown; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
 };
 
 export interface StaticServer {
@@ -24,11 +26,20 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function serveStatic(dir: string, prefix: string, port = 0): Promise<StaticServer> {
+/**
+ * Serves `dir` under `prefix`. `answers` replaces files by name with what this server knows
+ * (`npm start` tells the docs where its sandbox is in `try-it.json`).
+ */
+export async function serveStatic(dir: string, prefix: string, port = 0, answers: Record<string, string> = {}): Promise<StaticServer> {
   const notFound: string[] = [];
   const server: Server = createServer((req, res) => {
     const { pathname } = new URL(req.url ?? "/", "http://localhost");
     const relative = pathname.startsWith(prefix) ? decodeURIComponent(pathname.slice(prefix.length)) : undefined;
+    const answer = relative === undefined ? undefined : answers[relative];
+    if (answer !== undefined) {
+      res.writeHead(200, { "Content-Type": types[path.extname(relative!)] ?? "application/octet-stream" }).end(answer);
+      return;
+    }
     let file = relative === undefined ? undefined : path.join(dir, relative || "index.html");
     if (file && existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
     if (!file || !file.startsWith(dir + path.sep) || !existsSync(file)) {

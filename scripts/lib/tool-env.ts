@@ -4,9 +4,7 @@
 // one does. `node scripts/tool.ts <cli> …` runs a CLI of node_modules/.bin with them.
 //
 // What else each tool would reach, and why it does not:
-// - The AsyncAPI CLI's `generate fromTemplate` first asks its --registry-url whether it answers
-//   (registry.npmjs.org by default): scripts/docs/asyncapi-reference.ts passes an empty one.
-// - Spectral, Prism, openapi-typescript, @hey-api/openapi-ts, StrykerJS, tsc, publint and attw
+// - Spectral, Prism, Portman (given a local file), openapi-typescript, @hey-api/openapi-ts, StrykerJS, tsc, publint and attw
 //   (given a tarball) have no telemetry or update check to turn off.
 import path from "node:path";
 import { REDOCLY_ENV } from "../../src/lib/redocly-env.ts";

@@ -1,11 +1,12 @@
 // Every relative link of the built docs site, read from its files as a static host serves them:
 // each `href` and `src` of every HTML page (outside scripts, styles and comments), and, for the
-// two pages Redoc renders in the browser, the links of the document it renders. Each must lead
+// two pages Scalar renders in the browser, the links of the document it renders. Each must lead
 // to a file of the site, and its anchor to an id of that page.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isExternal, markdownLinks } from "../../scripts/docs/links.ts";
-import { redocOperationAnchor } from "../../scripts/docs/openapi-reference.ts";
+import { operationAnchor } from "../../scripts/docs/api-reference.ts";
+import { operationsOf } from "../../scripts/lib/openapi.ts";
 
 const attribute = (names: string) => new RegExp(`\\s(?:${names})\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, "gi");
 const values = (markup: string, names: string) => [...markup.matchAll(attribute(names))].map((m) => entities(m[1] ?? m[2] ?? m[3] ?? ""));
@@ -25,13 +26,13 @@ const markupOf = (html: string) =>
     .replace(/<style\b[\s\S]*?<\/style\s*>/gi, "")
     .replace(/<!--[\s\S]*?-->/g, "");
 
-/** The document a Redoc page renders in the browser (scripts/docs/openapi-reference.ts), if it is one. */
-function redocDefinition(html: string): unknown {
-  const match = /\bconst __redoc_definition = (\{.*\});\s*$/m.exec(html);
-  return match ? JSON.parse(match[1]!) : undefined;
+/** The document a Scalar page renders in the browser (scripts/docs/api-reference.ts), if it is one. */
+function scalarDocument(html: string): any {
+  const match = /<script type="application\/json" id="reference-configuration">([\s\S]*?)<\/script>/.exec(html);
+  return match ? JSON.parse(match[1]!).content : undefined;
 }
 
-/** The links in every `description` of a document: Redoc renders them as Markdown. */
+/** The links in every `description` of a document: Scalar renders them as Markdown. */
 function descriptionLinks(node: unknown, found: string[] = []): string[] {
   if (Array.isArray(node)) node.forEach((item) => descriptionLinks(item, found));
   else if (node && typeof node === "object")
@@ -44,22 +45,18 @@ function descriptionLinks(node: unknown, found: string[] = []): string[] {
 
 interface SitePage {
   links: string[];
-  /** The ids a link's anchor may name; on a page Redoc makes in the browser, its operations' anchors. */
+  /** The ids a link's anchor may name; on a page Scalar makes in the browser, its operations' anchors. */
   ids: Set<string>;
-}
-
-function redocOperationAnchors(definition: any): Set<string> {
-  const operations = Object.values<Record<string, { operationId?: string }>>(definition.paths ?? {}).flatMap((item) => Object.values(item));
-  return new Set(operations.flatMap((op) => (op?.operationId ? [redocOperationAnchor(op as { operationId: string })] : [])));
 }
 
 function readPage(file: string): SitePage {
   const html = readFileSync(file, "utf8");
   const markup = markupOf(html);
   const links = values(markup, "href|src|xlink:href");
-  const definition = redocDefinition(html);
-  if (definition === undefined) return { links, ids: new Set(values(markup, "id")) };
-  return { links: [...links, ...descriptionLinks(definition)], ids: redocOperationAnchors(definition) };
+  const document = scalarDocument(html);
+  if (document === undefined) return { links, ids: new Set(values(markup, "id")) };
+  const anchors = operationsOf(document).map(({ method, path, operation }) => operationAnchor(operation, method, path));
+  return { links: [...links, ...descriptionLinks(document)], ids: new Set(anchors) };
 }
 
 const htmlFiles = (dir: string, under = ""): string[] =>

@@ -16,6 +16,7 @@ import { accountNow } from "../flow/clock.ts";
 import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
 import { requestHash } from "../store/idempotency.ts";
+import { CORS_HEADERS, isPreflight, preflightHeaders } from "./cors.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import { createRouter } from "./router.ts";
 import { fieldErrors } from "./validation.ts";
@@ -33,12 +34,15 @@ interface Reply {
 }
 
 export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const send = ({ status, body, headers }: Reply) => sendJson(res, status, body, headers);
+  const cors = req.headers.origin === undefined ? undefined : CORS_HEADERS;
+  const send = ({ status, body, headers }: Reply) => sendJson(res, status, body, cors && { ...cors, ...headers });
   // node:http gives every request it hands a server its url and method.
   const url = req.url!;
   const pathname = url.split("?", 1)[0]!;
 
-  const match = route(req.method!, pathname);
+  // No operation takes OPTIONS: a path that exists answers with the methods it takes.
+  const match = route(isPreflight(req) ? "OPTIONS" : req.method!, pathname);
+  if (isPreflight(req) && match.found === "no method") return sendJson(res, 204, undefined, preflightHeaders(match.allowed));
   if (match.found === "no path") return send(notFound(pathname, match.near));
   if (match.found === "no method")
     return send(

@@ -1,0 +1,77 @@
+// The two API references (the service's operations and events, and the sandbox's control API):
+// Scalar's reference, in the site's layout. Scalar is chosen for its "Test Request" client,
+// which sends an operation's request, prefilled from the contract's examples, to a server the
+// reader picks; reference.js makes the sandbox that `npm start` serves beside the docs the
+// first of them (try-it.json). Its standalone script is copied into the site once, with every
+// call home off (fonts, telemetry, the request proxy, the AI agent and MCP).
+import type { Json } from "../../src/lib/json.ts";
+import { esc, page } from "./html.ts";
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "../lib/paths.ts";
+
+/**
+ * Scalar's standalone script, as the site serves it. Its default fonts are off (withDefaultFonts),
+ * and their URLs become empty data: ones, so that a font face it still declared fails without a
+ * request; what this misses, the offline check of the whole site reports.
+ */
+export const scalarScript = () =>
+  readFileSync(path.join(root, "node_modules", "@scalar/api-reference/dist/browser/standalone.js"), "utf8").replace(
+    /https:\/\/fonts\.scalar\.com\/[\w.-]+/g,
+    "data:,",
+  );
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+/**
+ * Where Scalar puts an operation on its page: `#tag/<slug of its first tag>/<METHOD><path>`
+ * (`#tag/payment-sessions/POST/api/v1/earn/payment-sessions/`).
+ */
+export const operationAnchor = (operation: { tags?: string[] }, method: string, path: string) =>
+  `tag/${slug(operation.tags?.[0] ?? "")}/${method.toUpperCase()}${path}`;
+
+/** A webhook of the OpenAPI document on Scalar's page (`#webhook/POST/session-created`). */
+export const webhookAnchor = (name: string) => `webhook/POST/${name}`;
+
+/** What Scalar is told; reference.js adds the try-it server. */
+function scalarConfiguration(document: Json) {
+  const scheme = Object.keys(document.components?.securitySchemes ?? {})[0];
+  return {
+    content: document,
+    layout: "modern",
+    theme: "default",
+    forceDarkModeState: "light",
+    hideDarkModeToggle: true,
+    // The document as the page shows it (the contract, with the site's code samples and links).
+    documentDownloadType: "both",
+    // Calls home, each off: the fonts (system fonts instead), the usage telemetry, the request
+    // proxy (the sandbox answers CORS itself), the AI agent and the MCP integration.
+    withDefaultFonts: false,
+    telemetry: false,
+    proxyUrl: "",
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: "never",
+    showToolbar: "never",
+    // Any bearer token is an account of the sandbox: the reader's requests start in their own.
+    ...(scheme && {
+      authentication: { preferredSecurityScheme: scheme, securitySchemes: { [scheme]: { token: "docs-try-it" } } },
+    }),
+    customCss: ".scalar-app { --scalar-custom-header-height: var(--site-header-height); }",
+  };
+}
+
+/** The page of an API reference: the header of every page, then Scalar's reference. */
+export function apiReferencePage(file: string, title: string, document: Json, version: string): string {
+  // In a <script> element only `</` can end it early: `<\/` keeps the JSON as it is.
+  const configuration = JSON.stringify(scalarConfiguration(document)).replace(/<\//g, "<\\/");
+  const content = [
+    `    <h1 class="visually-hidden">${esc(title)}</h1>`,
+    `    <div id="reference"></div>`,
+    `    <script type="application/json" id="reference-configuration">${configuration}</script>`,
+    `    <script src="scalar.js" defer></script>`,
+    `    <script src="reference.js" defer></script>`,
+  ].join("\n");
+  return page({ file, title, content, layout: "reference" }, version);
+}
