@@ -31,15 +31,14 @@ const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 export const operationAnchor = (operation: { tags?: string[] }, method: string, path: string) =>
   `tag/${slug(operation.tags?.[0] ?? "")}/${method.toUpperCase()}${path}`;
 
-/** A webhook of the OpenAPI document on Scalar's page (`#webhook/POST/session-created`). */
-export const webhookAnchor = (name: string) => `webhook/POST/${name}`;
-
 /** What Scalar is told; reference.js adds the try-it server. */
 function scalarConfiguration(document: Json) {
   const scheme = Object.keys(document.components?.securitySchemes ?? {})[0];
   return {
     content: document,
     layout: "modern",
+    // Six operations and seven events: all open, so that the page reads (and searches) as a whole.
+    defaultOpenAllTags: true,
     theme: "default",
     forceDarkModeState: "light",
     hideDarkModeToggle: true,

@@ -76,6 +76,35 @@ describe("the sandbox", () => {
     expect(await res.json()).toMatchObject({ status: 405, code: "method_not_allowed" });
   });
 
+  it("lets a page of another origin (the docs' try-it) call the API: preflights answered, answers readable, no cookie", async () => {
+    const origin = { Origin: "http://127.0.0.1:4011" };
+    const preflight = await fetch(`${sandbox.url}/webhooks`, {
+      method: "OPTIONS",
+      headers: { ...origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(Object.fromEntries(preflight.headers)).toMatchObject({
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, HEAD, POST",
+      "access-control-allow-headers": "Authorization, Content-Type, Idempotency-Key",
+    });
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+    const answer = await fetch(`${sandbox.url}/webhooks`, { headers: { ...origin, Authorization: "Bearer cors" } });
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+    expect(answer.headers.get("access-control-expose-headers")).toContain("Retry-After");
+    // A rejection is readable too: the page shows the problem.
+    const refused = await fetch(`${sandbox.url}/webhooks`, { method: "DELETE", headers: origin });
+    expect([refused.status, refused.headers.get("access-control-allow-origin")]).toEqual([405, "*"]);
+    // Without an Origin nothing changes; a preflight of a path that does not exist is its 404.
+    expect((await call("GET", "/webhooks", "cors")).headers.get("access-control-allow-origin")).toBeNull();
+    expect((await fetch(`${sandbox.url}/webhooks`, { method: "OPTIONS" })).status).toBe(405);
+    const nowhere = await fetch(`${sandbox.url}/nothing`, {
+      method: "OPTIONS",
+      headers: { ...origin, "Access-Control-Request-Method": "GET" },
+    });
+    expect(nowhere.status).toBe(404);
+  });
+
   it("answers a path outside both documents with 404, even without a token", async () => {
     for (const route of ["/", "/api/v1/send/counterparties", "/_sandbox/v1/nothing"]) {
       const res = await call("GET", route, undefined);

@@ -35,7 +35,7 @@ interface Reply {
 
 export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const cors = req.headers.origin === undefined ? undefined : CORS_HEADERS;
-  const send = ({ status, body, headers }: Reply) => sendJson(res, status, body, cors && { ...cors, ...headers });
+  const send = ({ status, body, headers }: Reply) => sendJson(res, status, body, cors ? { ...cors, ...headers } : headers);
   // node:http gives every request it hands a server its url and method.
   const url = req.url!;
   const pathname = url.split("?", 1)[0]!;
