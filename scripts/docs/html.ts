@@ -102,8 +102,7 @@ export const SITE_PAGES = [
     label: "Sandbox API",
     title: "Sandbox control API",
     group: "Reference",
-    summary:
-      "What the sandbox adds under /_sandbox/v1/: simulate the customer, advance the clock, see and redo webhook deliveries, faults. Not part of the service.",
+    summary: "What the sandbox adds under /_sandbox/v1/: act as the customer, move the clock, redo deliveries, faults. Not the service's.",
   },
   {
     file: "decisions.html",
