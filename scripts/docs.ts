@@ -121,7 +121,7 @@ write("try-it.json", `${JSON.stringify({ sandbox: "http://127.0.0.1:4010" })}\n`
 const shipped = (file: string) => path.join(root, "node_modules", file);
 write("scalar.js", scalarScript());
 write("minisearch.js", minifySync("minisearch.js", readFileSync(shipped("minisearch/dist/umd/index.js"), "utf8")).code);
-copyFileSync(shipped("highlight.js/styles/github-dark.css"), path.join(out, "highlight.css"));
+copyFileSync(shipped("highlight.js/styles/github-dark.min.css"), path.join(out, "highlight.css"));
 for (const name of ["style.css", "site.js", "reference.js"]) copyFileSync(new URL(`./docs/${name}`, import.meta.url), path.join(out, name));
 // The references link diagrams/<name>.svg where their descriptions had mermaid.
 for (const diagram of [...openapiCopy.diagrams, ...asyncapiCopy.diagrams, ...sandboxCopy.diagrams])

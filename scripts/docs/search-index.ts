@@ -17,7 +17,7 @@ export interface Section {
   text: string;
 }
 
-/** Words too common to find anything by: left out of the index, which stays smaller. */
+/** Words too common to find anything by (and bare numbers): left out of the index, which stays smaller. */
 const STOP_WORDS = new Set(
   "a an and are as at be by for from has have in is it its of on or that the this to was were will with".split(" "),
 );
@@ -28,7 +28,7 @@ export const SEARCH_OPTIONS = {
   storeFields: ["title", "page", "href"],
   processTerm: (term: string) => {
     const word = term.toLowerCase();
-    return word.length < 2 || STOP_WORDS.has(word) ? null : word;
+    return word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word) ? null : word;
   },
 };
 

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,31 +6,34 @@ import { describe, expect, it } from "vitest";
 import { bin, root } from "../../scripts/lib/paths.ts";
 import { toolEnv } from "../../scripts/lib/tool-env.ts";
 
-// Each CLI runs as package.json's lint scripts run it: without telemetry or update checks.
-const run = (cmd: string, args: string[]) => {
-  const r = spawnSync(bin(cmd), args, { cwd: root, encoding: "utf8", env: toolEnv() });
-  return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
-};
+// Each CLI runs as package.json's lint scripts run it: without telemetry or update checks. The
+// tests run side by side: each waits on its CLI.
+const run = (cmd: string, args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; output: string }>((resolve) =>
+    execFile(bin(cmd), args, { cwd: root, encoding: "utf8", env: toolEnv(), maxBuffer: 1 << 24 }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` }),
+    ),
+  );
 
 /** The contract and the sandbox's control API, each as sources and bundle. */
 const DOCUMENTS = ["openapi/openapi.yaml", "generated/openapi.yaml", "openapi/sandbox.yaml", "generated/sandbox.yaml"];
 
 describe("the OpenAPI sources and bundles lint clean", () => {
-  it("redocly: no errors, no warnings", () => {
-    const { status, output } = run("redocly", ["lint", ...DOCUMENTS, "--format=stylish"]);
+  it.concurrent("redocly: no errors, no warnings", async () => {
+    const { status, output } = await run("redocly", ["lint", ...DOCUMENTS, "--format=stylish"]);
     expect(output).not.toMatch(/\b(warning|error)\b/i);
     expect(status, output).toBe(0);
   });
 
-  it("spectral (house style): no problem of any severity", () => {
-    const { status, output } = run("spectral", ["lint", ...DOCUMENTS, "--fail-severity=hint", "-f", "json", "--quiet"]);
+  it.concurrent("spectral (house style): no problem of any severity", async () => {
+    const { status, output } = await run("spectral", ["lint", ...DOCUMENTS, "--fail-severity=hint", "-f", "json", "--quiet"]);
     expect(JSON.parse(output.slice(output.indexOf("["), output.lastIndexOf("]") + 1))).toEqual([]);
     expect(status, output).toBe(0);
   });
 });
 
 describe("the house rules catch what they are for", () => {
-  it("a component named like a JavaScript global, an unbounded request string, number or pattern", () => {
+  it.concurrent("a component named like a JavaScript global, an unbounded request string, number or pattern", async () => {
     const doc = JSON.parse(readFileSync(path.join(root, "generated", "openapi.json"), "utf8"));
     const schemas = doc.components.schemas;
     schemas.Date = schemas.CalendarDate;
@@ -40,7 +43,7 @@ describe("the house rules catch what they are for", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "payin-lint-"));
     try {
       writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc));
-      const { output } = run("spectral", [
+      const { output } = await run("spectral", [
         "lint",
         path.join(dir, "openapi.json"),
         "-r",
@@ -69,9 +72,12 @@ describe("the house rules catch what they are for", () => {
 });
 
 describe("the AsyncAPI source and bundle validate and lint clean", () => {
-  it.each(["asyncapi/asyncapi.yaml", "generated/asyncapi.yaml"])("asyncapi validate %s: no diagnostics of any severity", (file) => {
-    const r = spawnSync(bin("asyncapi"), ["validate", file, "--fail-severity=hint"], { cwd: root, encoding: "utf8", env: toolEnv() });
-    expect(r.stdout).toContain("don't have governance issues");
-    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
-  });
+  it.concurrent.each(["asyncapi/asyncapi.yaml", "generated/asyncapi.yaml"])(
+    "asyncapi validate %s: no diagnostics of any severity",
+    async (file) => {
+      const { status, stdout, output } = await run("asyncapi", ["validate", file, "--fail-severity=hint"]);
+      expect(stdout).toContain("don't have governance issues");
+      expect(status, output).toBe(0);
+    },
+  );
 });
