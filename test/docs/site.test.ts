@@ -483,7 +483,10 @@ describe("npm start", () => {
       const [, token, url] = /curl -H "Authorization: Bearer (\S+)" "(\S+)"/.exec(printed)!;
       const tried = await fetch(url!, { headers: { Authorization: `Bearer ${token}` } });
       expect(tried.status).toBe(200);
-      expect((await fetch(/^docs: (\S+)/m.exec(printed)![1]!)).status).toBe(200);
+      const docs = /^docs: (\S+)/m.exec(printed)![1]!;
+      expect((await fetch(docs)).status).toBe(200);
+      // The docs' try-it sends to this sandbox.
+      expect(await (await fetch(new URL("try-it.json", docs))).json()).toEqual({ sandbox: /^sandbox: (\S+)/m.exec(printed)![1] });
     } finally {
       process.kill(-child.pid!, "SIGINT");
     }
