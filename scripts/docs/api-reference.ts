@@ -57,7 +57,12 @@ function scalarConfiguration(document: Json) {
     ...(scheme && {
       authentication: { preferredSecurityScheme: scheme, securitySchemes: { [scheme]: { token: "docs-try-it" } } },
     }),
-    customCss: ".scalar-app { --scalar-custom-header-height: var(--site-header-height); }",
+    // Its sidebar sits below the site's header. In the narrow column beside an operation,
+    // "Required" after "Authentication" is cut by the auth type's menu: every operation needs the
+    // token, which the panel's text says, so the badge goes.
+    customCss:
+      ".scalar-app { --scalar-custom-header-height: var(--site-header-height); } " +
+      '.scalar-app [data-testid="auth-indicator"] { display: none; }',
   };
 }
 
