@@ -1,4 +1,4 @@
-// Code samples for the API reference (Redoc's `x-codeSamples`): for every operation, a curl
+// Code samples for the API reference (`x-codeSamples`, which Scalar shows beside each operation): for every operation, a curl
 // call and a TypeScript call with `createPayinClient`, both made from the operation's first
 // request example and its parameters' examples, so that a reader can copy a working call.
 // Both read the base URL and the token from PAYIN_BASE_URL and PAYIN_TOKEN (the mock: any token).

@@ -27,7 +27,7 @@ describe("code samples", () => {
     for (const { samples: list } of samples) expect(list.map((s) => s.label)).toEqual(["curl", "TypeScript"]);
   });
 
-  it("are attached to the copy of the bundle that Redoc renders, as x-codeSamples", () => {
+  it("are attached to the copy of the bundle that Scalar renders, as x-codeSamples", () => {
     const doc = read("openapi.json");
     addCodeSamples(doc, samples);
     expect(doc.paths["/webhooks"].get["x-codeSamples"].map((s: { lang: string }) => s.lang)).toEqual(["Shell", "TypeScript"]);
