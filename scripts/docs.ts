@@ -3,7 +3,7 @@
 // payin flows (from the Arazzo document) and the decision register are pages of our own; the
 // API reference and the sandbox control API are Scalar's, with its try-it client. Beside them:
 // every page as Markdown with llms.txt, the search index, a Postman collection with contract
-// tests, and the bundles. `node scripts/docs.ts`. Every link is relative and nothing is loaded
+// tests, and the Arazzo document. `node scripts/docs.ts`. Every link is relative and nothing is loaded
 // from another host, so the folder can be served from any static host, under any path.
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -33,7 +33,8 @@ const readJson = (file: string) => JSON.parse(readFileSync(path.join(generatedDi
 /** The site's size limit: a host serves it as it is, and a reader on a slow line waits for it. */
 const MAX_SITE_BYTES = 5 * 1024 * 1024;
 
-const register = readRegister(readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8"));
+const registerText = readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8");
+const register = readRegister(registerText);
 const known = new Set(register.decisions.map((d) => d.id));
 const openapi = readJson("openapi.json");
 const asyncapi = readJson("asyncapi.json");
@@ -83,19 +84,17 @@ const references = [
 ];
 
 const sections: Section[] = [];
-const labelOf = (file: string) => SITE_PAGES.find((p) => p.file === file)!.title;
+const titleOf = (file: string) => SITE_PAGES.find((p) => p.file === file)!.title;
 for (const [file, { html, main }] of own) {
   write(file, html);
-  write(
-    markdownFile(file),
-    file === "decisions.html" ? `${readFileSync(path.join(root, "openapi", "DECISIONS.md"), "utf8")}` : htmlToMarkdown(main),
-  );
-  sections.push(...pageSections(file, labelOf(file), main));
+  // The register is Markdown already.
+  write(markdownFile(file), file === "decisions.html" ? registerText : htmlToMarkdown(main));
+  sections.push(...pageSections(file, titleOf(file), main));
 }
 for (const { file, title, document } of references) {
   write(file, apiReferencePage(file, title, document, version));
   write(markdownFile(file), openapiMarkdown(await dereferenced(document)));
-  sections.push(...operationSections(file, labelOf(file), document));
+  sections.push(...operationSections(file, titleOf(file), document));
 }
 write("search-index.json", searchIndex(sections));
 write(

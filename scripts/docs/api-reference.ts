@@ -4,12 +4,11 @@
 // reader picks; reference.js makes the sandbox that `npm start` serves beside the docs the
 // first of them (try-it.json). Its standalone script is copied into the site once, with every
 // call home off (fonts, telemetry, the request proxy, the AI agent and MCP).
-import type { Json } from "../../src/lib/json.ts";
-import { esc, page } from "./html.ts";
-
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { Json } from "../../src/lib/json.ts";
 import { root } from "../lib/paths.ts";
+import { esc, page } from "./html.ts";
 
 /**
  * Scalar's standalone script, as the site serves it. Its default fonts are off (withDefaultFonts),

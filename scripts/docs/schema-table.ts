@@ -24,8 +24,7 @@ function typeOf(schema: Json): string {
   if (constant !== undefined) return `\`${JSON.stringify(constant)}\``;
   const values = pick<unknown[]>("enum");
   if (values) return values.map((value) => `\`${JSON.stringify(value)}\``).join(" \\| ");
-  const type =
-    pick<string | string[]>("type") ?? (merged(schema).properties && Object.keys(merged(schema).properties).length ? "object" : "any");
+  const type = pick<string | string[]>("type") ?? (Object.keys(merged(schema).properties).length ? "object" : "any");
   const format = pick<string>("format");
   return `${[type].flat().join(" \\| ")}${format ? ` (${format})` : ""}`;
 }

@@ -22,8 +22,8 @@ const STOP_WORDS = new Set(
   "a an and are as at be by for from has have in is it its of on or that the this to was were will with".split(" "),
 );
 
-/** The options of the index; site.js loads it with the same fields (its terms are looked up as typed). */
-export const SEARCH_OPTIONS = {
+/** The options of the index. The fields travel with it, for site.js to load it with. */
+const SEARCH_OPTIONS = {
   fields: ["title", "text"],
   storeFields: ["title", "page", "href"],
   processTerm: (term: string) => {
@@ -70,8 +70,10 @@ export function operationSections(file: string, page: string, document: Json): S
   });
 }
 
+/** search-index.json: the index, and the fields MiniSearch.loadJS needs to read it. */
 export function searchIndex(sections: Section[]): string {
   const search = new MiniSearch<Section & { id: number }>(SEARCH_OPTIONS);
   search.addAll(sections.map((section, id) => ({ id, ...section })));
-  return JSON.stringify(search);
+  const { fields, storeFields } = SEARCH_OPTIONS;
+  return JSON.stringify({ options: { fields, storeFields }, index: search });
 }

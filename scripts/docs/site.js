@@ -18,11 +18,11 @@ const input = document.getElementById("site-search");
 const list = document.getElementById("search-results");
 let index;
 
-/** The index, fetched once, when the reader first types. */
+/** The index, fetched once, when the reader first types; the build says which fields it has. */
 const loadIndex = async () =>
   (index ??= fetch("search-index.json")
-    .then((answer) => answer.text())
-    .then((json) => window.MiniSearch.loadJSON(json, { fields: ["title", "text"], storeFields: ["title", "page", "href"] })));
+    .then((answer) => answer.json())
+    .then(({ options, index: data }) => window.MiniSearch.loadJS(data, options)));
 
 const show = (results) => {
   list.replaceChildren(

@@ -207,7 +207,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     },
   );
 
-  it("search finds a word that only a guide has, from any page, and leads to it", async () => {
+  it("search, from the overview, finds a word that only a guide has, and leads to it", async () => {
     const twins = Object.fromEntries(PAGES.map((file) => [file, readFileSync(path.join(site, markdownFile(file)), "utf8").toLowerCase()]));
     const references = REFERENCES.map((file) => readFileSync(path.join(site, file), "utf8").toLowerCase());
     // The first long word of the sandbox guide that no other page has, in its text or its document.
@@ -395,7 +395,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     await expect.poll(() => page.locator(`#${href.split("#")[1]}`).isVisible(), { message: href }).toBe(true);
   });
 
-  it("llms.txt lists every page's Markdown, each served and a document of its own", async () => {
+  it("llms.txt lists every page's Markdown, each a Markdown document: a heading, no HTML left", async () => {
     const llms = readFileSync(path.join(site, "llms.txt"), "utf8");
     expect(llms).toMatch(/^# Payin Acceptance Service\n\n> /);
     const listed = [...llms.matchAll(/^- \[[^\]]+\]\(([^)]+)\): \S/gm)].map((m) => m[1]);
