@@ -35,23 +35,22 @@ const SESSIONS_PER_COUNTERPARTY = 10;
 const PAYING_ACCOUNT = 3;
 
 /** Fills `file` with `sessions` sessions over `accounts` accounts, through the create handlers. */
-function fill(file: string, sessions: number, accounts: number) {
-  const store = new Store(file);
+async function fill(file: string, sessions: number, accounts: number) {
+  const store = await Store.open({ file });
   // Only the creates run: nothing delivers or journals here.
   const sandbox: Sandbox = {
     store,
     payments: new Payments(store),
     dispatcher: undefined as never,
-    journal: undefined as never,
     closing: undefined as never,
     origin: "http://127.0.0.1:4010",
   };
   const perAccount = Math.ceil(sessions / accounts);
   let made = 0;
   for (let a = 0; a < accounts && made < sessions; a++) {
-    const account = store.accounts.forToken(`scale-${a}`);
+    const account = await store.accounts.forToken(`scale-${a}`);
     const call = (body: unknown): Call => ({ account, body, parameters: {} });
-    store.transaction(() => {
+    await store.transaction(async () => {
       let counterpartyId = "";
       for (let s = 0; s < perAccount && made < sessions; s++, made++) {
         if (s % SESSIONS_PER_COUNTERPARTY === 0) {
@@ -64,7 +63,7 @@ function fill(file: string, sessions: number, accounts: number) {
             email: `ana.${n}@example.com`,
             phone_number: `+34${n}`,
           };
-          counterpartyId = (handlers.createCounterparty.handle(call(person), sandbox) as { body: { id: string } }).body.id;
+          counterpartyId = ((await handlers.createCounterparty.handle(call(person), sandbox)).body as { id: string }).id;
         }
         const session = {
           amount: 49.99,
@@ -74,13 +73,13 @@ function fill(file: string, sessions: number, accounts: number) {
           redirect_url: "https://shop.example.com/thanks",
           source_url: "https://shop.example.com/cart",
         };
-        const created = handlers.createPaymentSession.handle(call(session), sandbox) as { body: { id: string } };
+        const created = (await handlers.createPaymentSession.handle(call(session), sandbox)) as { body: { id: string } };
         // One account's customers have all paid: their transactions settle a minute later.
-        if (a === PAYING_ACCOUNT) sandbox.payments.attempt(account, created.body.id, { outcome: "pay" });
+        if (a === PAYING_ACCOUNT) await sandbox.payments.attempt(account, created.body.id, { outcome: "pay" });
       }
     });
   }
-  store.close();
+  await store.close();
 }
 
 /** Bytes of the tables (and their indexes) of each kind of record, from SQLite's dbstat. */
@@ -147,7 +146,7 @@ export async function benchScale(sessions: number, accounts: number, loadSeconds
   const empty = path.join(dir, "empty.db");
   try {
     const fillStarted = performance.now();
-    fill(full, sessions, accounts);
+    await fill(full, sessions, accounts);
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     const bytes = bytesOf(full, sessions);
 

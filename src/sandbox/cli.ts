@@ -1,18 +1,28 @@
 #!/usr/bin/env node
 // `payin-sandbox [flags]`: serves the stateful sandbox until interrupted (`--help` lists the
-// flags). Loads the sandbox through its entry point, which checks the Node first.
+// flags). Loads the sandbox through its entry point, which checks the Node first. The state is
+// kept in SQLite (in memory, or --db FILE), or in PostgreSQL (--database URL, or the environment's
+// PAYIN_SANDBOX_DATABASE_URL), where several of these processes serve one sandbox.
 import { failedToStart, LISTEN_FLAGS, parseFlags, portOf, refuse, type Command } from "../lib/cli.ts";
-import { RETRY_SCHEDULE_SECONDS } from "../lib/contract-facts.ts";
+import { DELIVERY_TIMEOUT_MS, RETRY_SCHEDULE_SECONDS } from "../lib/contract-facts.ts";
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./flow/defaults.ts";
 import { linkBase } from "./flow/urls.ts";
+import { hostOf, isPostgresUrl } from "./store/location.ts";
 
 const command = {
   name: "payin-sandbox",
   synopsis:
-    "[--port N] [--host H] [--db FILE] [--settlement-delay S] [--retry-schedule S,S,…] [--public-url URL] [--allow-webhook-host HOST]…",
+    "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
+    "[--public-url URL] [--allow-webhook-host HOST]…",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
+    database: {
+      type: "string",
+      value: "URL",
+      shownDefault: "$PAYIN_SANDBOX_DATABASE_URL",
+      description: "PostgreSQL (postgres://…) that keeps the state, shared by every sandbox process started on it",
+    },
     "settlement-delay": {
       type: "string",
       value: "S",
@@ -24,6 +34,12 @@ const command = {
       value: "S,S,…",
       shownDefault: RETRY_SCHEDULE_SECONDS.join(","),
       description: 'seconds of sandbox time before each retry of a failed delivery, "" for none',
+    },
+    "delivery-timeout": {
+      type: "string",
+      value: "S",
+      shownDefault: String(DELIVERY_TIMEOUT_MS / 1000),
+      description: "seconds a webhook receiver has to answer an attempt",
     },
     "public-url": {
       type: "string",
@@ -63,12 +79,20 @@ const settlementDelay = values["settlement-delay"];
 const retrySchedule = values["retry-schedule"];
 
 const port = portOf(command, values.port);
+const database = values.database ?? (process.env.PAYIN_SANDBOX_DATABASE_URL || undefined);
+if (database !== undefined && values.db !== undefined)
+  refuse(command, "--db (a SQLite file) and --database (PostgreSQL) name two stores: give one");
+if (database !== undefined && !isPostgresUrl(database))
+  refuse(command, `--database takes a postgres:// URL, not ${JSON.stringify(database)}; a SQLite file is given with --db`);
+const deliveryTimeout = values["delivery-timeout"];
 
 const { startSandbox } = await import("./index.ts");
 const sandbox = await startSandbox({
   port,
   host: values.host,
   ...(values.db ? { db: values.db } : {}),
+  ...(database === undefined ? {} : { database }),
+  ...(deliveryTimeout === undefined ? {} : { deliveryTimeoutMs: seconds("delivery-timeout", deliveryTimeout) * 1000 }),
   ...(settlementDelay === undefined ? {} : { settlementDelaySeconds: seconds("settlement-delay", settlementDelay) }),
   // "" is no retry at all: one attempt per event.
   ...(retrySchedule === undefined
@@ -77,6 +101,7 @@ const sandbox = await startSandbox({
   ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
 }).catch((error: Error) => failedToStart(command, error));
-console.log(`Payin sandbox (stateful, ${values.db ? `database ${values.db}` : "in memory"}) listening on ${sandbox.url}`);
+const kept = database ? `PostgreSQL at ${hostOf(database)}` : values.db ? `database ${values.db}` : "in memory";
+console.log(`Payin sandbox (stateful, ${kept}) listening on ${sandbox.url}`);
 console.log(`dashboard: ${sandbox.url}/_sandbox/dashboard (sign in with a token your tests use)`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

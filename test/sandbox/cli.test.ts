@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
-import { openDatabase } from "../../src/sandbox/store/database.ts";
+import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 
 const cli = path.join(root, "src", "sandbox", "cli.ts");
@@ -134,7 +134,7 @@ describe("payin-sandbox --db with a file it cannot use", () => {
     chmodSync(dir, 0o755);
     chmodSync(shared, 0o777);
     const readOnlyFile = path.join(shared, "read-only.db");
-    openDatabase(readOnlyFile).close();
+    await new SqliteDatabase(readOnlyFile).close();
     owner(readOnlyFile);
     chmodSync(readOnlyFile, 0o444);
     const file = await refusal(["--port", "0", "--db", readOnlyFile], unprivileged);

@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
 import { Transactions } from "../../src/sandbox/store/transactions.ts";
 import { openapi } from "../support/documents.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
@@ -59,8 +60,10 @@ describe("the sandbox", () => {
       created_at: session.created_at,
       updated_at: session.created_at,
     };
-    new Transactions(direct).create(accountId, transaction, Date.parse(session.created_at));
     direct.close();
+    const store = new SqliteDatabase(db);
+    await new Transactions(store).create(accountId, transaction, Date.parse(session.created_at));
+    await store.close();
 
     const found = await call("GET", "/api/v1/earn/transactions/txn_test_1/", token);
     expect(found.status).toBe(200);

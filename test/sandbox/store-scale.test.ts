@@ -10,24 +10,49 @@ import { accountNow } from "../../src/sandbox/flow/clock.ts";
 import { runDueWork } from "../../src/sandbox/flow/due-work.ts";
 import { payloadOf } from "../../src/sandbox/delivery/payload.ts";
 import { Payments } from "../../src/sandbox/flow/payments.ts";
-import { DueTimes } from "../../src/sandbox/store/due.ts";
-import { Outbox } from "../../src/sandbox/store/outbox.ts";
-import { migrations } from "../../src/sandbox/store/migrations.ts";
-import { IdempotencyKeys } from "../../src/sandbox/store/idempotency.ts";
+import { sqliteMigrations as migrations } from "../../src/sandbox/store/migrations.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
+import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
 import { SESSION_LIFETIME_MS } from "../../src/lib/contract-facts.ts";
-import { Sessions } from "../../src/sandbox/store/sessions.ts";
-import { Transactions } from "../../src/sandbox/store/transactions.ts";
 
-/** Every SQL statement the store's classes prepare, as they prepare it. */
-function statementsOf(db: DatabaseSync): string[] {
-  const seen: string[] = [];
-  const spied = new Proxy(db, {
-    get: (target, name) =>
-      name === "prepare" ? (sql: string) => (seen.push(sql), target.prepare(sql)) : Reflect.get(target, name).bind(target),
-  });
-  for (const Table of [Sessions, Transactions, Outbox, IdempotencyKeys, DueTimes]) new Table(spied);
-  return seen;
+/** A store in memory, and every SQL statement it prepares from now on. */
+async function spiedStore() {
+  const store = await Store.open();
+  const { db } = store.db as SqliteDatabase;
+  const statements = new Set<string>();
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => (statements.add(sql), prepare(sql))) as typeof db.prepare;
+  return { store, db, statements };
+}
+
+/** Twenty accounts of fifty open sessions each. */
+async function fill(store: Store) {
+  const accounts = [];
+  for (let a = 0; a < 20; a++) accounts.push(await store.accounts.forToken(`scale-${a}`));
+  for (const [a, account] of accounts.entries())
+    await store.transaction(async () => {
+      const now = accountNow(account);
+      const counterparty = {
+        id: `cp_${a}`,
+        type: "INDIVIDUAL" as const,
+        payment_rail: "PAYIN" as const,
+        first_name: "Ana",
+        last_name: "Li",
+        email: `a${a}@example.com`,
+        phone_number: `+34600${a}`,
+        created_at: "",
+      };
+      await store.counterparties.create(account.id, counterparty, now);
+      for (let s = 0; s < 50; s++)
+        await store.sessions.create(
+          account.id,
+          `ps_${a}_${s}`,
+          { counterparty_id: counterparty.id },
+          now,
+          Date.now() + SESSION_LIFETIME_MS,
+        );
+    });
+  return accounts;
 }
 
 /** SQLite's plan for `sql`, one step a line. */
@@ -39,12 +64,24 @@ const planOf = (db: DatabaseSync, sql: string) => {
 };
 
 describe("what is due", () => {
-  it("is found through an index of due rows by every statement that looks for it, never by scanning a table", () => {
-    const store = new Store();
-    const dueStatements = statementsOf(store.db).filter((sql) => /due_ms (<=|IS NOT NULL)/.test(sql));
+  it("is found through an index of due rows by every statement that looks for it, never by scanning a table", async () => {
+    const { store, db, statements } = await spiedStore();
+    const payments = new Payments(store);
+    // Every statement that looks for what is due, run once: a flow, an advance, each sweep, the dispatcher's reads.
+    const [account] = await fill(store);
+    await store.webhooks.register(account!.id, "http://127.0.0.1:9/", 1);
+    await payments.attempt(account!, "ps_0_0", { outcome: "pay" });
+    await store.advanceClock(account!, 61_000);
+    await runDueWork({ store, payments }, account!.id);
+    await runDueWork({ store, payments }, null);
+    await store.outbox.due(Date.now(), 10);
+    await store.outbox.dueFor(account!.id, Date.now(), 10);
+    await store.outbox.countDueFor(account!.id, Date.now());
+    await store.outbox.release(account!.id);
+    const dueStatements = [...statements].filter((sql) => /due_ms (<=|IS NOT NULL)/.test(sql));
     expect(dueStatements.length).toBeGreaterThanOrEqual(10);
     for (const sql of dueStatements) {
-      const plan = planOf(store.db, sql);
+      const plan = planOf(db, sql);
       // The due indexes hold only rows with work due; the pending one, an account's undelivered events; the session one,
       // a session's events (a handful, whatever the account holds).
       expect(plan.join(" / "), sql).toMatch(
@@ -55,39 +92,22 @@ describe("what is due", () => {
         sql,
       ).toEqual([]);
     }
-    store.close();
+    await store.close();
   });
 
-  it("is, with one account a day ahead, only that account's due rows: the other accounts' open sessions stay out of the range", () => {
-    const store = new Store();
+  it("is, with one account a day ahead, only that account's due rows: the other accounts' open sessions stay out of the range", async () => {
+    const { store, db } = await spiedStore();
     const payments = new Payments(store);
-    const accounts = Array.from({ length: 20 }, (_, a) => store.accounts.forToken(`scale-${a}`));
-    for (const [a, account] of accounts.entries())
-      store.transaction(() => {
-        const now = accountNow(account);
-        const counterparty = {
-          id: `cp_${a}`,
-          type: "INDIVIDUAL" as const,
-          payment_rail: "PAYIN" as const,
-          first_name: "Ana",
-          last_name: "Li",
-          email: `a${a}@example.com`,
-          phone_number: `+34600${a}`,
-          created_at: "",
-        };
-        store.counterparties.create(account.id, counterparty, now);
-        for (let s = 0; s < 50; s++)
-          store.sessions.create(account.id, `ps_${a}_${s}`, { counterparty_id: counterparty.id }, now, Date.now() + SESSION_LIFETIME_MS);
-      });
-    const due = store.db.prepare("SELECT account_id, COUNT(*) AS n FROM payment_sessions WHERE due_ms <= ? GROUP BY account_id");
+    const accounts = await fill(store);
+    const due = db.prepare("SELECT account_id, COUNT(*) AS n FROM payment_sessions WHERE due_ms <= ? GROUP BY account_id");
     expect(due.all(Date.now())).toEqual([]);
 
     const [ahead] = accounts;
-    store.advanceClock(ahead!, 24 * 60 * 60 * 1000);
+    await store.advanceClock(ahead!, 24 * 60 * 60 * 1000);
     expect(due.all(Date.now())).toEqual([{ account_id: ahead!.id, n: 50 }]);
 
-    runDueWork({ store, payments }, null);
-    const byStatus = store.db
+    await runDueWork({ store, payments }, null);
+    const byStatus = db
       .prepare("SELECT account_id = ? AS ahead, status, COUNT(*) AS n FROM payment_sessions GROUP BY 1, 2 ORDER BY 1, 2")
       .all(ahead!.id);
     expect(byStatus).toEqual([
@@ -96,12 +116,12 @@ describe("what is due", () => {
     ]);
     // Once it is done, a tick finds an empty range.
     expect(due.all(Date.now())).toEqual([]);
-    store.close();
+    await store.close();
   });
 });
 
 describe("a database of the schema 2.0.0 shipped with", () => {
-  it("is brought over with its records, clocks, keys and pending deliveries as they were", () => {
+  it("is brought over with its records, clocks, keys and pending deliveries as they were", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "payin-migrate-"));
     const file = path.join(dir, "old.db");
     try {
@@ -195,14 +215,14 @@ describe("a database of the schema 2.0.0 shipped with", () => {
       old.prepare("INSERT INTO idempotency_keys VALUES (1, 'createPaymentSession', 'k', 'h', 201, '{}', ?)").run(t);
       old.close();
 
-      const store = new Store(file);
-      const account = store.accounts.forToken("old");
+      const store = await Store.open({ file });
+      const account = await store.accounts.forToken("old");
       expect(account.clockOffsetMs).toBe(offset);
       const { _status: _, payment_link: __, ...open } = session("ps_open", "created");
-      expect(store.sessions.get(1, "ps_open")).toEqual(open);
-      expect(store.sessions.get(1, "ps_paid")).toMatchObject({ status: "completed" });
-      expect(store.transactions.get(1, "txn_1")).toEqual(transaction);
-      const dues = store.db
+      expect(await store.sessions.get(1, "ps_open")).toEqual(open);
+      expect(await store.sessions.get(1, "ps_paid")).toMatchObject({ status: "completed" });
+      expect(await store.transactions.get(1, "txn_1")).toEqual(transaction);
+      const dues = (store.db as SqliteDatabase).db
         .prepare(
           "SELECT 'session' AS what, due_ms FROM payment_sessions WHERE id = 'ps_open' " +
             "UNION ALL SELECT 'transaction', due_ms FROM transactions " +
@@ -220,12 +240,12 @@ describe("a database of the schema 2.0.0 shipped with", () => {
         { what: "key", due_ms: t + 24 * 60 * 60 * 1000 - offset },
       ]);
       // The pending event's payload, made again from the records, is the one it had.
-      expect(JSON.parse(payloadOf(store.outbox.load(2)!))).toEqual(payloads["msg_2"]);
+      expect(JSON.parse(payloadOf((await store.outbox.load(2))!))).toEqual(payloads["msg_2"]);
       // The contact rule now ignores the email's case.
-      expect(store.counterparties.create(1, { ...counterparty, id: "cp_2", email: "ana@example.com" } as never, t)).toEqual({
+      expect(await store.counterparties.create(1, { ...counterparty, id: "cp_2", email: "ana@example.com" } as never, t)).toEqual({
         existingId: "cp_1",
       });
-      store.close();
+      await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -233,11 +253,11 @@ describe("a database of the schema 2.0.0 shipped with", () => {
 });
 
 describe("the records, as the compact store keeps them", () => {
-  const setUp = () => {
-    const store = new Store();
+  const setUp = async () => {
+    const store = await Store.open();
     const payments = new Payments(store);
-    const account = store.accounts.forToken(`records-${crypto.randomUUID()}`);
-    store.counterparties.create(
+    const account = await store.accounts.forToken(`records-${crypto.randomUUID()}`);
+    await store.counterparties.create(
       account.id,
       {
         id: "cp_1",
@@ -262,47 +282,52 @@ describe("the records, as the compact store keeps them", () => {
     return { store, payments, account, session };
   };
 
-  it("gives a transaction its session's order, and none when the session has none", () => {
-    const { store, payments, account, session } = setUp();
-    session("ps_with", { order_id: "ORD-7" });
-    session("ps_without", {});
-    const paid = (id: string) =>
-      (payments.attempt(account, id, { outcome: "pay" }) as { done: { transaction: { id: string } } }).done.transaction.id;
-    expect(store.transactions.get(account.id, paid("ps_with"))).toMatchObject({
+  it("gives a transaction its session's order, and none when the session has none", async () => {
+    const { store, payments, account, session } = await setUp();
+    await session("ps_with", { order_id: "ORD-7" });
+    await session("ps_without", {});
+    const paid = async (id: string) =>
+      ((await payments.attempt(account, id, { outcome: "pay" })) as { done: { transaction: { id: string } } }).done.transaction.id;
+    expect(await store.transactions.get(account.id, await paid("ps_with"))).toMatchObject({
       order_id: "ORD-7",
       amount: 5,
       currency: "EUR",
       status: "completed",
     });
-    expect(store.transactions.get(account.id, paid("ps_without"))).not.toHaveProperty("order_id");
-    store.close();
+    expect(await store.transactions.get(account.id, await paid("ps_without"))).not.toHaveProperty("order_id");
+    await store.close();
   });
 
-  it("refuses to pay a session whose expiry has come, though no tick has expired it yet", () => {
-    const { store, payments, account, session } = setUp();
-    session("ps_late", {}, Date.now() - 1);
-    expect(payments.attempt(account, "ps_late", { outcome: "pay" })).toMatchObject({ refused: "expired", session: { status: "expired" } });
-    store.close();
+  it("refuses to pay a session whose expiry has come, though no tick has expired it yet", async () => {
+    const { store, payments, account, session } = await setUp();
+    await session("ps_late", {}, Date.now() - 1);
+    expect(await payments.attempt(account, "ps_late", { outcome: "pay" })).toMatchObject({
+      refused: "expired",
+      session: { status: "expired" },
+    });
+    await store.close();
   });
 
-  it("keeps an Idempotency-Key until the real time its 24 hours end on a clock ahead of real time", () => {
-    const { store, account } = setUp();
-    store.advanceClock(account, 5000);
+  it("keeps an Idempotency-Key until the real time its 24 hours end on a clock ahead of real time", async () => {
+    const { store, account } = await setUp();
+    await store.advanceClock(account, 5000);
     const now = accountNow(account);
-    store.idempotencyKeys.claim(account.id, "op", "k", "h", now, account.clockOffsetMs);
-    const { due_ms } = store.db.prepare("SELECT due_ms FROM idempotency_keys").get() as { due_ms: number };
+    await store.idempotencyKeys.claim(account.id, "op", "k", "h", now, account.clockOffsetMs);
+    const { due_ms } = (await store.db.get<{ due_ms: number }>("SELECT due_ms FROM idempotency_keys"))!;
     expect(due_ms).toBe(now + 24 * 60 * 60 * 1000 - 5000);
-    store.idempotencyKeys.forgetExpired(account.id, due_ms - 1);
-    expect(store.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get()).toEqual({ n: 1 });
-    store.idempotencyKeys.forgetExpired(account.id, due_ms);
-    expect(store.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get()).toEqual({ n: 0 });
-    store.close();
+    await store.idempotencyKeys.forgetExpired(account.id, due_ms - 1);
+    expect(await store.db.get("SELECT COUNT(*) AS n FROM idempotency_keys")).toEqual({ n: 1 });
+    await store.idempotencyKeys.forgetExpired(account.id, due_ms);
+    expect(await store.db.get("SELECT COUNT(*) AS n FROM idempotency_keys")).toEqual({ n: 0 });
+    await store.close();
   });
 
-  it("passes on a database error that is not the contact rule's own conflict", () => {
-    const { store, account } = setUp();
-    store.db.exec("CREATE TRIGGER no_counterparties BEFORE INSERT ON counterparties BEGIN SELECT RAISE(ABORT, 'refused'); END");
-    expect(() =>
+  it("passes on a database error that is not the contact rule's own conflict", async () => {
+    const { store, account } = await setUp();
+    (store.db as SqliteDatabase).db.exec(
+      "CREATE TRIGGER no_counterparties BEFORE INSERT ON counterparties BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    await expect(
       store.counterparties.create(
         account.id,
         {
@@ -317,7 +342,7 @@ describe("the records, as the compact store keeps them", () => {
         },
         1,
       ),
-    ).toThrow("refused");
-    store.close();
+    ).rejects.toThrow("refused");
+    await store.close();
   });
 });

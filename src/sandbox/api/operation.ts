@@ -1,7 +1,7 @@
-// What each operation's handler receives and returns. A handler that changes state answers at
-// once: node:sqlite is synchronous, so its reads and writes run with no other request between
-// them, and an Idempotency-Key's answer is stored in the same transaction. Only two control
-// operations wait before they answer, for the webhook deliveries they made due.
+// What each operation's handler receives and returns. A handler that changes state does so in
+// one transaction, and under an Idempotency-Key its answer is stored in that same transaction.
+// Only two control operations wait before they answer, for the webhook deliveries they made due,
+// outside any transaction.
 import type { ValidationError } from "../../../generated/event-validators.js";
 import type { OperationId } from "../../../generated/sandbox-requests.js";
 import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
@@ -9,14 +9,12 @@ import type { Dispatcher } from "../delivery/dispatcher.ts";
 import type { Payments } from "../flow/payments.ts";
 import type { Account } from "../store/accounts.ts";
 import type { Store } from "../store/index.ts";
-import type { Journal } from "../store/journal.ts";
 
-/** The sandbox as its handlers see it: its state, payment flow, dispatcher, journal and address. */
+/** The sandbox as its handlers see it: its state, payment flow, dispatcher and address. */
 export interface Sandbox {
   store: Store;
   payments: Payments;
   dispatcher: Dispatcher;
-  journal: Journal;
   /** Aborted when the sandbox closes: what waits on purpose (a delay fault) stops waiting. */
   closing: AbortSignal;
   /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */
@@ -47,9 +45,9 @@ interface Validation {
   check?(body: any): FieldError[];
 }
 
-/** An operation that answers at once, in the transaction of its writes. */
+/** An operation that answers once the transaction of its writes is done (the transaction of its Idempotency-Key, when it has one). */
 export interface Operation extends Validation {
-  handle(call: Call, sandbox: Sandbox): Answer;
+  handle(call: Call, sandbox: Sandbox): Promise<Answer>;
 }
 
 /** A control operation that answers once the webhook deliveries it made due are done. */

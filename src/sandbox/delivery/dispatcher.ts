@@ -5,6 +5,9 @@
 // in the order they were made, each once the earlier ones are acknowledged or have failed for
 // good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order, unless a
 // delivery fault armed on the account says otherwise (duplicates, a shuffled order, a delay).
+// Several processes on one database each deliver what is due: each attempt is claimed first,
+// with a lease that another process takes over if this one dies before recording it.
+import { randomUUID } from "node:crypto";
 import http, { type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -15,6 +18,7 @@ import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
 import type { DueEvent, DueKey } from "../store/outbox.ts";
 import type { Store } from "../store/index.ts";
+import { reportUnlessUnavailable } from "../store/database.ts";
 import { payloadOf } from "./payload.ts";
 import { isLoopbackHost } from "../flow/urls.ts";
 
@@ -75,7 +79,8 @@ export interface DeliverySettings {
 
 interface InFlight {
   accountId: number;
-  done: Promise<void>;
+  /** Whether an attempt was made: false when another process had claimed the event, or it was no longer pending. */
+  done: Promise<boolean>;
 }
 
 export class Dispatcher {
@@ -83,9 +88,10 @@ export class Dispatcher {
   readonly #schedule: readonly number[];
   readonly #timeoutMs: number;
   readonly #allowedHosts: ReadonlySet<string>;
-  readonly #inFlight = new Map<number, InFlight>();
-  /** The attempt under way of each session that has one: a session's events go one at a time. */
-  readonly #busySessions = new Map<string, Promise<void>>();
+  /** The attempt under way of each session that has one (`account/session`): a session's events go one at a time. */
+  readonly #inFlight = new Map<string, InFlight>();
+  /** This process's claims on the events it is sending, released when it closes. */
+  readonly #claim = randomUUID();
   readonly #closing = new AbortController();
   #kicked = false;
   #ticker: NodeJS.Timeout | undefined;
@@ -120,7 +126,11 @@ export class Dispatcher {
       this.#kicked = false;
       const now = Date.now();
       // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next kick
-      if (!this.#closing.signal.aborted) this.#start(this.#store.outbox.due(now, BATCH + this.#inFlight.size), now);
+      if (this.#closing.signal.aborted) return;
+      this.#store.outbox
+        .due(now, BATCH + this.#inFlight.size)
+        .then((due) => this.#start(due, now))
+        .catch(reportUnlessUnavailable);
     });
   }
 
@@ -136,15 +146,14 @@ export class Dispatcher {
     let made = 0;
     while (!this.#closing.signal.aborted) {
       // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
-      this.#start(this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size), targetMs);
+      this.#start(await this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size), targetMs);
       // Waiting for other accounts' attempts as well only makes the advance answer later.
       // Stryker disable next-line MethodExpression,ConditionalExpression: see above
       const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
       if (running.length === 0) break;
-      made += running.length;
-      await Promise.all(running);
+      made += (await Promise.all(running)).filter(Boolean).length;
     }
-    return { made, stillDue: this.#store.outbox.countDueFor(account.id, targetMs) };
+    return { made, stillDue: await this.#store.outbox.countDueFor(account.id, targetMs) };
   }
 
   /**
@@ -153,9 +162,9 @@ export class Dispatcher {
    */
   async redeliver(key: DueKey) {
     const session = `${key.accountId}/${key.sessionId}`;
-    for (let busy = this.#busySessions.get(session); busy; busy = this.#busySessions.get(session)) await busy;
+    for (let busy = this.#inFlight.get(session); busy; busy = this.#inFlight.get(session)) await busy.done;
     this.#start([key], null);
-    await this.#inFlight.get(key.seq)?.done;
+    await this.#inFlight.get(session)?.done;
   }
 
   /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */
@@ -163,6 +172,8 @@ export class Dispatcher {
     clearInterval(this.#ticker);
     this.#closing.abort();
     await Promise.all([...this.#inFlight.values()].map((f) => f.done));
+    // What this process claimed and did not record is free for any process at once, not when its lease ends.
+    await this.#store.outbox.releaseClaims(this.#claim).catch(reportUnlessUnavailable);
   }
 
   /**
@@ -173,26 +184,38 @@ export class Dispatcher {
   #start(due: DueKey[], nowMs: number | null) {
     for (const scheduled of due) {
       const session = `${scheduled.accountId}/${scheduled.sessionId}`;
-      const faults = this.#store.faults.forDelivery(scheduled.accountId);
-      const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
-      const key = shuffle ? this.#store.outbox.newestPending(scheduled, nowMs!) : scheduled;
-      if (this.#inFlight.has(key.seq) || this.#busySessions.has(session)) continue;
-      const event = this.#store.outbox.load(key.seq);
-      if (!event) continue;
-      const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== scheduled.seq));
-      const done = this.#attempt(event, acting).finally(() => {
-        this.#inFlight.delete(event.seq);
-        this.#busySessions.delete(session);
-        this.#kick();
-      });
-      this.#busySessions.set(session, done);
-      this.#inFlight.set(event.seq, { accountId: event.accountId, done });
+      if (this.#inFlight.has(session)) continue;
+      const done = this.#deliver(scheduled, nowMs)
+        .catch((error: unknown) => {
+          reportUnlessUnavailable(error);
+          return false;
+        })
+        .finally(() => {
+          this.#inFlight.delete(session);
+          this.#kick();
+        });
+      this.#inFlight.set(session, { accountId: scheduled.accountId, done });
     }
+  }
+
+  /** Claims the event (the session's newest, under a shuffle fault) and makes its attempt; false when none was made. */
+  async #deliver(scheduled: DueKey, nowMs: number | null): Promise<boolean> {
+    const faults = await this.#store.faults.forDelivery(scheduled.accountId);
+    const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
+    const key = shuffle ? await this.#store.outbox.newestPending(scheduled, nowMs!) : scheduled;
+    // Long enough for the attempt and its duplicate, each with its delay and the receiver's whole timeout.
+    const leaseMs = 2 * (this.#timeoutMs + (faults.find((f) => f.effect === "delay")?.delay_ms ?? 0)) + 1000;
+    if (!(await this.#store.outbox.claim(key.seq, this.#claim, Date.now() + leaseMs))) return false;
+    const event = await this.#store.outbox.load(key.seq);
+    if (!event) return false;
+    const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== scheduled.seq));
+    await this.#attempt(event, acting);
+    return true;
   }
 
   /** One attempt of the event, and the duplicate a duplicate fault adds to an acknowledged one. */
   async #attempt(event: DueEvent, faults: readonly FaultRow[]) {
-    const account = this.#store.accounts.byId(event.accountId);
+    const account = await this.#store.accounts.byId(event.accountId);
     const delayed = faults.find((f) => f.effect === "delay");
     // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
     if (delayed) await sleep(delayed.delay_ms!, undefined, { signal: this.#closing.signal }).catch(() => {});
@@ -203,23 +226,26 @@ export class Dispatcher {
     const nextAttemptAtMs = succeeded || delay === undefined ? null : accountNow(account) + jittered(delay * 1000);
     const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
     const applied = faults.filter((f) => f.effect !== "duplicate");
-    this.#store.transaction(() => {
-      this.#store.outbox.recordAttempt({ ...first, succeeded, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) });
-      for (const fault of applied) this.#store.faults.acted(fault);
+    // Not recorded when this process's lease ran out and another took the event: that one records it.
+    const recorded = await this.#store.transaction(async () => {
+      const attempt = { ...first, succeeded, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) };
+      if (!(await this.#store.outbox.recordAttempt(attempt, this.#claim))) return false;
+      for (const fault of applied) await this.#store.faults.acted(fault);
+      return true;
     });
     const duplicate = faults.find((f) => f.effect === "duplicate");
-    if (!succeeded || !duplicate) return;
+    if (!recorded || !succeeded || !duplicate) return;
     const again = await this.#send(event, account, first.attempt + 1);
     if (!again) return;
-    this.#store.transaction(() => {
-      this.#store.outbox.recordExtraAttempt({
+    await this.#store.transaction(async () => {
+      await this.#store.outbox.recordExtraAttempt({
         ...again,
         succeeded: again.error === null,
         nextAttemptAtMs: null,
         nextDueMs: null,
         faults: ["duplicate"],
       });
-      this.#store.faults.acted(duplicate);
+      await this.#store.faults.acted(duplicate);
     });
   }
 

@@ -54,13 +54,13 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
 
   const token = bearerToken(req.headers.authorization);
   if (!token) return send(unauthorized(req.headers.authorization !== undefined));
-  const account = sandbox.store.accounts.forToken(token);
+  const account = await sandbox.store.accounts.forToken(token);
 
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
   const contract = op.document === "contract";
   const started = performance.now();
   const receivedAtMs = accountNow(account);
-  const fault = contract ? sandbox.store.faults.forRequest(account.id, op.operationId) : undefined;
+  const fault = contract ? await sandbox.store.faults.forRequest(account.id, op.operationId) : undefined;
   if (fault?.effect === "delay") await sleep(fault.delay_ms!, undefined, { signal: sandbox.closing });
 
   const reply =
@@ -71,7 +71,7 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const dropped = fault?.effect === "drop";
   if (contract) {
     const key = req.headers["idempotency-key"];
-    sandbox.journal.record(account.id, {
+    await sandbox.store.journal.record(account.id, {
       method: req.method!,
       // Cut to the lengths the journal's schema gives: a rejected request may carry longer ones.
       path: pathname.slice(0, 2048),
@@ -108,7 +108,7 @@ async function answer(
   if ("waits" in handler) return serialized(await handler.handle(call, sandbox));
   const key = parameters[IDEMPOTENCY_KEY];
   if (key !== undefined && read.raw) return idempotent(sandbox, op, handler, call, key, read.raw);
-  return serialized(handler.handle(call, sandbox));
+  return serialized(await handler.handle(call, sandbox));
 }
 
 const rejection = (body: Problem, headers?: Record<string, string>): Reply => ({
@@ -190,11 +190,11 @@ function requestErrors(
 }
 
 /** Runs a create under its Idempotency-Key: the first answer is kept, and replayed for the same body. */
-function idempotent(sandbox: Sandbox, op: OperationRequest, handler: Operation, call: Call, key: string, raw: Buffer): Reply {
+function idempotent(sandbox: Sandbox, op: OperationRequest, handler: Operation, call: Call, key: string, raw: Buffer): Promise<Reply> {
   const { store } = sandbox;
   const { account } = call;
-  return store.transaction(() => {
-    const claim = store.idempotencyKeys.claim(
+  return store.transaction(async (): Promise<Reply> => {
+    const claim = await store.idempotencyKeys.claim(
       account.id,
       op.operationId,
       key,
@@ -207,9 +207,9 @@ function idempotent(sandbox: Sandbox, op: OperationRequest, handler: Operation, 
       return rejection(problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body."));
     }
     // The key and the answer are written in the transaction of the create.
-    const answer = serialized(handler.handle(call, sandbox));
+    const answer = serialized(await handler.handle(call, sandbox));
     // Both creates answer with a body.
-    store.idempotencyKeys.record(account.id, op.operationId, key, { status: answer.status, body: answer.body! });
+    await store.idempotencyKeys.record(account.id, op.operationId, key, { status: answer.status, body: answer.body! });
     return answer;
   });
 }

@@ -1,9 +1,9 @@
 // The sandbox: the contract's six operations with real state, the control API, the payment
-// page behind every payment_link, and webhook deliveries, on node:http and node:sqlite in one process.
+// page behind every payment_link, and webhook deliveries, on node:http, with its state in
+// node:sqlite, or in PostgreSQL shared by any number of these processes.
 import { createServer } from "node:http";
 import { Dispatcher } from "../delivery/dispatcher.ts";
 import { runDueWork } from "../flow/due-work.ts";
-import { Journal } from "../store/journal.ts";
 import { handlePage } from "./page/routes.ts";
 import { handleDashboard } from "./dashboard/routes.ts";
 import { DASHBOARD } from "./dashboard/render.ts";
@@ -12,6 +12,8 @@ import { problem } from "../../lib/problem.ts";
 import type { Sandbox } from "../api/operation.ts";
 import { handleRequest } from "./requests.ts";
 import { Store } from "../store/index.ts";
+import { isPostgresUrl } from "../store/location.ts";
+import { DatabaseUnavailableError, reportUnlessUnavailable } from "../store/database.ts";
 import { answerClientError, sendJson } from "./http.ts";
 import { listen } from "../../lib/listen.ts";
 import { linkBase, PAGE_PREFIX } from "../flow/urls.ts";
@@ -23,6 +25,11 @@ export interface SandboxOptions {
   host?: string;
   /** SQLite database file that keeps the state across restarts. Default `:memory:`. */
   db?: string;
+  /**
+   * A PostgreSQL URL (`postgres://user:password@host:5432/database`): the state is kept there,
+   * and any number of sandboxes started on it serve the same accounts. In place of `db`.
+   */
+  database?: string;
   /** Seconds of sandbox time from a completed transaction to its settlement. Default 60. */
   settlementDelaySeconds?: number;
   /**
@@ -62,7 +69,9 @@ const TICK_MS = 1000;
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
   const publicUrl = options.publicUrl === undefined ? undefined : linkBase(options.publicUrl, "publicUrl");
-  const store = new Store(options.db);
+  if (options.database !== undefined && !isPostgresUrl(options.database))
+    throw new Error(`The database must be a postgres:// URL, not ${JSON.stringify(options.database)}; a SQLite file is given as db.`);
+  const store = await Store.open(options.database === undefined ? { file: options.db } : { postgres: options.database });
   const payments = new Payments(store, options.settlementDelaySeconds);
   const dispatcher = new Dispatcher(store, {
     retryScheduleSeconds: options.retryScheduleSeconds,
@@ -71,7 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   // The origin is known once the server listens, before any request can arrive.
   const closing = new AbortController();
-  const sandbox: Sandbox = { store, payments, dispatcher, journal: new Journal(), closing: closing.signal, origin: "" };
+  const sandbox: Sandbox = { store, payments, dispatcher, closing: closing.signal, origin: "" };
 
   const server = createServer((req, res) => {
     const handled = req.url?.startsWith(PAGE_PREFIX)
@@ -82,6 +91,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     handled.catch((error: unknown) => {
       // Closing cuts short what waited on purpose (a delay fault): its connection is gone.
       if (res.headersSent || res.destroyed || closing.signal.aborted) return void res.destroy();
+      // The database went away (PostgreSQL restarting, a network cut): nothing was done, ask again soon.
+      if (error instanceof DatabaseUnavailableError) {
+        const body = problem(503, "service_unavailable", `The sandbox cannot reach its database: ${error.message}. Retry shortly.`);
+        return sendJson(res, 503, JSON.stringify(body), { "Retry-After": "1" });
+      }
       console.error(`payin-sandbox: ${(error as Error).stack ?? error}`);
       const body = problem(500, "internal_error", `The sandbox failed on this request: ${(error as Error).message}`);
       sendJson(res, 500, JSON.stringify(body));
@@ -92,12 +106,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   try {
     port = await listen(server, options.port ?? 4010, host);
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   // Expiries and settlements come due as real time passes too; the dispatcher sends the events
   // they make, as it sends every event committed to the outbox.
-  const ticker = setInterval(() => runDueWork(sandbox, null), TICK_MS);
+  // A tick the database is unavailable for is skipped: the next one does its work.
+  const ticker = setInterval(() => runDueWork(sandbox, null).catch(reportUnlessUnavailable), TICK_MS);
   dispatcher.start();
 
   const url = `http://${reachableHost(host)}:${port}`;

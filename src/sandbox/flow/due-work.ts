@@ -7,9 +7,9 @@ import type { Payments } from "./payments.ts";
 /** Does, in one transaction, what is due by now for the account with id `accountId`, or for every account when it is null. */
 export function runDueWork({ store, payments }: { store: Store; payments: Payments }, accountId: number | null) {
   const now = Date.now();
-  store.transaction(() => {
-    payments.expireDue(accountId, now);
-    payments.settleDue(accountId, now);
-    store.idempotencyKeys.forgetExpired(accountId, now);
+  return store.transaction(async () => {
+    await payments.expireDue(accountId, now);
+    await payments.settleDue(accountId, now);
+    await store.idempotencyKeys.forgetExpired(accountId, now);
   });
 }

@@ -2,7 +2,7 @@
 // transaction, completes it and completes the session; the transaction settles a delay later.
 // Failing creates and fails a transaction and leaves the session open for another try. A
 // session with no completed payment expires at `expires_at`. Each state change and the event
-// that announces it are written in one SQLite transaction: the outbox.
+// that announces it are written in one transaction: the outbox.
 import type { PayinEvent } from "../../../generated/event-types.ts";
 import type { components } from "../../../generated/openapi.ts";
 import { accountNow, realTime } from "./clock.ts";
@@ -33,11 +33,11 @@ export class Payments {
   }
 
   /** The customer pays, or fails to pay, the session; refused when it is unknown or no longer open. */
-  attempt(account: Account, sessionId: string, outcome: Outcome): PaymentResult {
+  attempt(account: Account, sessionId: string, outcome: Outcome): Promise<PaymentResult> {
     const store = this.#store;
-    return store.transaction(() => {
-      this.expireDue(account.id, Date.now()); // a session past its expiry is expired before anyone may pay it
-      const session = store.sessions.get(account.id, sessionId);
+    return store.transaction(async (): Promise<PaymentResult> => {
+      await this.expireDue(account.id, Date.now()); // a session past its expiry is expired before anyone may pay it
+      const session = await store.sessions.get(account.id, sessionId);
       if (!session) return { refused: "not_found" };
       if (session.status !== "created") return { refused: session.status, session };
 
@@ -60,21 +60,21 @@ export class Payments {
           { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) },
           now,
         );
-      store.transactions.create(account.id, created, now);
-      announce("transaction-created");
+      await store.transactions.create(account.id, created, now);
+      await announce("transaction-created");
 
       if (outcome.outcome === "fail") {
         const failed: Transaction = { ...created, status: "failed", failure_reason: outcome.failure_reason };
-        store.transactions.update(account.id, failed, now);
-        announce("transaction-failed");
+        await store.transactions.update(account.id, failed, now);
+        await announce("transaction-failed");
         return { done: { session, transaction: failed } };
       }
 
       const completed: Transaction = { ...created, status: "completed" };
-      store.transactions.update(account.id, completed, now, realTime(account, now + this.#settlementDelayMs));
-      announce("transaction-completed");
-      store.sessions.complete(account.id, session.id);
-      announce("session-completed");
+      await store.transactions.update(account.id, completed, now, realTime(account, now + this.#settlementDelayMs));
+      await announce("transaction-completed");
+      await store.sessions.complete(account.id, session.id);
+      await announce("session-completed");
       return { done: { session: { ...session, status: "completed" }, transaction: completed } };
     });
   }
@@ -83,16 +83,16 @@ export class Payments {
    * Sessions with no completed payment at `expires_at` expire, and say so at that time: of one account, or all when
    * `accountId` is null.
    */
-  expireDue(accountId: number | null, now: number) {
-    for (const { accountId: owner, session } of this.#store.sessions.expireDue(accountId, now)) {
-      this.#store.outbox.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
+  async expireDue(accountId: number | null, now: number) {
+    for (const { accountId: owner, session } of await this.#store.sessions.expireDue(accountId, now)) {
+      await this.#store.outbox.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
     }
   }
 
   /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
-  settleDue(accountId: number | null, now: number) {
-    for (const { accountId: owner, transaction } of this.#store.transactions.settleDue(accountId, now)) {
-      this.#store.outbox.add(
+  async settleDue(accountId: number | null, now: number) {
+    for (const { accountId: owner, transaction } of await this.#store.transactions.settleDue(accountId, now)) {
+      await this.#store.outbox.add(
         owner,
         { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id },
         Date.parse(transaction.updated_at),

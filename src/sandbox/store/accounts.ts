@@ -1,8 +1,8 @@
-// Accounts are bearer tokens: each distinct token is its own account, made on first use. One
-// object per account stays in memory, so that a clock moved through one lookup is moved for
-// every holder of the account (a delivery under way, a request).
-import type { DatabaseSync } from "node:sqlite";
-import { prepareAll } from "./database.ts";
+// Accounts are bearer tokens: each distinct token is its own account, made on first use. Its
+// clock's offset is read from the database at each look-up, so that every process serving the
+// account keeps one clock; one object per account stays in memory, so that a clock moved
+// through one look-up is moved for every holder of the account here (a delivery under way).
+import type { Database } from "./database.ts";
 
 export interface Account {
   id: number;
@@ -10,42 +10,46 @@ export interface Account {
   clockOffsetMs: number;
 }
 
+// DO UPDATE (not DO NOTHING) so that RETURNING gives the row that was already there.
+const UPSERT = `INSERT INTO accounts (token, created_at_ms) VALUES (?, ?)
+  ON CONFLICT (token) DO UPDATE SET token = excluded.token
+  RETURNING id, clock_offset_ms AS "clockOffsetMs"`;
+const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
+const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE id = ? RETURNING clock_offset_ms AS "clockOffsetMs"';
+const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
+
 export class Accounts {
   readonly #byId = new Map<number, Account>();
-  readonly #sql;
+  readonly #db: Database;
 
-  constructor(db: DatabaseSync) {
-    this.#sql = prepareAll(db, {
-      // DO UPDATE (not DO NOTHING) so that RETURNING gives the row that was already there.
-      upsert: `INSERT INTO accounts (token, created_at_ms) VALUES (?, ?)
-        ON CONFLICT (token) DO UPDATE SET token = excluded.token
-        RETURNING id, clock_offset_ms AS clockOffsetMs`,
-      get: "SELECT id, clock_offset_ms AS clockOffsetMs FROM accounts WHERE id = ?",
-      setOffset: "UPDATE accounts SET clock_offset_ms = ? WHERE id = ?",
-    });
+  constructor(db: Database) {
+    this.#db = db;
   }
 
   /** The account of a bearer token, made if new. */
-  forToken(token: string): Account {
-    return this.#cached(this.#sql.upsert.get(token, Date.now()) as unknown as Account);
+  async forToken(token: string): Promise<Account> {
+    return this.#cached((await this.#db.get<Account>(UPSERT, token, Date.now()))!);
   }
 
   /** The account with this id (the payment page knows a session's account, not its token). */
-  byId(id: number): Account {
-    return this.#byId.get(id) ?? this.#cached(this.#sql.get.get(id) as unknown as Account);
+  async byId(id: number): Promise<Account> {
+    return this.#cached((await this.#db.get<Account>(GET, id))!);
   }
 
   #cached(row: Account): Account {
     let account = this.#byId.get(row.id);
-    if (!account) {
-      account = { id: row.id, clockOffsetMs: row.clockOffsetMs };
-      this.#byId.set(row.id, account);
-    }
+    if (!account) this.#byId.set(row.id, (account = { id: row.id, clockOffsetMs: row.clockOffsetMs }));
+    else account.clockOffsetMs = row.clockOffsetMs;
     return account;
   }
 
-  setClockOffset(account: Account, offsetMs: number) {
-    this.#sql.setOffset.run(offsetMs, account.id);
-    account.clockOffsetMs = offsetMs;
+  /** Moves the account's clock `ms` ahead (from where it stands in the database, whoever moved it last). */
+  async advanceClock(account: Account, ms: number) {
+    this.#cached({ id: account.id, ...(await this.#db.get<{ clockOffsetMs: number }>(ADVANCE, ms, account.id))! });
+  }
+
+  async resetClock(account: Account) {
+    await this.#db.run(RESET, account.id);
+    this.#cached({ id: account.id, clockOffsetMs: 0 });
   }
 }

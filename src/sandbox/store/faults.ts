@@ -1,9 +1,8 @@
 // Faults armed on an account (POST /_sandbox/v1/faults): what goes wrong on its requests and
 // deliveries, and how often. Read from the database on each request and delivery attempt (one
 // indexed look-up of the account's faults), so that every process on the database sees them.
-import type { DatabaseSync } from "node:sqlite";
 import { newId } from "../../lib/ids.ts";
-import { prepareAll } from "./database.ts";
+import type { Database } from "./database.ts";
 
 export type FaultTarget = "request" | "delivery";
 export type FaultEffect = "status" | "delay" | "drop" | "duplicate" | "shuffle";
@@ -42,26 +41,27 @@ const COLUMNS =
 /** Whether a share acts on the n-th request it applies to: 0.25 on the 4th, the 8th, …; 1/3 on the 3rd, the 6th, … */
 const shareActsOn = (n: number, share: number) => Math.floor(n * share + 1e-9) > Math.floor((n - 1) * share + 1e-9);
 
-export class Faults {
-  readonly #sql;
+const INSERT =
+  "INSERT INTO faults (account_id, id, target, effect, operation_id, status, retry_after_seconds, " +
+  `delay_ms, times_left, share, created_at_ms)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`;
+const LIST = `SELECT ${COLUMNS} FROM faults WHERE account_id = ? ORDER BY seq`;
+const OF_TARGET = `SELECT ${COLUMNS} FROM faults WHERE account_id = ? AND target = ? ORDER BY seq`;
+const ACTED = "UPDATE faults SET met = met + 1, times_left = times_left - 1, matched = matched + 1 WHERE seq = ?";
+const MATCHED = "UPDATE faults SET matched = matched + 1 WHERE seq = ?";
+const USED_UP = "DELETE FROM faults WHERE account_id = ? AND times_left = 0";
+const CLEAR = "DELETE FROM faults WHERE account_id = ?";
 
-  constructor(db: DatabaseSync) {
-    this.#sql = prepareAll(db, {
-      insert:
-        "INSERT INTO faults (account_id, id, target, effect, operation_id, status, retry_after_seconds, " +
-        `delay_ms, times_left, share, created_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
-      list: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? ORDER BY seq`,
-      ofTarget: `SELECT ${COLUMNS} FROM faults WHERE account_id = ? AND target = ? ORDER BY seq`,
-      acted: "UPDATE faults SET met = met + 1, times_left = times_left - 1, matched = matched + 1 WHERE seq = ?",
-      matched: "UPDATE faults SET matched = matched + 1 WHERE seq = ?",
-      usedUp: "DELETE FROM faults WHERE account_id = ? AND times_left = 0",
-      clear: "DELETE FROM faults WHERE account_id = ?",
-    });
+export class Faults {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
   }
 
-  arm(accountId: number, spec: FaultSpec, atMs: number): FaultRow {
-    const row = this.#sql.insert.get(
+  async arm(accountId: number, spec: FaultSpec, atMs: number): Promise<FaultRow> {
+    const row = await this.#db.get<FaultRow>(
+      INSERT,
       accountId,
       newId("flt"),
       spec.target,
@@ -74,43 +74,46 @@ export class Faults {
       spec.share ?? null,
       atMs,
     );
-    return row as unknown as FaultRow;
+    return row!;
   }
 
-  list(accountId: number): FaultRow[] {
-    return this.#sql.list.all(accountId) as unknown as FaultRow[];
+  list(accountId: number): Promise<FaultRow[]> {
+    return this.#db.all<FaultRow>(LIST, accountId);
   }
 
-  clear(accountId: number) {
-    this.#sql.clear.run(accountId);
+  async clear(accountId: number) {
+    await this.#db.run(CLEAR, accountId);
   }
 
   /**
    * The fault a request to `operationId` meets, counted as having acted: the oldest that applies
    * to it and whose turn it is: a share acts on an evenly spread part of the requests it
-   * applies to. A fault with `times` is gone once used up.
+   * applies to. A fault with `times` is gone once used up. One transaction, so that two
+   * requests at once, in any process, count as two.
    */
-  forRequest(accountId: number, operationId: string): FaultRow | undefined {
-    for (const fault of this.#sql.ofTarget.all(accountId, "request") as unknown as FaultRow[]) {
-      if (fault.operation_id !== null && fault.operation_id !== operationId) continue;
-      if (fault.share !== null && !shareActsOn(fault.matched + 1, fault.share)) {
-        this.#sql.matched.run(fault.seq);
-        continue;
+  forRequest(accountId: number, operationId: string): Promise<FaultRow | undefined> {
+    return this.#db.transaction(async () => {
+      for (const fault of await this.#db.all<FaultRow>(OF_TARGET, accountId, "request")) {
+        if (fault.operation_id !== null && fault.operation_id !== operationId) continue;
+        if (fault.share !== null && !shareActsOn(fault.matched + 1, fault.share)) {
+          await this.#db.run(MATCHED, fault.seq);
+          continue;
+        }
+        await this.#db.run(ACTED, fault.seq);
+        if (fault.times_left === 1) await this.#db.run(USED_UP, accountId);
+        return fault;
       }
-      this.#sql.acted.run(fault.seq);
-      if (fault.times_left === 1) this.#sql.usedUp.run(accountId);
-      return fault;
-    }
-    return undefined;
+      return undefined;
+    });
   }
 
   /** The delivery faults of the account, which act together on every attempt. */
-  forDelivery(accountId: number): FaultRow[] {
-    return this.#sql.ofTarget.all(accountId, "delivery") as unknown as FaultRow[];
+  forDelivery(accountId: number): Promise<FaultRow[]> {
+    return this.#db.all<FaultRow>(OF_TARGET, accountId, "delivery");
   }
 
   /** Counts an attempt a delivery fault acted on. */
-  acted(fault: FaultRow) {
-    this.#sql.acted.run(fault.seq);
+  async acted(fault: FaultRow) {
+    await this.#db.run(ACTED, fault.seq);
   }
 }

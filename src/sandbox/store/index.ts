@@ -1,13 +1,15 @@
-// The sandbox's state: one SQLite database and its prepared statements, grouped by resource.
-import type { DatabaseSync } from "node:sqlite";
+// The sandbox's state: one database (SQLite by default, PostgreSQL for a shared sandbox) and the
+// statements of each resource, grouped by resource.
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
-import { inTransaction, inTransactionNow, openDatabase } from "./database.ts";
+import type { Database } from "./database.ts";
 import { DueTimes } from "./due.ts";
 import { Faults } from "./faults.ts";
-import { Outbox } from "./outbox.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
+import { Journal } from "./journal.ts";
+import { Outbox } from "./outbox.ts";
 import { Sessions } from "./sessions.ts";
+import { SqliteDatabase } from "./sqlite.ts";
 import { Transactions } from "./transactions.ts";
 import { Webhooks } from "./webhooks.ts";
 
@@ -20,10 +22,15 @@ const ACCOUNT_TABLES = [
   "payment_sessions",
   "counterparties",
   "webhooks",
+  "faults",
+  "requests",
 ] as const;
 
+/** Where the state is kept: a SQLite file (`:memory:` by default), or a PostgreSQL URL. */
+export type StoreLocation = { file?: string } | { postgres: string };
+
 export class Store {
-  readonly db: DatabaseSync;
+  readonly db: Database;
   readonly accounts: Accounts;
   readonly counterparties: Counterparties;
   readonly sessions: Sessions;
@@ -32,56 +39,61 @@ export class Store {
   readonly idempotencyKeys: IdempotencyKeys;
   readonly outbox: Outbox;
   readonly faults: Faults;
+  readonly journal: Journal;
   readonly #dueTimes;
-  readonly #resets;
 
-  constructor(file?: string) {
-    this.db = openDatabase(file);
-    this.accounts = new Accounts(this.db);
-    this.counterparties = new Counterparties(this.db);
-    this.sessions = new Sessions(this.db);
-    this.transactions = new Transactions(this.db);
-    this.webhooks = new Webhooks(this.db);
-    this.idempotencyKeys = new IdempotencyKeys(this.db);
-    this.outbox = new Outbox(this.db);
-    this.faults = new Faults(this.db);
-    this.#dueTimes = new DueTimes(this.db);
-    this.#resets = ACCOUNT_TABLES.map((table) => this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`));
+  constructor(db: Database) {
+    this.db = db;
+    this.accounts = new Accounts(db);
+    this.counterparties = new Counterparties(db);
+    this.sessions = new Sessions(db);
+    this.transactions = new Transactions(db);
+    this.webhooks = new Webhooks(db);
+    this.idempotencyKeys = new IdempotencyKeys(db);
+    this.outbox = new Outbox(db);
+    this.faults = new Faults(db);
+    this.journal = new Journal(db);
+    this.#dueTimes = new DueTimes(db);
+  }
+
+  /** Opens the store: SQLite in memory by default. PostgreSQL's driver is loaded only for a PostgreSQL URL. */
+  static async open(location: StoreLocation = {}): Promise<Store> {
+    if ("postgres" in location) {
+      const { PostgresDatabase } = await import("./postgres.ts");
+      return new Store(await PostgresDatabase.open(location.postgres));
+    }
+    const sqlite = new SqliteDatabase(location.file);
+    // One process serves a SQLite file: what a process before it claimed and left unrecorded is free now.
+    await sqlite.run("UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim IS NOT NULL");
+    return new Store(sqlite);
   }
 
   /**
    * Runs `work` in one transaction: all of its writes happen, or none. Once a transaction that
    * put events in the outbox, or made some due, has committed, the outbox's listeners hear of it.
+   * `work` may run again when PostgreSQL aborted it for another transaction's sake.
    */
-  transaction<T>(work: () => T): T {
-    if (inTransactionNow(this.db)) return work();
-    try {
-      const result = inTransaction(this.db, work);
-      this.outbox.announceWrites();
-      return result;
-    } finally {
-      this.outbox.forgetWrites();
-    }
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
   /** Moves the account's clock `ms` ahead; what it has due comes that much sooner in real time. */
   advanceClock(account: Account, ms: number) {
-    this.transaction(() => {
-      this.accounts.setClockOffset(account, account.clockOffsetMs + ms);
-      this.#dueTimes.shift(account.id, ms);
+    return this.transaction(async () => {
+      await this.accounts.advanceClock(account, ms);
+      await this.#dueTimes.shift(account.id, ms);
     });
   }
 
-  /** Empties the account: its records, its webhook, its keys, its faults, and its clock's offset. */
+  /** Empties the account: its records, its webhook, its keys, its faults, its journal, and its clock's offset. */
   reset(account: Account) {
-    this.transaction(() => {
-      for (const statement of this.#resets) statement.run(account.id);
-      this.faults.clear(account.id);
-      this.accounts.setClockOffset(account, 0);
+    return this.transaction(async () => {
+      for (const table of ACCOUNT_TABLES) await this.db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
+      await this.accounts.resetClock(account);
     });
   }
 
   close() {
-    this.db.close();
+    return this.db.close();
   }
 }

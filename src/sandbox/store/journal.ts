@@ -1,11 +1,11 @@
 // The request journal (GET /_sandbox/v1/requests): each account's last requests to the
-// contract's operations, in memory. Bounded twice, so that it never grows with the state: the
-// last 100 requests of an account, in a ring, and the 1,000 accounts that made one last. A
-// request pays for one small object; the answer's format is made only when it is listed.
+// contract's operations, in the database, so that the journal is the sandbox's whichever
+// process took a request. Bounded so that it never grows with the traffic: an account keeps its
+// last 100 requests; each write forgets those older than that.
 import { isoTime } from "../../lib/time.ts";
+import type { Database } from "./database.ts";
 
-const PER_ACCOUNT = 100;
-const ACCOUNTS = 1000;
+export const JOURNAL_PER_ACCOUNT = 100;
 
 export interface JournalEntry {
   method: string;
@@ -21,48 +21,68 @@ export interface JournalEntry {
   durationMs: number;
 }
 
-interface Ring {
-  entries: JournalEntry[];
-  /** Where the next entry goes once the ring is full: the oldest one's place. */
-  next: number;
+interface Row {
+  method: string;
+  path: string;
+  operation_id: string;
+  status: number;
+  answered: number;
+  idempotency_key: string | null;
+  fault_id: string | null;
+  fault_effect: string | null;
+  received_at_ms: number;
+  duration_ms: number;
 }
 
-export class Journal {
-  /** The account that made a request last, last in the map. */
-  readonly #byAccount = new Map<number, Ring>();
+const COLUMNS = "method, path, operation_id, status, answered, idempotency_key, fault_id, fault_effect, received_at_ms, duration_ms";
+const INSERT = `INSERT INTO requests (account_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+// The index on (account_id, seq) finds the account's 101st newest request, and what is older.
+const FORGET = `DELETE FROM requests WHERE account_id = ? AND seq <= (
+  SELECT seq FROM requests WHERE account_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ${JOURNAL_PER_ACCOUNT})`;
+const LIST = `SELECT ${COLUMNS} FROM requests WHERE account_id = ? ORDER BY seq DESC LIMIT ${JOURNAL_PER_ACCOUNT}`;
+const CLEAR = "DELETE FROM requests WHERE account_id = ?";
 
-  record(accountId: number, entry: JournalEntry) {
-    const ring = this.#byAccount.get(accountId) ?? { entries: [], next: 0 };
-    // Last in the map: the account that made a request last, kept when the map is full.
-    this.#byAccount.delete(accountId);
-    this.#byAccount.set(accountId, ring);
-    if (this.#byAccount.size > ACCOUNTS) this.#byAccount.delete(this.#byAccount.keys().next().value!);
-    if (ring.entries.length < PER_ACCOUNT) ring.entries.push(entry);
-    else {
-      ring.entries[ring.next] = entry;
-      ring.next = (ring.next + 1) % PER_ACCOUNT;
-    }
+export class Journal {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async record(accountId: number, e: JournalEntry) {
+    await this.#db.run(
+      INSERT,
+      accountId,
+      e.method,
+      e.path,
+      e.operationId,
+      e.status,
+      e.answered ? 1 : 0,
+      e.idempotencyKey ?? null,
+      e.fault?.id ?? null,
+      e.fault?.effect ?? null,
+      e.receivedAtMs,
+      e.durationMs,
+    );
+    await this.#db.run(FORGET, accountId, accountId);
   }
 
   /** The account's requests, newest first, as the control API shows them. */
-  list(accountId: number) {
-    const ring = this.#byAccount.get(accountId);
-    if (!ring) return [];
-    const oldestFirst = [...ring.entries.slice(ring.next), ...ring.entries.slice(0, ring.next)];
-    return oldestFirst.reverse().map((e) => ({
+  async list(accountId: number) {
+    return (await this.#db.all<Row>(LIST, accountId)).map((e) => ({
       method: e.method,
       path: e.path,
-      operation_id: e.operationId,
+      operation_id: e.operation_id,
       status: e.status,
-      answered: e.answered,
-      ...(e.idempotencyKey === undefined ? {} : { idempotency_key: e.idempotencyKey }),
-      ...(e.fault === undefined ? {} : { fault: e.fault }),
-      received_at: isoTime(e.receivedAtMs),
-      duration_ms: e.durationMs,
+      answered: e.answered === 1,
+      ...(e.idempotency_key === null ? {} : { idempotency_key: e.idempotency_key }),
+      ...(e.fault_id === null ? {} : { fault: { id: e.fault_id, effect: e.fault_effect! } }),
+      received_at: isoTime(e.received_at_ms),
+      duration_ms: e.duration_ms,
     }));
   }
 
-  clear(accountId: number) {
-    this.#byAccount.delete(accountId);
+  async clear(accountId: number) {
+    await this.#db.run(CLEAR, accountId);
   }
 }

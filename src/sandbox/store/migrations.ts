@@ -1,7 +1,8 @@
-// The sandbox database's schema, as an append-only list of migrations: a database made by an
-// older sandbox is brought up to date at start. Never edit a migration that has shipped; add one.
-// Every table is keyed by account first: one account never reads another's rows.
-export const migrations: readonly string[] = [
+// The sandbox database's schema, for each engine, as an append-only list of migrations: a
+// database made by an older sandbox is brought up to date at start. Never edit a migration that
+// has shipped; add one. Every table is keyed by account first: one account never reads another's
+// rows. PostgreSQL's list starts at the schema SQLite's reached with its sixth.
+export const sqliteMigrations: readonly string[] = [
   `
   CREATE TABLE accounts (
     id INTEGER PRIMARY KEY,
@@ -271,5 +272,166 @@ export const migrations: readonly string[] = [
   // The delivery log of one session (GET /_sandbox/v1/deliveries?session_id=), whatever became of its events.
   `
   CREATE INDEX events_by_session ON events (account_id, session_id, seq);
+  `,
+  // Several processes on one database (PostgreSQL's first schema has these from the start): a
+  // delivery attempt is claimed until its lease ends, and the request journal is the database's.
+  `
+  ALTER TABLE events ADD COLUMN claim TEXT;
+  ALTER TABLE events ADD COLUMN claim_until_ms INTEGER;
+  CREATE TABLE requests (
+    seq INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    operation_id TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    answered INTEGER NOT NULL,
+    idempotency_key TEXT,
+    fault_id TEXT,
+    fault_effect TEXT,
+    received_at_ms INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL
+  );
+  CREATE INDEX requests_by_account ON requests (account_id, seq);
+  -- The events a process claimed, which it gives up when it closes.
+  CREATE INDEX events_claimed ON events (claim) WHERE claim IS NOT NULL;
+  `,
+];
+
+export const postgresMigrations: readonly string[] = [
+  `
+  CREATE TABLE accounts (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    token TEXT NOT NULL UNIQUE,
+    clock_offset_ms BIGINT NOT NULL DEFAULT 0,
+    created_at_ms BIGINT NOT NULL
+  );
+  CREATE TABLE counterparties (
+    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    id TEXT NOT NULL,
+    payment_rail TEXT NOT NULL,
+    email TEXT NOT NULL,
+    phone_number TEXT NOT NULL,
+    details TEXT NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE UNIQUE INDEX counterparties_payin_contact ON counterparties (account_id, lower(email), phone_number)
+    WHERE payment_rail = 'PAYIN';
+  CREATE TABLE payment_sessions (
+    account_id BIGINT NOT NULL,
+    id TEXT NOT NULL,
+    counterparty_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    request TEXT NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    due_ms BIGINT,
+    PRIMARY KEY (account_id, id),
+    FOREIGN KEY (account_id, counterparty_id) REFERENCES counterparties (account_id, id)
+  );
+  CREATE TABLE transactions (
+    account_id BIGINT NOT NULL,
+    id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    failure_reason TEXT,
+    created_at_ms BIGINT NOT NULL,
+    updated_at_ms BIGINT NOT NULL,
+    due_ms BIGINT,
+    PRIMARY KEY (account_id, id),
+    FOREIGN KEY (account_id, session_id) REFERENCES payment_sessions (account_id, id)
+  );
+  CREATE TABLE webhooks (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts (id),
+    url TEXT NOT NULL,
+    signing_secret TEXT NOT NULL,
+    registrations INTEGER NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    updated_at_ms BIGINT NOT NULL
+  );
+  CREATE TABLE events (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    transaction_id TEXT,
+    created_at_ms BIGINT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    due_ms BIGINT,
+    claim TEXT,
+    claim_until_ms BIGINT,
+    UNIQUE (account_id, id)
+  );
+  CREATE TABLE delivery_attempts (
+    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    event_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    response_status INTEGER,
+    error TEXT,
+    succeeded INTEGER NOT NULL,
+    attempted_at_ms BIGINT NOT NULL,
+    duration_ms BIGINT NOT NULL,
+    next_attempt_at_ms BIGINT,
+    faults TEXT,
+    PRIMARY KEY (account_id, event_id, attempt)
+  );
+  CREATE TABLE idempotency_keys (
+    account_id BIGINT NOT NULL,
+    operation TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    due_ms BIGINT NOT NULL,
+    PRIMARY KEY (account_id, operation, key)
+  );
+  CREATE TABLE faults (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    id TEXT NOT NULL,
+    target TEXT NOT NULL,
+    effect TEXT NOT NULL,
+    operation_id TEXT,
+    status INTEGER,
+    retry_after_seconds INTEGER,
+    delay_ms BIGINT,
+    times_left INTEGER,
+    share DOUBLE PRECISION,
+    matched INTEGER NOT NULL DEFAULT 0,
+    met INTEGER NOT NULL DEFAULT 0,
+    created_at_ms BIGINT NOT NULL
+  );
+  CREATE TABLE requests (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    operation_id TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    answered INTEGER NOT NULL,
+    idempotency_key TEXT,
+    fault_id TEXT,
+    fault_effect TEXT,
+    received_at_ms BIGINT NOT NULL,
+    duration_ms BIGINT NOT NULL
+  );
+  CREATE INDEX payment_sessions_by_id ON payment_sessions (id);
+  CREATE INDEX payment_sessions_due ON payment_sessions (due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX payment_sessions_due_by_account ON payment_sessions (account_id, due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX transactions_due ON transactions (due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX transactions_due_by_account ON transactions (account_id, due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX events_due ON events (due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX events_due_by_account ON events (account_id, due_ms) WHERE due_ms IS NOT NULL;
+  CREATE INDEX events_pending_by_session ON events (account_id, session_id, seq) WHERE state = 'pending';
+  CREATE INDEX events_by_session ON events (account_id, session_id, seq);
+  CREATE INDEX idempotency_keys_due ON idempotency_keys (due_ms);
+  CREATE INDEX faults_by_account ON faults (account_id, seq);
+  CREATE INDEX requests_by_account ON requests (account_id, seq);
+  -- The events a process claimed, which it gives up when it closes.
+  CREATE INDEX events_claimed ON events (claim) WHERE claim IS NOT NULL;
   `,
 ];

@@ -1,7 +1,6 @@
-import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
 import { isoTime } from "../../lib/time.ts";
-import { isConstraint, prepareAll, SQLITE_CONSTRAINT_FOREIGNKEY } from "./database.ts";
+import type { Database } from "./database.ts";
 import { SESSION_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
 type PaymentSession = components["schemas"]["PaymentSession"];
@@ -40,64 +39,62 @@ function stored(row: Row): StoredSession {
   return { accountId: row.account_id, session };
 }
 
-export class Sessions {
-  readonly #sql;
+// The insert finds the counterparty itself: none of the account's, no row (a foreign key error
+// would end a PostgreSQL transaction).
+const INSERT =
+  `INSERT INTO payment_sessions (${COLUMNS}, due_ms) SELECT account_id, ?, id, 'created', ?, CAST(? AS BIGINT), CAST(? AS BIGINT) ` +
+  "FROM counterparties WHERE account_id = ? AND id = ?";
+const GET = `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? AND id = ?`;
+const FIND = `SELECT ${COLUMNS} FROM payment_sessions WHERE id = ?`;
+// Ids start with the time they were made: the key's order is newest last.
+const RECENT = `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? ORDER BY id DESC LIMIT ?`;
+const COMPLETE = "UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'";
+const EXPIRE = "UPDATE payment_sessions SET status = 'expired', due_ms = NULL";
+const EXPIRE_FOR_ACCOUNT = `${EXPIRE} WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`;
+const EXPIRE_FOR_ALL = `${EXPIRE} WHERE due_ms <= ? RETURNING ${COLUMNS}`;
 
-  constructor(db: DatabaseSync) {
-    this.#sql = prepareAll(db, {
-      insert: `INSERT INTO payment_sessions (${COLUMNS}, due_ms) VALUES (?, ?, ?, 'created', ?, ?, ?)`,
-      get: `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? AND id = ?`,
-      find: `SELECT ${COLUMNS} FROM payment_sessions WHERE id = ?`,
-      // Ids start with the time they were made: the key's order is newest last.
-      recent: `SELECT ${COLUMNS} FROM payment_sessions WHERE account_id = ? ORDER BY id DESC LIMIT ?`,
-      complete: "UPDATE payment_sessions SET status = 'completed', due_ms = NULL WHERE account_id = ? AND id = ? AND status = 'created'",
-      expireForAccount:
-        "UPDATE payment_sessions SET status = 'expired', due_ms = NULL " + `WHERE account_id = ? AND due_ms <= ? RETURNING ${COLUMNS}`,
-      expireForAll: `UPDATE payment_sessions SET status = 'expired', due_ms = NULL WHERE due_ms <= ? RETURNING ${COLUMNS}`,
-    });
+export class Sessions {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
   }
 
   /**
    * Stores a new session from its request body; `dueMs` is the real time it expires. False when
-   * its counterparty is not one of the account's (the foreign key says so).
+   * its counterparty is not one of the account's.
    */
-  create(accountId: number, id: string, body: { counterparty_id: string }, createdAtMs: number, dueMs: number): boolean {
+  async create(accountId: number, id: string, body: { counterparty_id: string }, createdAtMs: number, dueMs: number): Promise<boolean> {
     const { counterparty_id, ...request } = body;
-    try {
-      this.#sql.insert.run(accountId, id, counterparty_id, JSON.stringify(request), createdAtMs, dueMs);
-      return true;
-    } catch (error) {
-      if (isConstraint(error, SQLITE_CONSTRAINT_FOREIGNKEY)) return false;
-      throw error;
-    }
+    return (await this.#db.run(INSERT, id, JSON.stringify(request), createdAtMs, dueMs, accountId, counterparty_id)) === 1;
   }
 
-  get(accountId: number, id: string): SessionRecord | undefined {
-    const row = this.#sql.get.get(accountId, id) as Row | undefined;
+  async get(accountId: number, id: string): Promise<SessionRecord | undefined> {
+    const row = await this.#db.get<Row>(GET, accountId, id);
     return row && stored(row).session;
   }
 
   /** The account's newest sessions, newest first (the dashboard's list). */
-  recent(accountId: number, limit: number): SessionRecord[] {
-    return (this.#sql.recent.all(accountId, limit) as unknown as Row[]).map((row) => stored(row).session);
+  async recent(accountId: number, limit: number): Promise<SessionRecord[]> {
+    return (await this.#db.all<Row>(RECENT, accountId, limit)).map((row) => stored(row).session);
   }
 
   /** A session by its id alone, whichever account it is of: the payment page has no token. */
-  find(id: string): StoredSession | undefined {
-    const row = this.#sql.find.get(id) as Row | undefined;
+  async find(id: string): Promise<StoredSession | undefined> {
+    const row = await this.#db.get<Row>(FIND, id);
     return row && stored(row);
   }
 
   /** An open session becomes `completed`; false when it was not open. */
-  complete(accountId: number, id: string): boolean {
-    return this.#sql.complete.run(accountId, id).changes === 1;
+  async complete(accountId: number, id: string): Promise<boolean> {
+    return (await this.#db.run(COMPLETE, accountId, id)) === 1;
   }
 
   /** Open sessions whose expiry has come by real time `nowMs` become `expired`, of one account or all; returns them. */
-  expireDue(accountId: number | null, nowMs: number): StoredSession[] {
-    const rows = (accountId === null
-      ? this.#sql.expireForAll.all(nowMs)
-      : this.#sql.expireForAccount.all(accountId, nowMs)) as unknown as Row[];
+  async expireDue(accountId: number | null, nowMs: number): Promise<StoredSession[]> {
+    const rows = await (accountId === null
+      ? this.#db.all<Row>(EXPIRE_FOR_ALL, nowMs)
+      : this.#db.all<Row>(EXPIRE_FOR_ACCOUNT, accountId, nowMs));
     return rows.map(stored);
   }
 }

@@ -1,8 +1,7 @@
-import type { DatabaseSync } from "node:sqlite";
 import type { components } from "../../../generated/openapi.ts";
 import { isoTime } from "../../lib/time.ts";
 import { clockOffsetOf } from "./due.ts";
-import { prepareAll } from "./database.ts";
+import type { Database } from "./database.ts";
 
 type Transaction = components["schemas"]["Transaction"];
 
@@ -46,49 +45,49 @@ function stored(row: Row): StoredTransaction {
   return { accountId: row.account_id, transaction };
 }
 
-export class Transactions {
-  readonly #sql;
+// A settlement is stamped with the time it was due, on its account's clock.
+const SETTLE = `UPDATE transactions SET status = 'settled', updated_at_ms = due_ms + ${clockOffsetOf("transactions.account_id")}, due_ms = NULL`;
+const INSERT = "INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)";
+const UPDATE = "UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?";
+const GET = `${SELECT} WHERE t.account_id = ? AND t.id = ?`;
+// Ids start with the time they were made: the key's order is newest last.
+const RECENT = `${SELECT} WHERE t.account_id = ? ORDER BY t.id DESC LIMIT ?`;
+const SETTLE_FOR_ACCOUNT = `${SETTLE} WHERE account_id = ? AND due_ms <= ? RETURNING account_id, id`;
+const SETTLE_FOR_ALL = `${SETTLE} WHERE due_ms <= ? RETURNING account_id, id`;
 
-  constructor(db: DatabaseSync) {
-    // A settlement is stamped with the time it was due, on its account's clock.
-    const settle = (where: string) =>
-      `UPDATE transactions SET status = 'settled', updated_at_ms = due_ms + ${clockOffsetOf("transactions.account_id")}, due_ms = NULL
-       WHERE ${where} RETURNING account_id, id`;
-    this.#sql = prepareAll(db, {
-      insert: "INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-      update: "UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?",
-      get: `${SELECT} WHERE t.account_id = ? AND t.id = ?`,
-      // Ids start with the time they were made: the key's order is newest last.
-      recent: `${SELECT} WHERE t.account_id = ? ORDER BY t.id DESC LIMIT ?`,
-      settleForAccount: settle("account_id = :account AND due_ms <= :now"),
-      settleForAll: settle("due_ms <= :now"),
-    });
+export class Transactions {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
   }
 
-  create(accountId: number, transaction: Transaction, atMs: number) {
-    this.#sql.insert.run(accountId, transaction.id, transaction.session_id, transaction.status, atMs, atMs);
+  async create(accountId: number, transaction: Transaction, atMs: number) {
+    await this.#db.run(INSERT, accountId, transaction.id, transaction.session_id, transaction.status, atMs, atMs);
   }
 
   /** Stores the transaction's new state; `dueMs` is the real time it settles, when it is completed. */
-  update(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
-    this.#sql.update.run(transaction.status, transaction.failure_reason ?? null, atMs, dueMs, accountId, transaction.id);
+  async update(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
+    await this.#db.run(UPDATE, transaction.status, transaction.failure_reason ?? null, atMs, dueMs, accountId, transaction.id);
   }
 
   /** The account's newest transactions, newest first (the dashboard's list). */
-  recent(accountId: number, limit: number): Transaction[] {
-    return (this.#sql.recent.all(accountId, limit) as unknown as Row[]).map((row) => stored(row).transaction);
+  async recent(accountId: number, limit: number): Promise<Transaction[]> {
+    return (await this.#db.all<Row>(RECENT, accountId, limit)).map((row) => stored(row).transaction);
   }
 
-  get(accountId: number, id: string): Transaction | undefined {
-    const row = this.#sql.get.get(accountId, id) as Row | undefined;
+  async get(accountId: number, id: string): Promise<Transaction | undefined> {
+    const row = await this.#db.get<Row>(GET, accountId, id);
     return row && stored(row).transaction;
   }
 
   /** Completed transactions whose settlement has come by real time `nowMs` become `settled`, of one account or all; returns them. */
-  settleDue(accountId: number | null, nowMs: number): StoredTransaction[] {
-    const settled = (
-      accountId === null ? this.#sql.settleForAll.all({ now: nowMs }) : this.#sql.settleForAccount.all({ account: accountId, now: nowMs })
-    ) as Array<{ account_id: number; id: string }>;
-    return settled.map(({ account_id, id }) => ({ accountId: account_id, transaction: this.get(account_id, id)! }));
+  async settleDue(accountId: number | null, nowMs: number): Promise<StoredTransaction[]> {
+    const settled = await (accountId === null
+      ? this.#db.all<{ account_id: number; id: string }>(SETTLE_FOR_ALL, nowMs)
+      : this.#db.all<{ account_id: number; id: string }>(SETTLE_FOR_ACCOUNT, accountId, nowMs));
+    const found: StoredTransaction[] = [];
+    for (const { account_id, id } of settled) found.push({ accountId: account_id, transaction: (await this.get(account_id, id))! });
+    return found;
   }
 }

@@ -1,7 +1,6 @@
-import type { DatabaseSync } from "node:sqlite";
 import { isoTime } from "../../lib/time.ts";
 import { newSigningSecret } from "../../lib/ids.ts";
-import { prepareAll } from "./database.ts";
+import type { Database } from "./database.ts";
 
 export interface WebhookRow {
   url: string;
@@ -13,26 +12,26 @@ export interface WebhookRow {
 
 export const webhookTimes = (row: WebhookRow) => ({ created_at: isoTime(row.created_at_ms), updated_at: isoTime(row.updated_at_ms) });
 
+const COLUMNS = "url, signing_secret, registrations, created_at_ms, updated_at_ms";
+// One statement: the first registration makes the secret, a later one keeps it.
+const REGISTER = `INSERT INTO webhooks (account_id, ${COLUMNS}) VALUES (?, ?, ?, 1, ?, ?)
+  ON CONFLICT (account_id) DO UPDATE
+  SET url = excluded.url, updated_at_ms = excluded.updated_at_ms, registrations = webhooks.registrations + 1
+  RETURNING ${COLUMNS}`;
+const GET = `SELECT ${COLUMNS} FROM webhooks WHERE account_id = ?`;
+
 export class Webhooks {
-  readonly #sql;
+  readonly #db: Database;
 
-  constructor(db: DatabaseSync) {
-    this.#sql = prepareAll(db, {
-      // One statement: the first registration makes the secret, a later one keeps it.
-      register:
-        "INSERT INTO webhooks (account_id, url, signing_secret, registrations, created_at_ms, updated_at_ms) " +
-        `VALUES (?, ?, ?, 1, ?, ?)
-        ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, updated_at_ms = excluded.updated_at_ms, registrations = registrations + 1
-        RETURNING url, signing_secret, registrations, created_at_ms, updated_at_ms`,
-      get: "SELECT url, signing_secret, registrations, created_at_ms, updated_at_ms FROM webhooks WHERE account_id = ?",
-    });
+  constructor(db: Database) {
+    this.#db = db;
   }
 
-  register(accountId: number, url: string, atMs: number): WebhookRow {
-    return this.#sql.register.get(accountId, url, newSigningSecret(), atMs, atMs) as unknown as WebhookRow;
+  async register(accountId: number, url: string, atMs: number): Promise<WebhookRow> {
+    return (await this.#db.get<WebhookRow>(REGISTER, accountId, url, newSigningSecret(), atMs, atMs))!;
   }
 
-  get(accountId: number): WebhookRow | undefined {
-    return this.#sql.get.get(accountId) as unknown as WebhookRow | undefined;
+  get(accountId: number): Promise<WebhookRow | undefined> {
+    return this.#db.get<WebhookRow>(GET, accountId);
   }
 }

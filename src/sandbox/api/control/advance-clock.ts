@@ -10,9 +10,9 @@ export const advanceClock: WaitingOperation = {
   waits: true,
   async handle({ account, body }, sandbox) {
     const { store, dispatcher } = sandbox;
-    store.transaction(() => {
-      store.advanceClock(account, body.seconds * 1000);
-      runDueWork(sandbox, account.id);
+    await store.transaction(async () => {
+      await store.advanceClock(account, body.seconds * 1000);
+      await runDueWork(sandbox, account.id);
     });
     const now = accountNow(account);
     const { made, stillDue } = await dispatcher.deliverDue(account, realTime(account, now));

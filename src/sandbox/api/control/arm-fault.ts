@@ -71,14 +71,14 @@ export const armFault: Operation = {
     if (status) errors.push({ field: "status", message: status });
     return errors;
   },
-  handle({ account, body }, { store }) {
-    const armed = store.faults.list(account.id);
+  async handle({ account, body }, { store }) {
+    const armed = await store.faults.list(account.id);
     if (armed.length >= MAX_FAULTS)
       return refusal(validationProblem([{ field: "target", message: `has ${MAX_FAULTS} faults armed already: clear them first` }]));
     // Delivery faults act together: a second of one effect would do nothing more.
     const same = body.target === "delivery" ? armed.find((f) => f.target === "delivery" && f.effect === body.effect) : undefined;
     if (same)
       return refusal(validationProblem([{ field: "effect", message: `${body.effect} is armed on the deliveries already (${same.id})` }]));
-    return { status: 201, body: fault(store.faults.arm(account.id, body, accountNow(account))) };
+    return { status: 201, body: fault(await store.faults.arm(account.id, body, accountNow(account))) };
   },
 };

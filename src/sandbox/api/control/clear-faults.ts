@@ -2,8 +2,8 @@
 import type { Operation } from "../operation.ts";
 
 export const clearFaults: Operation = {
-  handle({ account }, { store }) {
-    store.faults.clear(account.id);
+  async handle({ account }, { store }) {
+    await store.faults.clear(account.id);
     return { status: 204 };
   },
 };

@@ -5,11 +5,11 @@ import { paymentLink } from "../../flow/urls.ts";
 import { refusal, sessionNotFound } from "../problems.ts";
 
 export const getSandboxPaymentSession: Operation = {
-  handle({ account, parameters }, sandbox) {
-    runDueWork(sandbox, account.id);
+  async handle({ account, parameters }, sandbox) {
+    await runDueWork(sandbox, account.id);
     const { store, origin } = sandbox;
     const id = parameters.session_id!;
-    const session = store.sessions.get(account.id, id);
+    const session = await store.sessions.get(account.id, id);
     if (session) return { status: 200, body: { ...session, payment_link: paymentLink(origin, id) } };
     return refusal(sessionNotFound(id));
   },

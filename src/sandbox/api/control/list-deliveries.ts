@@ -22,7 +22,7 @@ export function delivery(row: AttemptRow) {
 }
 
 export const listDeliveries: Operation = {
-  handle({ account, parameters }, { store }) {
-    return { status: 200, body: { data: store.outbox.attempts(account.id, parameters.session_id).map(delivery) } };
+  async handle({ account, parameters }, { store }) {
+    return { status: 200, body: { data: (await store.outbox.attempts(account.id, parameters.session_id)).map(delivery) } };
   },
 };

@@ -3,7 +3,7 @@ import type { Operation } from "../operation.ts";
 import { fault } from "./arm-fault.ts";
 
 export const listFaults: Operation = {
-  handle({ account }, { store }) {
-    return { status: 200, body: { data: store.faults.list(account.id).map(fault) } };
+  async handle({ account }, { store }) {
+    return { status: 200, body: { data: (await store.faults.list(account.id)).map(fault) } };
   },
 };

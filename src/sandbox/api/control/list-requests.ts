@@ -2,7 +2,7 @@
 import type { Operation } from "../operation.ts";
 
 export const listRequests: Operation = {
-  handle({ account }, { journal }) {
-    return { status: 200, body: { data: journal.list(account.id) } };
+  async handle({ account }, { store }) {
+    return { status: 200, body: { data: await store.journal.list(account.id) } };
   },
 };

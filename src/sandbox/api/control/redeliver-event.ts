@@ -9,12 +9,12 @@ export const redeliverEvent: WaitingOperation = {
   waits: true,
   async handle({ account, parameters }, { store, dispatcher }) {
     const id = parameters.event_id!;
-    const event = store.outbox.get(account.id, id);
+    const event = await store.outbox.get(account.id, id);
     if (!event) return refusal(problem(404, "not_found", `No event with id ${id} exists for this account.`));
-    if (!store.webhooks.get(account.id)) return refusal(webhookNotRegistered());
-    store.transaction(() => store.outbox.redeliver(account.id, id, Date.now()));
+    if (!(await store.webhooks.get(account.id))) return refusal(webhookNotRegistered());
+    await store.transaction(() => store.outbox.redeliver(account.id, id, Date.now()));
     await dispatcher.redeliver(event);
-    const attempts = store.outbox.attempts(account.id).filter((a) => a.event_id === id);
+    const attempts = (await store.outbox.attempts(account.id)).filter((a) => a.event_id === id);
     return { status: 200, body: delivery(attempts.at(-1)!) };
   },
 };

@@ -2,9 +2,8 @@
 import type { Operation } from "../operation.ts";
 
 export const resetAccount: Operation = {
-  handle({ account }, { store, journal }) {
-    store.reset(account);
-    journal.clear(account.id);
+  async handle({ account }, { store }) {
+    await store.reset(account);
     return { status: 204 };
   },
 };

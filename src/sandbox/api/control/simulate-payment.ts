@@ -8,13 +8,13 @@ import { notPayable, refusal, sessionNotFound } from "../problems.ts";
 export const DEFAULT_FAILURE_REASON = "card_declined";
 
 export const simulatePayment: Operation = {
-  handle({ account, body, parameters }, { payments, origin }) {
+  async handle({ account, body, parameters }, { payments, origin }) {
     const id = parameters.session_id!;
     const outcome =
       body.outcome === "pay"
         ? { outcome: "pay" as const }
         : { outcome: "fail" as const, failure_reason: body.failure_reason ?? DEFAULT_FAILURE_REASON };
-    const result = payments.attempt(account, id, outcome);
+    const result = await payments.attempt(account, id, outcome);
     if ("done" in result)
       return {
         status: 200,

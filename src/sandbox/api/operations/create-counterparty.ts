@@ -11,10 +11,10 @@ import { refusal } from "../problems.ts";
 type CounterpartyCreate = components["schemas"]["CounterpartyCreate"];
 
 export const createCounterparty: Operation = {
-  handle({ account, body }, { store }) {
+  async handle({ account, body }, { store }) {
     const now = accountNow(account);
     const created = { id: newId("cp"), ...(body as CounterpartyCreate), created_at: isoTime(now) };
-    const result = store.counterparties.create(account.id, created, now);
+    const result = await store.counterparties.create(account.id, created, now);
     if ("created" in result) return { status: 201, body: result.created };
     return refusal(
       problem(409, "counterparty_exists", "A PAYIN counterparty with this email and phone_number already exists.", {

@@ -17,7 +17,7 @@ import { loopbackHttpRule, unreachableUrls } from "../../flow/urls.ts";
 type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
 
 export const createPaymentSession: Operation = {
-  handle({ account, body }, { store, origin }) {
+  async handle({ account, body }, { store, origin }) {
     const now = accountNow(account);
     const id = newId("ps");
     const session = {
@@ -28,10 +28,10 @@ export const createPaymentSession: Operation = {
       created_at: isoTime(now),
       expires_at: isoTime(now + SESSION_LIFETIME_MS),
     };
-    return store.transaction(() => {
-      if (!store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS)))
+    return store.transaction(async () => {
+      if (!(await store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS))))
         return refusal(validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]));
-      store.outbox.add(account.id, { type: "session-created", sessionId: id }, now);
+      await store.outbox.add(account.id, { type: "session-created", sessionId: id }, now);
       return { status: 201, body: session };
     });
   },

@@ -36,7 +36,7 @@ const jsonSchema = { $schema: "https://json-schema.org/draft/2020-12/schema", ..
 const requiredFields = requiredPaths(counterpartyCreateSchema);
 
 export const getCounterpartySchema: Operation = {
-  handle({ parameters }) {
+  async handle({ parameters }) {
     // The parameters' enums already hold the only rail and type the contract knows.
     return {
       status: 200,

@@ -6,11 +6,11 @@ import { problem } from "../../../lib/problem.ts";
 import { refusal } from "../problems.ts";
 
 export const getTransaction: Operation = {
-  handle({ account, parameters }, sandbox) {
-    runDueWork(sandbox, account.id);
+  async handle({ account, parameters }, sandbox) {
+    await runDueWork(sandbox, account.id);
     const { store } = sandbox;
     const id = parameters.transaction_id!;
-    const transaction = store.transactions.get(account.id, id);
+    const transaction = await store.transactions.get(account.id, id);
     if (transaction) return { status: 200, body: transaction };
     return refusal(problem(404, "not_found", `No transaction with id ${id} exists for this account.`));
   },

@@ -4,8 +4,8 @@ import { refusal, webhookNotRegistered } from "../problems.ts";
 import { webhookTimes } from "../../store/webhooks.ts";
 
 export const getWebhook: Operation = {
-  handle({ account }, { store }) {
-    const row = store.webhooks.get(account.id);
+  async handle({ account }, { store }) {
+    const row = await store.webhooks.get(account.id);
     if (row) return { status: 200, body: { url: row.url, ...webhookTimes(row) } };
     return refusal(webhookNotRegistered());
   },

@@ -8,9 +8,9 @@ import { webhookTimes } from "../../store/webhooks.ts";
 import { loopbackHttpRule, unreachableUrls } from "../../flow/urls.ts";
 
 export const registerWebhook: Operation = {
-  handle({ account, body }, { store }) {
-    const row = store.transaction(() => {
-      store.outbox.release(account.id);
+  async handle({ account, body }, { store }) {
+    const row = await store.transaction(async () => {
+      await store.outbox.release(account.id);
       return store.webhooks.register(account.id, body.url, accountNow(account));
     });
     return {

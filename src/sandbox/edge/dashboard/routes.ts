@@ -38,11 +38,11 @@ const sameOrigin = (req: IncomingMessage) => {
   return origin === undefined || (URL.canParse(origin) && new URL(origin).host === req.headers.host);
 };
 
-function data(sandbox: Sandbox, account: Account): DashboardData {
+async function data(sandbox: Sandbox, account: Account): Promise<DashboardData> {
   const { store } = sandbox;
-  runDueWork(sandbox, account.id); // shows a session that has just expired as expired
+  await runDueWork(sandbox, account.id); // shows a session that has just expired as expired
   const attempts = new Map<string, DashboardData["attempts"] extends Map<string, infer A> ? A : never>();
-  for (const row of store.outbox.attempts(account.id)) {
+  for (const row of await store.outbox.attempts(account.id)) {
     const list = attempts.get(row.event_id) ?? [];
     list.push({
       attempt: row.attempt,
@@ -55,10 +55,10 @@ function data(sandbox: Sandbox, account: Account): DashboardData {
   }
   return {
     now: isoTime(accountNow(account)),
-    counterparties: store.counterparties.recent(account.id, LIMIT),
-    sessions: store.sessions.recent(account.id, LIMIT),
-    transactions: store.transactions.recent(account.id, LIMIT),
-    events: store.outbox.recent(account.id, LIMIT),
+    counterparties: await store.counterparties.recent(account.id, LIMIT),
+    sessions: await store.sessions.recent(account.id, LIMIT),
+    transactions: await store.transactions.recent(account.id, LIMIT),
+    events: await store.outbox.recent(account.id, LIMIT),
     attempts,
   };
 }
@@ -76,7 +76,7 @@ async function act(sandbox: Sandbox, account: Account, action: string, form: URL
     if (action === "fail" && !(FAILURE_REASONS as readonly (string | null)[]).includes(reason))
       return { ok: false, text: `Choose a failure reason: ${FAILURE_REASONS.join(", ")}.` };
     const body = action === "pay" ? { outcome: "pay" } : { outcome: "fail", failure_reason: reason };
-    const answer = handlers.simulatePayment.handle({ account, body, parameters: { session_id: sessionId } }, sandbox) as Answer;
+    const answer = await handlers.simulatePayment.handle({ account, body, parameters: { session_id: sessionId } }, sandbox);
     return outcome(answer, `Session ${sessionId}: ${action === "pay" ? "paid" : `failed (${reason})`}.`);
   }
   if (action === "advance") {
@@ -106,7 +106,11 @@ export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, re
         ? { ok: true, text: searchParams.get("done")! }
         : undefined;
     if (!token) return sendHtml(res, 200, signInPage(message));
-    return sendHtml(res, 200, dashboardPage(data(sandbox, sandbox.store.accounts.forToken(decodeURIComponent(token))), message));
+    return sendHtml(
+      res,
+      200,
+      dashboardPage(await data(sandbox, await sandbox.store.accounts.forToken(decodeURIComponent(token))), message),
+    );
   }
   if (req.method !== "POST") return sendHtml(res, 405, signInPage(), { Allow: "GET, HEAD, POST" });
   if (!sameOrigin(req)) return sendHtml(res, 403, signInPage({ ok: false, text: "A form of another site cannot act here." }));
@@ -121,6 +125,6 @@ export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, re
   if (action === "sign-out") return redirect(res, DASHBOARD, { "Set-Cookie": cookie("", 0) });
   if (!token) return back(res, false, "Sign in with a token first.");
   if (!["pay", "fail", "advance", "redeliver"].includes(action)) return back(res, false, `The dashboard has no action ${action}.`);
-  const result = await act(sandbox, sandbox.store.accounts.forToken(decodeURIComponent(token)), action, form);
+  const result = await act(sandbox, await sandbox.store.accounts.forToken(decodeURIComponent(token)), action, form);
   return back(res, result.ok, result.text);
 }

@@ -28,15 +28,15 @@ function outcomeOf(form: URLSearchParams): Outcome | undefined {
 export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
   const { store, payments } = sandbox;
   const id = safeDecode(pathname.slice(PAGE_PREFIX.length));
-  const found = id.includes("/") ? undefined : store.sessions.find(id);
+  const found = id.includes("/") ? undefined : await store.sessions.find(id);
   if (!found) {
     return sendHtml(res, 404, notFoundPage(id));
   }
-  const account = store.accounts.byId(found.accountId);
+  const account = await store.accounts.byId(found.accountId);
 
   if (req.method === "GET" || req.method === "HEAD") {
-    runDueWork(sandbox, account.id); // shows a session that has just expired as expired
-    const session = store.sessions.get(account.id, id)!;
+    await runDueWork(sandbox, account.id); // shows a session that has just expired as expired
+    const session = (await store.sessions.get(account.id, id))!;
     const failed = query.get("failed");
     return sendHtml(res, 200, paymentPage(session, isFailureReason(failed) ? { failed } : undefined));
   }
@@ -48,7 +48,7 @@ export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: Se
   if (body === "too large") return sendHtml(res, 413, paymentPage(found.session), { Connection: "close" });
   const outcome = outcomeOf(new URLSearchParams(body.toString("utf8")));
   if (!outcome) return sendHtml(res, 400, paymentPage(found.session));
-  const result = payments.attempt(account, id, outcome);
+  const result = await payments.attempt(account, id, outcome);
   if (!("done" in result)) return sendHtml(res, 409, paymentPage(result.refused === "not_found" ? found.session : result.session));
   if (outcome.outcome === "pay") return redirect(res, result.done.session.redirect_url);
   return redirect(res, `${PAGE_PREFIX}${encodeURIComponent(id)}?failed=${outcome.failure_reason}`);

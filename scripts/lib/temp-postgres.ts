@@ -1,0 +1,80 @@
+// A throwaway PostgreSQL for a test file: Debian's postgresql package, a cluster made with initdb
+// in a temporary folder, owned by an unprivileged user (postgres when the tests run as root, as
+// initdb refuses root), listening on a Unix socket in that folder and on no TCP port, stopped
+// and removed by stop(). Without the package the tests that need it skip, saying why; CI installs
+// it (.ci/run), and there they may not skip.
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const ROOT = "/usr/lib/postgresql";
+
+/** The bin folder of the newest installed PostgreSQL, or undefined without the package. */
+function binFolder(): string | undefined {
+  if (!existsSync(ROOT)) return undefined;
+  const versions = readdirSync(ROOT)
+    .filter((v) => existsSync(path.join(ROOT, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] && path.join(ROOT, versions[0], "bin");
+}
+
+const BIN = binFolder();
+
+/** Why PostgreSQL tests cannot run here, or undefined when they can. In CI they always must. */
+export const postgresMissing: string | undefined = BIN
+  ? undefined
+  : "PostgreSQL tests skipped: Debian's postgresql package is not installed (apt-get install postgresql); CI installs it.";
+if (postgresMissing && process.env.CI) throw new Error(postgresMissing.replace("skipped", "cannot skip in CI"));
+
+export interface TestPostgres {
+  /** A URL for a new empty database on the cluster. */
+  createDatabase(): string;
+  /** The URL of the cluster's `postgres` database, for a superuser's statements. */
+  adminUrl: string;
+  /** The socket folder (the URL's host). */
+  socketFolder: string;
+  stop(): void;
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a PostgreSQL program as the cluster's owner. */
+function run(program: string, args: string[]) {
+  const command = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(BIN!, program), ...args]] : [path.join(BIN!, program), args];
+  const result = spawnSync(command[0] as string, command[1] as string[], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`${program} failed: ${result.stderr || result.stdout}`);
+}
+
+let databases = 0;
+
+export function startPostgres(): TestPostgres {
+  if (!BIN) throw new Error(postgresMissing);
+  const folder = mkdtempSync(path.join(tmpdir(), "payin-pg-"));
+  const data = path.join(folder, "data");
+  if (asRoot) {
+    chmodSync(folder, 0o755);
+    execFileSync("chown", ["postgres", folder]);
+  }
+  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  // Unix socket only (listen_addresses empty): nothing else on the machine can reach it.
+  const options = `-c listen_addresses='' -k ${folder} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  run("pg_ctl", ["-D", data, "-o", options, "-w", "-s", "-l", path.join(folder, "log"), "start"]);
+  const url = (database: string) => `postgres://postgres@localhost/${database}?host=${encodeURIComponent(folder)}`;
+  return {
+    adminUrl: url("postgres"),
+    socketFolder: folder,
+    createDatabase() {
+      const name = `test_${process.pid}_${++databases}`;
+      execFileSync(path.join(BIN, "psql"), ["-h", folder, "-U", "postgres", "-q", "-c", `CREATE DATABASE ${name}`, "postgres"]);
+      return url(name);
+    },
+    stop() {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-s", "stop"]);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,151 @@
+// The store on PostgreSQL through node-postgres (`pg`), for one sandbox served by several
+// processes. Transactions are SERIALIZABLE: each behaves as if it ran alone, as SQLite's do, and
+// one the database aborts for another's sake (a serialization failure, a deadlock) is run again.
+// What one process may not do twice (a delivery) it claims with a lease (outbox.ts).
+import pg from "pg";
+import { callHooks, DatabaseUnavailableError, Transactions, type Database, type Parameter } from "./database.ts";
+import { hostOf } from "./location.ts";
+import { postgresMigrations } from "./migrations.ts";
+
+/** A transaction aborted for another's sake: serialization failure, deadlock. Run again. */
+const RETRIED = new Set(["40001", "40P01"]);
+const ATTEMPTS = 30;
+/** One key for the whole sandbox schema: concurrent starts migrate one after the other. */
+const MIGRATION_LOCK = 0x7061_7969_6e; // "payin"
+
+/** Whether the error is a connection gone or refused: node's socket errors, PostgreSQL's class 08 and 57P0x, pg's own words. */
+function unavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (code && (/^(08|57P0)/.test(code) || /^E[A-Z]+$/.test(code))) return true;
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    message ?? "",
+  );
+}
+
+// BIGINT columns hold milliseconds and counts, all within a double's exact integers.
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+export class PostgresDatabase implements Database {
+  readonly dialect = "postgres";
+  readonly #pool: pg.Pool;
+  readonly #transactions = new Transactions<pg.PoolClient>();
+  /** Each statement's text for PostgreSQL (`$1` for `?`) and the name it is prepared under on each connection. */
+  readonly #statements = new Map<string, { name: string; text: string }>();
+
+  private constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  /** Connects and brings the schema up to date; rejects with one line naming the host and the reason when it cannot. */
+  static async open(url: string, poolSize = 10): Promise<PostgresDatabase> {
+    const pool = new pg.Pool({ connectionString: url, max: poolSize, types, connectionTimeoutMillis: 5000 });
+    // A connection lost while idle in the pool: the next query opens another.
+    pool.on("error", () => {});
+    try {
+      const database = new PostgresDatabase(pool);
+      await database.#migrate();
+      return database;
+    } catch (error) {
+      await pool.end().catch(() => {});
+      const reason = (error as Error).message || (error as { code?: string }).code || String(error);
+      throw new Error(`The sandbox cannot use its database at ${hostOf(url)}: ${reason}.`, { cause: error });
+    }
+  }
+
+  async #migrate() {
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      await client.query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
+      const row = (await client.query<{ version: number }>("SELECT version FROM sandbox_schema")).rows[0];
+      const version = row?.version ?? 0;
+      if (version > postgresMigrations.length)
+        throw new Error(`the database was made by a newer sandbox (schema ${version}; this one knows ${postgresMigrations.length})`);
+      for (let next = version; next < postgresMigrations.length; next++) await client.query(postgresMigrations[next]!);
+      if (!row) await client.query("INSERT INTO sandbox_schema (version) VALUES ($1)", [postgresMigrations.length]);
+      else await client.query("UPDATE sandbox_schema SET version = $1", [postgresMigrations.length]);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  #statement(sql: string) {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      let n = 0;
+      statement = { name: `s${this.#statements.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async #query<Row extends pg.QueryResultRow>(sql: string, parameters: Parameter[]): Promise<pg.QueryResult<Row>> {
+    const on = this.#transactions.current?.handle ?? this.#pool;
+    try {
+      return await on.query<Row>({ ...this.#statement(sql), values: parameters });
+    } catch (error) {
+      throw unavailable(error) ? new DatabaseUnavailableError((error as Error).message, { cause: error }) : error;
+    }
+  }
+
+  async run(sql: string, ...parameters: Parameter[]) {
+    return (await this.#query(sql, parameters)).rowCount ?? 0;
+  }
+
+  async get<Row>(sql: string, ...parameters: Parameter[]) {
+    return (await this.#query<Row & pg.QueryResultRow>(sql, parameters)).rows[0];
+  }
+
+  async all<Row>(sql: string, ...parameters: Parameter[]) {
+    return (await this.#query<Row & pg.QueryResultRow>(sql, parameters)).rows;
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#transactions.current) return work();
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.#pool.connect();
+      } catch (error) {
+        throw new DatabaseUnavailableError((error as Error).message, { cause: error });
+      }
+      let broken = false;
+      try {
+        await client.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+        const outcome = await this.#transactions.within(client, work);
+        await client.query("COMMIT");
+        client.release();
+        callHooks(outcome.hooks);
+        return outcome.result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => (broken = true));
+        client.release(broken || unavailable(error));
+        const code = (error as { code?: string }).code ?? ((error as Error).cause as { code?: string } | undefined)?.code;
+        if (code && RETRIED.has(code) && attempt < ATTEMPTS) {
+          // Apart a little, at random, so that the two that collided do not collide again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
+          continue;
+        }
+        if (unavailable(error) && !(error instanceof DatabaseUnavailableError))
+          throw new DatabaseUnavailableError((error as Error).message, { cause: error });
+        throw error;
+      }
+    }
+  }
+
+  afterCommit(hook: () => void) {
+    this.#transactions.afterCommit(hook);
+  }
+
+  close() {
+    return this.#pool.end();
+  }
+}

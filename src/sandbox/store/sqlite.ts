@@ -1,0 +1,136 @@
+// The store on SQLite through node:sqlite: in memory by default; a file keeps everything across
+// restarts (WAL, synchronous=NORMAL: a crash of the machine may lose the last commits, never
+// corrupt the file). One connection, whose calls are synchronous: a transaction holds it until it
+// ends, and whatever else comes meanwhile waits for it, so that no one sees a write half done.
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { callHooks, Transactions, type Database, type Parameter } from "./database.ts";
+import { sqliteMigrations } from "./migrations.ts";
+import { databaseOpenError } from "./open-error.ts";
+
+export const IN_MEMORY = ":memory:";
+
+export class SqliteDatabase implements Database {
+  readonly dialect = "sqlite";
+  readonly db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+  readonly #transactions = new Transactions<true>();
+  /** Whether a transaction holds the connection, and who waits for it, in turn. */
+  #held = false;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(file: string = IN_MEMORY) {
+    this.db = openSqlite(file);
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
+  /** Runs `call` on the connection once no other context's transaction holds it. */
+  async #use<T>(call: () => T): Promise<T> {
+    if (!this.#held || this.#transactions.current) return call();
+    await this.#acquire();
+    try {
+      return call();
+    } finally {
+      this.#release();
+    }
+  }
+
+  async #acquire() {
+    if (!this.#held) this.#held = true;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release() {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+
+  run(sql: string, ...parameters: Parameter[]) {
+    return this.#use(() => Number(this.#statement(sql).run(...parameters).changes));
+  }
+
+  get<Row>(sql: string, ...parameters: Parameter[]) {
+    return this.#use(() => this.#statement(sql).get(...parameters) as Row | undefined);
+  }
+
+  all<Row>(sql: string, ...parameters: Parameter[]) {
+    return this.#use(() => this.#statement(sql).all(...parameters) as Row[]);
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#transactions.current) return work();
+    await this.#acquire();
+    let outcome: { result: T; hooks: Set<() => void> };
+    try {
+      this.db.exec("BEGIN IMMEDIATE");
+      try {
+        outcome = await this.#transactions.within(true, work);
+        this.db.exec("COMMIT");
+      } catch (error) {
+        this.db.exec("ROLLBACK");
+        throw error;
+      }
+    } finally {
+      this.#release();
+    }
+    callHooks(outcome.hooks);
+    return outcome.result;
+  }
+
+  afterCommit(hook: () => void) {
+    this.#transactions.afterCommit(hook);
+  }
+
+  async close() {
+    this.db.close();
+  }
+}
+
+function openSqlite(file: string): DatabaseSync {
+  if (file === IN_MEMORY) return prepared(new DatabaseSync(file));
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file);
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA busy_timeout = 5000");
+    // SQLite opens a file it may not write read-only, without a word: a write, rolled back,
+    // finds out now rather than at the first request.
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec("CREATE TABLE write_check (x)");
+    } finally {
+      db.exec("ROLLBACK");
+    }
+    return prepared(db);
+  } catch (error) {
+    db?.close();
+    // SQLite's own words: unable to open database file, attempt to write a readonly database.
+    if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") throw databaseOpenError(file, error as Error);
+    throw error;
+  }
+}
+
+function prepared(db: DatabaseSync): DatabaseSync {
+  db.exec("PRAGMA foreign_keys = ON");
+  const { user_version: version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
+  if (version > sqliteMigrations.length)
+    throw new Error(`The database was made by a newer sandbox (schema ${version}; this one knows ${sqliteMigrations.length}).`);
+  for (let next = version; next < sqliteMigrations.length; next++) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec(sqliteMigrations[next]!);
+      db.exec(`PRAGMA user_version = ${next + 1}`);
+      db.exec("COMMIT");
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+  return db;
+}
