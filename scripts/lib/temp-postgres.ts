@@ -34,6 +34,9 @@ export interface TestPostgres {
   adminUrl: string;
   /** The socket folder (the URL's host). */
   socketFolder: string;
+  /** Stops the server (fast shutdown: connections are cut), keeping the cluster; `resume` starts it again. */
+  pause(): void;
+  resume(): void;
   stop(): void;
 }
 
@@ -59,7 +62,8 @@ export function startPostgres(): TestPostgres {
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
   // Unix socket only (listen_addresses empty): nothing else on the machine can reach it.
   const options = `-c listen_addresses='' -k ${folder} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  run("pg_ctl", ["-D", data, "-o", options, "-w", "-s", "-l", path.join(folder, "log"), "start"]);
+  const start = () => run("pg_ctl", ["-D", data, "-o", options, "-w", "-s", "-l", path.join(folder, "log"), "start"]);
+  start();
   const url = (database: string) => `postgres://postgres@localhost/${database}?host=${encodeURIComponent(folder)}`;
   return {
     adminUrl: url("postgres"),
@@ -69,6 +73,8 @@ export function startPostgres(): TestPostgres {
       execFileSync(path.join(BIN, "psql"), ["-h", folder, "-U", "postgres", "-q", "-c", `CREATE DATABASE ${name}`, "postgres"]);
       return url(name);
     },
+    pause: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-s", "stop"]),
+    resume: start,
     stop() {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-s", "stop"]);
