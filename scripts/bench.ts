@@ -1,6 +1,7 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
-// the sessions of the scale section (default 200,000); `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale`
+// the sessions of the scale sections (default 200,000);
+// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres`
 // runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
 // of the working tree.
 import { execFileSync } from "node:child_process";
@@ -14,6 +15,8 @@ import { BEFORE_LAYERS, benchLayers, LAYERS_FLOWS } from "./bench/layers.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
+import { benchDrivers } from "./bench/drivers.ts";
+import { benchShared, benchSharedScale } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
 
@@ -26,7 +29,9 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
-const sections = new Set(values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "faults", "layers", "flows", "conformance", "scale"]);
+const sections = new Set(
+  values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "faults", "layers", "flows", "conformance", "scale", "drivers", "postgres"],
+);
 
 if (sections.has("webhooks")) {
   const [ours, reference] = await benchWebhooks(seconds * 1000);
@@ -195,4 +200,72 @@ if (sections.has("scale")) {
       `stop on SIGTERM: ${Math.round(s.stopMs)} ms (goal: under 1 s)`,
   );
   console.log(`  RSS after the load: ${Math.round(s.rssMiB)} MiB`);
+}
+
+if (sections.has("drivers")) {
+  console.log(
+    `\nPostgreSQL drivers for the store, an insert and a read by key, prepared (throwaway cluster on a Unix socket, ${seconds} s, ` +
+      "alternating rounds, medians):",
+  );
+  const figures = await benchDrivers(seconds * 1000);
+  printFigures(figures);
+  const rate = (name: string) => figures.find((f) => f.name === name)!.value;
+  console.log(
+    `  pg / postgres: ${(rate("pg, one at a time") / rate("postgres, one at a time")).toFixed(2)}x one at a time ` +
+      "(a transaction's statements), " +
+      `${(rate("pg, ten in flight") / rate("postgres, ten in flight")).toFixed(2)}x ten in flight`,
+  );
+}
+
+if (sections.has("postgres")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  console.log(
+    "\nsandbox on PostgreSQL against SQLite (compiled bin, throwaway cluster on a Unix socket; " +
+      "create payment session: autocannon, " +
+      `10 connections to each process, ${seconds} s in alternating 2 s rounds, medians; one flow: simulate (pay) to the endpoint's ` +
+      "receipt of transaction-completed, one flow at a time, 300 flows):",
+  );
+  const rows = await benchShared(seconds);
+  const flowCells = (f: { p50Ms: number; p99Ms: number }) =>
+    `${`${f.p50Ms.toFixed(1)} ms`.padStart(9)} ${`${f.p99Ms.toFixed(1)} ms`.padStart(9)}`;
+  console.log(`  ${"".padEnd(32)} ${"req/s".padStart(8)} ${"p99".padStart(7)}   ${"flow p50".padStart(9)} ${"flow p99".padStart(9)}`);
+  for (const r of rows)
+    console.log(
+      `  ${r.name.padEnd(32)} ${Math.round(r.create.rate).toString().padStart(8)} ` +
+        `${`${r.create.p99} ms`.padStart(7)}   ${flowCells(r.flow)}`,
+    );
+  const [sqlite, one, two] = rows;
+  console.log(
+    `  PostgreSQL, 1 process: ${((100 * one!.create.rate) / sqlite!.create.rate).toFixed(0)} % of SQLite's create rate ` +
+      "(goal: at least 50 %), " +
+      `flow p99 ${one!.flow.p99Ms.toFixed(1)} ms (goal: under 20 ms); 2 processes: ${(two!.create.rate / one!.create.rate).toFixed(2)}x ` +
+      `one's rate, flow p99 ${two!.flow.p99Ms.toFixed(1)} ms`,
+  );
+
+  const sessions = Number(values.scale);
+  const s = await benchSharedScale(sessions, seconds);
+  console.log(
+    `  at scale: ${sessions.toLocaleString("en-US")} sessions filled through the handlers in ${s.fillSeconds.toFixed(0)} s, ` +
+      "against an empty database, one process each:",
+  );
+  for (const [name, m] of [
+    ["empty", s.empty],
+    [`${sessions.toLocaleString("en-US")} sessions`, s.full],
+  ] as const)
+    console.log(
+      `  ${name.padEnd(32)} ${Math.round(m.create.rate).toString().padStart(8)} ${`${m.create.p99} ms`.padStart(7)}   ${flowCells(m.flow)}`,
+    );
+  const worst = Math.max(
+    s.empty.create.rate / s.full.create.rate,
+    s.full.create.p99 / s.empty.create.p99,
+    s.full.flow.p50Ms / s.empty.flow.p50Ms,
+    s.full.flow.p99Ms / s.empty.flow.p99Ms,
+  );
+  console.log(
+    `  full / empty: create rate ${(s.full.create.rate / s.empty.create.rate).toFixed(2)}x, ` +
+      `p99 ${(s.full.create.p99 / s.empty.create.p99).toFixed(2)}x, ` +
+      `flow p50 ${(s.full.flow.p50Ms / s.empty.flow.p50Ms).toFixed(2)}x, ` +
+      `flow p99 ${(s.full.flow.p99Ms / s.empty.flow.p99Ms).toFixed(2)}x ` +
+      `(goal: no figure worse than 1.5x; worst ${worst.toFixed(2)}x)`,
+  );
 }

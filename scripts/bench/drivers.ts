@@ -9,7 +9,7 @@ import { measureAlternating, type Figure } from "./measure.ts";
 const SCHEMA = "CREATE TABLE items (account_id BIGINT, id TEXT, body TEXT, created_at_ms BIGINT, PRIMARY KEY (account_id, id))";
 
 export async function benchDrivers(durationMs: number): Promise<Figure[]> {
-  const cluster = startPostgres();
+  const cluster = startPostgres("sandbox");
   const urls = [cluster.createDatabase(), cluster.createDatabase()];
   const pool = new pg.Pool({ connectionString: urls[0], max: 10 });
   // postgres.js reads no socket folder from a URL: it is given the socket's path.

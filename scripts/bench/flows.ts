@@ -38,8 +38,16 @@ export async function benchFlows(flows = 1000, inFlight = 100): Promise<FlowFigu
   }
 }
 
-/** Starts `node <cli> --port 0` (the compiled bin by default) with an endpoint registered. */
-export async function startFlowSandbox(cli = path.join(root, "dist/src/sandbox/cli.js")): Promise<FlowSandbox> {
+/**
+ * Starts `node <cli> --port 0 …args` (the compiled bin by default) with an endpoint registered;
+ * `processes` of them on one database (args naming a PostgreSQL one), the flows' calls going to
+ * each in turn.
+ */
+export async function startFlowSandbox(
+  cli = path.join(root, "dist/src/sandbox/cli.js"),
+  args: string[] = [],
+  processes = 1,
+): Promise<FlowSandbox> {
   // Receipts by session: when each session's transaction-completed arrived, and every event's time.
   const completedAt = new Map<string, (ms: number) => void>();
   const eventTimes: number[] = [];
@@ -57,37 +65,49 @@ export async function startFlowSandbox(cli = path.join(root, "dist/src/sandbox/c
   await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
   const endpointUrl = `http://127.0.0.1:${(endpoint.address() as { port: number }).port}/webhooks`;
 
-  const child = spawn(process.execPath, [cli, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const children = Array.from({ length: processes }, () =>
+    spawn(process.execPath, [cli, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] }),
+  );
   // node:http with kept-alive connections: the lightest client, as the load shares the machine.
   const agent = new Agent({ keepAlive: true });
   const stop = async () => {
     agent.destroy();
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await Promise.all(
+      children
+        .filter((child) => child.exitCode === null && child.signalCode === null)
+        .map((child) => {
+          const exited = new Promise((resolve) => child.once("exit", resolve));
+          child.kill("SIGTERM");
+          return exited;
+        }),
+    );
     endpoint.close();
     endpoint.closeAllConnections();
   };
-  let url: string;
+  let urls: string[];
   try {
-    url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on("data", (chunk: Buffer) => {
-        const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
-        if (found) resolve(found);
-      });
-      child.once("exit", (code) => reject(new Error(`${cli} exited with ${code}`)));
-    });
+    urls = await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<string>((resolve, reject) => {
+            child.stdout!.on("data", (chunk: Buffer) => {
+              const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
+              if (found) resolve(found);
+            });
+            child.once("exit", (code) => reject(new Error(`${cli} exited with ${code}`)));
+          }),
+      ),
+    );
   } catch (error) {
     await stop();
     throw error;
   }
+  let calls = 0;
   const call = (method: string, route: string, body: unknown) =>
     new Promise<{ id: string }>((resolve, reject) => {
       const json = JSON.stringify(body);
       const req = request(
-        url + route,
+        urls[calls++ % urls.length] + route,
         {
           method,
           agent,

@@ -95,7 +95,7 @@ describe("what is due", () => {
     await store.close();
   });
 
-  it("is, with one account a day ahead, only that account's due rows: the other accounts' open sessions stay out of the range", async () => {
+  it("is, with one account a day ahead, only that account's due rows: others' open sessions stay out of the range", async () => {
     const { store, db } = await spiedStore();
     const payments = new Payments(store);
     const accounts = await fill(store);

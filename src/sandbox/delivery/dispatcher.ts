@@ -233,6 +233,8 @@ export class Dispatcher {
       for (const fault of applied) await this.#store.faults.acted(fault);
       return true;
     });
+    // The retry goes when it is due, not at the tick after.
+    if (recorded && nextDueMs !== null) setTimeout(() => this.#kick(), Math.max(0, nextDueMs - Date.now())).unref();
     const duplicate = faults.find((f) => f.effect === "duplicate");
     if (!recorded || !succeeded || !duplicate) return;
     const again = await this.#send(event, account, first.attempt + 1);

@@ -32,7 +32,8 @@ export class IdempotencyKeys {
   constructor(db: Database) {
     this.#db = db;
     // SQLite is told which index finds an account's keys by their end; PostgreSQL's planner picks it.
-    this.#forgetDue = `DELETE FROM idempotency_keys${db.dialect === "sqlite" ? " INDEXED BY idempotency_keys_due" : ""} WHERE account_id = ? AND due_ms <= ?`;
+    const index = db.dialect === "sqlite" ? " INDEXED BY idempotency_keys_due" : "";
+    this.#forgetDue = `DELETE FROM idempotency_keys${index} WHERE account_id = ? AND due_ms <= ?`;
   }
 
   /**

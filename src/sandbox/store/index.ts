@@ -59,7 +59,12 @@ export class Store {
   /** Opens the store: SQLite in memory by default. PostgreSQL's driver is loaded only for a PostgreSQL URL. */
   static async open(location: StoreLocation = {}): Promise<Store> {
     if ("postgres" in location) {
-      const { PostgresDatabase } = await import("./postgres.ts");
+      const { PostgresDatabase } = await import("./postgres.ts").catch((error: { code?: string }) => {
+        // pg is an optional peer dependency: only a shared sandbox needs it.
+        if (error.code === "ERR_MODULE_NOT_FOUND")
+          throw new Error("A PostgreSQL database needs its driver: npm install pg", { cause: error });
+        throw error;
+      });
       return new Store(await PostgresDatabase.open(location.postgres));
     }
     const sqlite = new SqliteDatabase(location.file);

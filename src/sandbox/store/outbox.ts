@@ -132,7 +132,8 @@ const NEWEST_PENDING = `SELECT ${KEY} FROM events
   WHERE account_id = ? AND session_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) ORDER BY seq DESC LIMIT 1`;
 // What an attempt leaves, written only by the process whose claim it was.
 const AFTER_ATTEMPT =
-  "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ? AND claim = ?";
+  "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL " +
+  "WHERE account_id = ? AND id = ? AND claim = ?";
 const NEXT = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
   WHERE seq = (SELECT MIN(seq) FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending') AND due_ms IS NULL`;
 const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim = ?";

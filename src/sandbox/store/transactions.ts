@@ -46,7 +46,8 @@ function stored(row: Row): StoredTransaction {
 }
 
 // A settlement is stamped with the time it was due, on its account's clock.
-const SETTLE = `UPDATE transactions SET status = 'settled', updated_at_ms = due_ms + ${clockOffsetOf("transactions.account_id")}, due_ms = NULL`;
+const SETTLE =
+  "UPDATE transactions SET status = 'settled', " + `updated_at_ms = due_ms + ${clockOffsetOf("transactions.account_id")}, due_ms = NULL`;
 const INSERT = "INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)";
 const UPDATE = "UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?";
 const GET = `${SELECT} WHERE t.account_id = ? AND t.id = ?`;

@@ -1,0 +1,181 @@
+// The sandbox on PostgreSQL against the sandbox on SQLite, in one run on one machine: the rate of
+// create payment session and the latency of one flow (simulate to the endpoint's receipt of
+// transaction-completed, one at a time), with one SQLite process, one PostgreSQL process, and two
+// PostgreSQL processes on one database; then PostgreSQL at scale: a database holding N sessions
+// against an empty one. Each is the compiled bin; the cluster is a throwaway one (temp-postgres.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import autocannon from "autocannon";
+import { handlers } from "../../src/sandbox/api/index.ts";
+import type { Call, Sandbox } from "../../src/sandbox/api/operation.ts";
+import { Payments } from "../../src/sandbox/flow/payments.ts";
+import { Store } from "../../src/sandbox/store/index.ts";
+import { root } from "../lib/paths.ts";
+import { startPostgres } from "../lib/temp-postgres.ts";
+import { startFlowSandbox, type FlowFigures } from "./flows.ts";
+import { median } from "./measure.ts";
+import { newCounterparty, sessionBody, TOKEN } from "./sandbox.ts";
+
+const CLI = path.join(root, "dist/src/sandbox/cli.js");
+const FLOWS = 300;
+const PERSON = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "García" };
+
+export interface CreateFigures {
+  rate: number;
+  p99: number;
+}
+
+export interface SharedRow {
+  name: string;
+  create: CreateFigures;
+  flow: FlowFigures;
+}
+
+async function startBin(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
+      if (found) resolve(found);
+    });
+    child.once("exit", (code) => reject(new Error(`payin-sandbox ${args.join(" ")} exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+/** A configuration under load: its processes, all serving one sandbox. */
+interface Contender {
+  name: string;
+  args: string[];
+  processes: number;
+}
+
+/**
+ * Create payment session under autocannon, 10 connections to each process at once, in rounds
+ * that alternate between the contenders; each one's median rate (summed over its processes) and p99.
+ */
+async function createLoad(contenders: Contender[], seconds: number, roundSeconds = 2): Promise<CreateFigures[]> {
+  const started = await Promise.all(
+    contenders.map(async (c) => {
+      const bins = [];
+      for (let i = 0; i < c.processes; i++) bins.push(await startBin(c.args));
+      const body = sessionBody(await newCounterparty(bins[0]!.url));
+      return { bins, body };
+    }),
+  );
+  try {
+    const rounds: Array<Array<{ rate: number; p99: number }>> = contenders.map(() => []);
+    for (let round = 0; round < Math.max(1, Math.round(seconds / roundSeconds)); round++)
+      for (const [i, { bins, body }] of started.entries()) {
+        const results = await Promise.all(
+          bins.map(({ url }) =>
+            autocannon({
+              url: `${url}/api/v1/earn/payment-sessions/`,
+              method: "POST",
+              headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}` },
+              body,
+              connections: 10,
+              duration: roundSeconds,
+            }),
+          ),
+        );
+        rounds[i]!.push({
+          rate: results.reduce((sum, r) => sum + r.requests.average, 0),
+          p99: Math.max(...results.map((r) => r.latency.p99)),
+        });
+      }
+    return rounds.map((r) => ({ rate: median(r.map((x) => x.rate)), p99: median(r.map((x) => x.p99)) }));
+  } finally {
+    for (const { bins } of started) for (const { child } of bins) child.kill("SIGKILL");
+  }
+}
+
+async function flowLatency({ args, processes }: Contender): Promise<FlowFigures> {
+  const sandbox = await startFlowSandbox(CLI, args, processes);
+  try {
+    await sandbox.run(50, 1); // warm-up
+    return await sandbox.run(FLOWS, 1);
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+/** SQLite against PostgreSQL with one and with two processes. */
+export async function benchShared(seconds: number): Promise<SharedRow[]> {
+  const cluster = startPostgres("sandbox");
+  try {
+    const contenders: Contender[] = [
+      { name: "SQLite (in memory), 1 process", args: [], processes: 1 },
+      { name: "PostgreSQL, 1 process", args: ["--database", cluster.createDatabase()], processes: 1 },
+      { name: "PostgreSQL, 2 processes", args: ["--database", cluster.createDatabase()], processes: 2 },
+    ];
+    const creates = await createLoad(contenders, seconds);
+    const rows: SharedRow[] = [];
+    for (const [i, contender] of contenders.entries())
+      rows.push({ name: contender.name, create: creates[i]!, flow: await flowLatency(contender) });
+    return rows;
+  } finally {
+    cluster.stop();
+  }
+}
+
+/** Fills a PostgreSQL database with `sessions` sessions over `accounts` accounts, through the create handlers. */
+async function fill(url: string, sessions: number, accounts: number): Promise<number> {
+  const started = performance.now();
+  const store = await Store.open({ postgres: url });
+  const sandbox: Sandbox = {
+    store,
+    payments: new Payments(store),
+    dispatcher: undefined as never,
+    closing: undefined as never,
+    origin: "http://127.0.0.1:4010",
+  };
+  const perAccount = Math.ceil(sessions / accounts);
+  // Four accounts at a time: the pool's connections work side by side.
+  const fillAccount = async (a: number) => {
+    const account = await store.accounts.forToken(`scale-${a}`);
+    const call = (body: unknown): Call => ({ account, body, parameters: {} });
+    await store.transaction(async () => {
+      let counterpartyId = "";
+      for (let s = 0; s < perAccount; s++) {
+        if (s % 10 === 0) {
+          const n = `${a}`.padStart(4, "0") + `${s}`.padStart(6, "0");
+          const person = { ...PERSON, email: `ana.${n}@example.com`, phone_number: `+34${n}` };
+          counterpartyId = ((await handlers.createCounterparty.handle(call(person), sandbox)).body as { id: string }).id;
+        }
+        const body = { amount: 49.99, currency: "EUR", counterparty_id: counterpartyId, redirect_url: "https://shop.example.com/thanks" };
+        await handlers.createPaymentSession.handle(call(body), sandbox);
+      }
+    });
+  };
+  for (let a = 0; a < accounts; a += 4) await Promise.all(Array.from({ length: Math.min(4, accounts - a) }, (_, i) => fillAccount(a + i)));
+  await store.db.run("ANALYZE");
+  await store.close();
+  return (performance.now() - started) / 1000;
+}
+
+export interface SharedScaleFigures {
+  sessions: number;
+  fillSeconds: number;
+  empty: { create: CreateFigures; flow: FlowFigures };
+  full: { create: CreateFigures; flow: FlowFigures };
+}
+
+/** One PostgreSQL process on a database of `sessions` sessions against one on an empty database. */
+export async function benchSharedScale(sessions: number, seconds: number): Promise<SharedScaleFigures> {
+  const cluster = startPostgres("sandbox");
+  try {
+    const [emptyUrl, fullUrl] = [cluster.createDatabase(), cluster.createDatabase()];
+    const fillSeconds = await fill(fullUrl, sessions, Math.max(4, Math.round(sessions / 1000)));
+    const contenders: Contender[] = [
+      { name: "empty", args: ["--database", emptyUrl], processes: 1 },
+      { name: "full", args: ["--database", fullUrl], processes: 1 },
+    ];
+    const [emptyCreate, fullCreate] = await createLoad(contenders, seconds);
+    const emptyFlow = await flowLatency(contenders[0]!);
+    const fullFlow = await flowLatency(contenders[1]!);
+    return { sessions, fillSeconds, empty: { create: emptyCreate!, flow: emptyFlow }, full: { create: fullCreate!, flow: fullFlow } };
+  } finally {
+    cluster.stop();
+  }
+}
