@@ -10,10 +10,9 @@ export interface Account {
   clockOffsetMs: number;
 }
 
-// DO UPDATE (not DO NOTHING) so that RETURNING gives the row that was already there.
-const UPSERT = `INSERT INTO accounts (token, created_at_ms) VALUES (?, ?)
-  ON CONFLICT (token) DO UPDATE SET token = excluded.token
-  RETURNING id, clock_offset_ms AS "clockOffsetMs"`;
+const BY_TOKEN = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE token = ?';
+// A new token: made once, whichever request or process comes first (then read as above).
+const INSERT = "INSERT INTO accounts (token, created_at_ms) VALUES (?, ?) ON CONFLICT (token) DO NOTHING";
 const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
 const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE id = ? RETURNING clock_offset_ms AS "clockOffsetMs"';
 const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
@@ -26,9 +25,14 @@ export class Accounts {
     this.#db = db;
   }
 
-  /** The account of a bearer token, made if new. */
+  /** The account of a bearer token, made if new. A read, but for a new token: every request makes one. */
   async forToken(token: string): Promise<Account> {
-    return this.#cached((await this.#db.get<Account>(UPSERT, token, Date.now()))!);
+    let row = await this.#db.get<Account>(BY_TOKEN, token);
+    if (!row) {
+      await this.#db.run(INSERT, token, Date.now());
+      row = await this.#db.get<Account>(BY_TOKEN, token);
+    }
+    return this.#cached(row!);
   }
 
   /** The account with this id (the payment page knows a session's account, not its token). */

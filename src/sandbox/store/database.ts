@@ -17,10 +17,15 @@ export interface Database {
   /**
    * Runs `work` in one transaction: all of its writes happen, or none, and no other
    * transaction's writes are seen half done. Called inside another, `work` joins it. `work` may
-   * be run again when the database had to abort it for another's sake, so it does nothing but
-   * reads and writes of the database before it returns.
+   * be run again when the database had to abort it for another's sake (a deadlock), so it does
+   * nothing but reads and writes of the database before it returns.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction, until it ends: with a session, the lock on that session's events (and a
+   * share of its account's); without, the lock on every event of the account.
+   */
+  lock(account: number, session?: string): Promise<void>;
   /** Calls `hook` once the transaction under way commits (now, outside one); a hook given twice is called once. */
   afterCommit(hook: () => void): void;
   close(): Promise<void>;

@@ -48,7 +48,9 @@ const INSERT =
 const LIST = `SELECT ${COLUMNS} FROM faults WHERE account_id = ? ORDER BY seq`;
 const OF_TARGET = `SELECT ${COLUMNS} FROM faults WHERE account_id = ? AND target = ? ORDER BY seq`;
 const ACTED = "UPDATE faults SET met = met + 1, times_left = times_left - 1, matched = matched + 1 WHERE seq = ?";
-const MATCHED = "UPDATE faults SET matched = matched + 1 WHERE seq = ?";
+// Each statement counts and decides at once, so that two requests at once, in any process, count as two.
+const MATCHED = "UPDATE faults SET matched = matched + 1 WHERE seq = ? RETURNING matched";
+const TAKE_TURN = "UPDATE faults SET met = met + 1, times_left = times_left - 1 WHERE seq = ? AND (times_left IS NULL OR times_left > 0)";
 const USED_UP = "DELETE FROM faults WHERE account_id = ? AND times_left = 0";
 const CLEAR = "DELETE FROM faults WHERE account_id = ?";
 
@@ -88,23 +90,19 @@ export class Faults {
   /**
    * The fault a request to `operationId` meets, counted as having acted: the oldest that applies
    * to it and whose turn it is: a share acts on an evenly spread part of the requests it
-   * applies to. A fault with `times` is gone once used up. One transaction, so that two
-   * requests at once, in any process, count as two.
+   * applies to. A fault with `times` is gone once used up.
    */
-  forRequest(accountId: number, operationId: string): Promise<FaultRow | undefined> {
-    return this.#db.transaction(async () => {
-      for (const fault of await this.#db.all<FaultRow>(OF_TARGET, accountId, "request")) {
-        if (fault.operation_id !== null && fault.operation_id !== operationId) continue;
-        if (fault.share !== null && !shareActsOn(fault.matched + 1, fault.share)) {
-          await this.#db.run(MATCHED, fault.seq);
-          continue;
-        }
-        await this.#db.run(ACTED, fault.seq);
-        if (fault.times_left === 1) await this.#db.run(USED_UP, accountId);
-        return fault;
-      }
-      return undefined;
-    });
+  async forRequest(accountId: number, operationId: string): Promise<FaultRow | undefined> {
+    for (const fault of await this.#db.all<FaultRow>(OF_TARGET, accountId, "request")) {
+      if (fault.operation_id !== null && fault.operation_id !== operationId) continue;
+      const { matched } = (await this.#db.get<{ matched: number }>(MATCHED, fault.seq)) ?? { matched: 0 };
+      // Gone meanwhile (used up by another request), or not its turn.
+      if (matched === 0 || (fault.share !== null && !shareActsOn(matched, fault.share))) continue;
+      if ((await this.#db.run(TAKE_TURN, fault.seq)) === 0) continue;
+      if (fault.times_left === 1) await this.#db.run(USED_UP, accountId);
+      return fault;
+    }
+    return undefined;
   }
 
   /** The delivery faults of the account, which act together on every attempt. */

@@ -102,7 +102,8 @@ const INSERT = `INSERT INTO events (account_id, id, type, session_id, transactio
   SELECT CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
     CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending')
       THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
-  FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?) AS hooked) AS account`;
+  FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?) AS hooked) AS account
+  RETURNING due_ms`;
 const WAITING_TO_PENDING = "UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'";
 const FIRST_OF_EACH_SESSION = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
   WHERE seq IN (SELECT MIN(seq) FROM events WHERE account_id = ? AND state = 'pending' GROUP BY session_id) AND due_ms IS NULL`;
@@ -164,28 +165,22 @@ export class Outbox {
 
   /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
   async add(accountId: number, event: NewEvent, atMs: number) {
-    this.#db.afterCommit(this.#announce);
     const { type, sessionId } = event;
+    // Whether it is due depends on its session's other events, and on the account's webhook: their writers wait.
+    await this.#db.lock(accountId, sessionId);
     const transactionId = event.transactionId ?? null;
-    await this.#db.run(
+    const row = await this.#db.get<{ due_ms: number | null }>(
       INSERT,
-      accountId,
-      newId("msg"),
-      type,
-      sessionId,
-      transactionId,
-      atMs,
-      accountId,
-      sessionId,
-      atMs,
-      accountId,
-      accountId,
+      ...[accountId, newId("msg"), type, sessionId, transactionId, atMs, accountId, sessionId, atMs, accountId, accountId],
     );
+    // An event that waits (for a URL, or behind its session's earlier one) gives delivery nothing to do yet.
+    if (row!.due_ms !== null) this.#db.afterCommit(this.#announce);
   }
 
   /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */
   async release(accountId: number) {
     this.#db.afterCommit(this.#announce);
+    await this.#db.lock(accountId);
     await this.#db.run(WAITING_TO_PENDING, accountId);
     await this.#db.run(FIRST_OF_EACH_SESSION, accountId);
   }
@@ -238,6 +233,7 @@ export class Outbox {
   async recordAttempt(a: Attempt, claim: string): Promise<boolean> {
     const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
     const nextDue = state === "pending" ? a.nextDueMs : null;
+    await this.#db.lock(a.accountId, a.sessionId);
     if ((await this.#db.run(AFTER_ATTEMPT, state, a.attempt, nextDue, a.accountId, a.eventId, claim)) === 0) return false;
     this.#db.afterCommit(this.#announce);
     await this.#insertAttempt(a);
@@ -273,6 +269,8 @@ export class Outbox {
   /** Makes an event due again at real time `nowMs`, whatever became of it. */
   async redeliver(accountId: number, id: string, nowMs: number) {
     this.#db.afterCommit(this.#announce);
+    const event = await this.get(accountId, id);
+    if (event) await this.#db.lock(accountId, event.sessionId);
     await this.#db.run(AGAIN, nowMs, accountId, id);
   }
 

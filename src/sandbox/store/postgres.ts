@@ -1,7 +1,9 @@
 // The store on PostgreSQL through node-postgres (`pg`), for one sandbox served by several
-// processes. Transactions are SERIALIZABLE: each behaves as if it ran alone, as SQLite's do, and
-// one the database aborts for another's sake (a serialization failure, a deadlock) is run again.
-// What one process may not do twice (a delivery) it claims with a lease (outbox.ts).
+// processes. Transactions are READ COMMITTED: every write the sandbox makes is a single
+// statement that checks its own condition (an UPDATE … WHERE still due, an INSERT … ON CONFLICT),
+// and where a transaction reads before it writes, it first takes the lock its writers share
+// (`lock`: a session's events, in outbox.ts). One the database aborts for another's sake (a
+// deadlock) is run again. What one process may not do twice (a delivery) it claims with a lease.
 import pg from "pg";
 import { callHooks, DatabaseUnavailableError, Transactions, type Database, type Parameter } from "./database.ts";
 import { hostOf } from "./location.ts";
@@ -119,7 +121,7 @@ export class PostgresDatabase implements Database {
       }
       let broken = false;
       try {
-        await client.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+        await client.query("BEGIN");
         const outcome = await this.#transactions.within(client, work);
         await client.query("COMMIT");
         client.release();
@@ -139,6 +141,16 @@ export class PostgresDatabase implements Database {
         throw error;
       }
     }
+  }
+
+  async lock(account: number, session?: string) {
+    if (session === undefined) await this.#query("SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))", [account]);
+    else
+      await this.#query("SELECT pg_advisory_xact_lock_shared(CAST(? AS BIGINT)), pg_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))", [
+        account,
+        account,
+        session,
+      ]);
   }
 
   afterCommit(hook: () => void) {

@@ -82,6 +82,9 @@ export class SqliteDatabase implements Database {
     return outcome.result;
   }
 
+  /** One connection, one transaction at a time: nothing to lock. */
+  async lock() {}
+
   afterCommit(hook: () => void) {
     this.#transactions.afterCommit(hook);
   }
