@@ -77,6 +77,13 @@ export const SITE_PAGES = [
     summary: "The conformance kit: an implementation of the service, or a merchant's webhook endpoint, checked against the contract.",
   },
   {
+    file: "hosting.html",
+    label: "Hosting",
+    title: "Hosting a shared sandbox",
+    group: "Guides",
+    summary: "One sandbox for every merchant: several processes on PostgreSQL behind a load balancer, and what survives a process's death.",
+  },
+  {
     file: "flows.html",
     label: "Flows",
     title: "The payin flows",

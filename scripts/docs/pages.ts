@@ -14,6 +14,7 @@ export const guides: readonly Guide[] = [
   { source: "sandbox.md", file: "sandbox-guide.html" },
   { source: "testing.md", file: "testing.html" },
   { source: "conformance.md", file: "conformance.html" },
+  { source: "hosting.md", file: "hosting.html" },
 ];
 
 export const guidesDir = "scripts/docs/guides";

@@ -17,19 +17,21 @@ if (postgresMissing) console.warn(postgresMissing);
 
 const CLI = path.join(root, "src", "sandbox", "cli.ts");
 
+let cluster: TestPostgres;
+beforeAll(() => {
+  if (!postgresMissing) cluster = startPostgres();
+});
+afterAll(() => cluster?.stop());
+
 describe.skipIf(postgresMissing)("a sandbox shared by several processes on PostgreSQL", () => {
-  let cluster: TestPostgres;
-  let url: string;
   let one: RunningSandbox;
   let two: RunningSandbox;
   beforeAll(async () => {
-    cluster = startPostgres();
-    url = cluster.createDatabase();
+    const url = cluster.createDatabase();
     [one, two] = await Promise.all([startSandbox({ port: 0, database: url }), startSandbox({ port: 0, database: url })]);
   });
   afterAll(async () => {
     await Promise.all([one?.close(), two?.close()]);
-    cluster?.stop();
   });
 
   it("serves the same accounts from every process: records, rules, keys, faults, journal and clock are the sandbox's", async () => {
@@ -100,14 +102,9 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
 });
 
 describe.skipIf(postgresMissing)("payin-sandbox processes on one PostgreSQL database", () => {
-  let cluster: TestPostgres;
   const children: ChildProcess[] = [];
-  beforeAll(() => {
-    cluster = startPostgres();
-  });
   afterAll(() => {
     for (const child of children) child.kill("SIGKILL");
-    cluster?.stop();
   });
 
   /** A payin-sandbox process on the database, resolving to its URL once it listens. */

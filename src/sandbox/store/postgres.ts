@@ -44,8 +44,10 @@ export class PostgresDatabase implements Database {
   /** Connects and brings the schema up to date; rejects with one line naming the host and the reason when it cannot. */
   static async open(url: string, poolSize = 10): Promise<PostgresDatabase> {
     const pool = new pg.Pool({ connectionString: url, max: poolSize, types, connectionTimeoutMillis: 5000 });
-    // A connection lost while idle in the pool: the next query opens another.
+    // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
+    // next query opens another. pg's client throws an error no one listens for.
     pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
     try {
       const database = new PostgresDatabase(pool);
       await database.#migrate();
