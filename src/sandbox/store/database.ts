@@ -48,7 +48,7 @@ export interface TransactionContext<Handle> {
 }
 
 /** Tracks, per async context, the transaction it is inside. */
-export class Transactions<Handle> {
+export class TransactionScope<Handle> {
   readonly #current = new AsyncLocalStorage<TransactionContext<Handle>>();
 
   get current(): TransactionContext<Handle> | undefined {

@@ -5,7 +5,7 @@
 // (`lock`: a session's events, in outbox.ts). One the database aborts for another's sake (a
 // deadlock) is run again. What one process may not do twice (a delivery) it claims with a lease.
 import pg from "pg";
-import { callHooks, DatabaseUnavailableError, Transactions, type Database, type Parameter } from "./database.ts";
+import { callHooks, DatabaseUnavailableError, TransactionScope, type Database, type Parameter } from "./database.ts";
 import { hostOf } from "./location.ts";
 import { postgresMigrations } from "./migrations.ts";
 
@@ -33,7 +33,7 @@ const types = {
 export class PostgresDatabase implements Database {
   readonly dialect = "postgres";
   readonly #pool: pg.Pool;
-  readonly #transactions = new Transactions<pg.PoolClient>();
+  readonly #transactions = new TransactionScope<pg.PoolClient>();
   /** Each statement's text for PostgreSQL (`$1` for `?`) and the name it is prepared under on each connection. */
   readonly #statements = new Map<string, { name: string; text: string }>();
 

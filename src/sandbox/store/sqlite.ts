@@ -3,7 +3,7 @@
 // corrupt the file). One connection, whose calls are synchronous: a transaction holds it until it
 // ends, and whatever else comes meanwhile waits for it, so that no one sees a write half done.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { callHooks, Transactions, type Database, type Parameter } from "./database.ts";
+import { callHooks, TransactionScope, type Database, type Parameter } from "./database.ts";
 import { sqliteMigrations } from "./migrations.ts";
 import { databaseOpenError } from "./open-error.ts";
 
@@ -13,7 +13,7 @@ export class SqliteDatabase implements Database {
   readonly dialect = "sqlite";
   readonly db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
-  readonly #transactions = new Transactions<true>();
+  readonly #transactions = new TransactionScope<true>();
   /** Whether a transaction holds the connection, and who waits for it, in turn. */
   #held = false;
   readonly #waiting: Array<() => void> = [];
