@@ -10,10 +10,8 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
 import { root } from "../lib/paths.ts";
-import { handlers } from "../../src/sandbox/api/index.ts";
-import type { Call, Sandbox } from "../../src/sandbox/api/operation.ts";
-import { Payments } from "../../src/sandbox/flow/payments.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
+import { fill } from "./fill.ts";
 import { median } from "./measure.ts";
 
 export interface ScaleFigures {
@@ -30,57 +28,8 @@ export interface ScaleFigures {
   rssMiB: number;
 }
 
-const SESSIONS_PER_COUNTERPARTY = 10;
 /** The account whose sessions are all paid, for the settlements' advance. */
 const PAYING_ACCOUNT = 3;
-
-/** Fills `file` with `sessions` sessions over `accounts` accounts, through the create handlers. */
-async function fill(file: string, sessions: number, accounts: number) {
-  const store = await Store.open({ file });
-  // Only the creates run: nothing delivers or journals here.
-  const sandbox: Sandbox = {
-    store,
-    payments: new Payments(store),
-    dispatcher: undefined as never,
-    closing: undefined as never,
-    origin: "http://127.0.0.1:4010",
-  };
-  const perAccount = Math.ceil(sessions / accounts);
-  let made = 0;
-  for (let a = 0; a < accounts && made < sessions; a++) {
-    const account = await store.accounts.forToken(`scale-${a}`);
-    const call = (body: unknown): Call => ({ account, body, parameters: {} });
-    await store.transaction(async () => {
-      let counterpartyId = "";
-      for (let s = 0; s < perAccount && made < sessions; s++, made++) {
-        if (s % SESSIONS_PER_COUNTERPARTY === 0) {
-          const n = `${a}`.padStart(4, "0") + `${s}`.padStart(6, "0");
-          const person = {
-            type: "INDIVIDUAL",
-            payment_rail: "PAYIN",
-            first_name: "Ana",
-            last_name: "García",
-            email: `ana.${n}@example.com`,
-            phone_number: `+34${n}`,
-          };
-          counterpartyId = ((await handlers.createCounterparty.handle(call(person), sandbox)).body as { id: string }).id;
-        }
-        const session = {
-          amount: 49.99,
-          currency: "EUR",
-          counterparty_id: counterpartyId,
-          order_id: `ORD-${a}-${s}`,
-          redirect_url: "https://shop.example.com/thanks",
-          source_url: "https://shop.example.com/cart",
-        };
-        const created = (await handlers.createPaymentSession.handle(call(session), sandbox)) as { body: { id: string } };
-        // One account's customers have all paid: their transactions settle a minute later.
-        if (a === PAYING_ACCOUNT) await sandbox.payments.attempt(account, created.body.id, { outcome: "pay" });
-      }
-    });
-  }
-  await store.close();
-}
 
 /** Bytes of the tables (and their indexes) of each kind of record, from SQLite's dbstat. */
 function bytesOf(file: string, sessions: number) {
@@ -146,7 +95,9 @@ export async function benchScale(sessions: number, accounts: number, loadSeconds
   const empty = path.join(dir, "empty.db");
   try {
     const fillStarted = performance.now();
-    await fill(full, sessions, accounts);
+    const store = await Store.open({ file: full });
+    await fill(store, sessions, accounts, PAYING_ACCOUNT);
+    await store.close();
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     const bytes = bytesOf(full, sessions);
 

@@ -6,19 +6,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import autocannon from "autocannon";
-import { handlers } from "../../src/sandbox/api/index.ts";
-import type { Call, Sandbox } from "../../src/sandbox/api/operation.ts";
-import { Payments } from "../../src/sandbox/flow/payments.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { root } from "../lib/paths.ts";
 import { startPostgres } from "../lib/temp-postgres.ts";
+import { fill } from "./fill.ts";
 import { startFlowSandbox, type FlowFigures } from "./flows.ts";
 import { median } from "./measure.ts";
 import { newCounterparty, sessionBody, TOKEN } from "./sandbox.ts";
 
 const CLI = path.join(root, "dist/src/sandbox/cli.js");
 const FLOWS = 300;
-const PERSON = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "García" };
 
 export interface CreateFigures {
   rate: number;
@@ -119,36 +116,11 @@ export async function benchShared(seconds: number): Promise<SharedRow[]> {
   }
 }
 
-/** Fills a PostgreSQL database with `sessions` sessions over `accounts` accounts, through the create handlers. */
-async function fill(url: string, sessions: number, accounts: number): Promise<number> {
+/** Fills a PostgreSQL database through the create handlers; resolves to the seconds it took. */
+async function fillDatabase(url: string, sessions: number): Promise<number> {
   const started = performance.now();
   const store = await Store.open({ postgres: url });
-  const sandbox: Sandbox = {
-    store,
-    payments: new Payments(store),
-    dispatcher: undefined as never,
-    closing: undefined as never,
-    origin: "http://127.0.0.1:4010",
-  };
-  const perAccount = Math.ceil(sessions / accounts);
-  // Four accounts at a time: the pool's connections work side by side.
-  const fillAccount = async (a: number) => {
-    const account = await store.accounts.forToken(`scale-${a}`);
-    const call = (body: unknown): Call => ({ account, body, parameters: {} });
-    await store.transaction(async () => {
-      let counterpartyId = "";
-      for (let s = 0; s < perAccount; s++) {
-        if (s % 10 === 0) {
-          const n = `${a}`.padStart(4, "0") + `${s}`.padStart(6, "0");
-          const person = { ...PERSON, email: `ana.${n}@example.com`, phone_number: `+34${n}` };
-          counterpartyId = ((await handlers.createCounterparty.handle(call(person), sandbox)).body as { id: string }).id;
-        }
-        const body = { amount: 49.99, currency: "EUR", counterparty_id: counterpartyId, redirect_url: "https://shop.example.com/thanks" };
-        await handlers.createPaymentSession.handle(call(body), sandbox);
-      }
-    });
-  };
-  for (let a = 0; a < accounts; a += 4) await Promise.all(Array.from({ length: Math.min(4, accounts - a) }, (_, i) => fillAccount(a + i)));
+  await fill(store, sessions, Math.max(4, Math.round(sessions / 1000)));
   await store.db.run("ANALYZE");
   await store.close();
   return (performance.now() - started) / 1000;
@@ -166,7 +138,7 @@ export async function benchSharedScale(sessions: number, seconds: number): Promi
   const cluster = startPostgres("sandbox");
   try {
     const [emptyUrl, fullUrl] = [cluster.createDatabase(), cluster.createDatabase()];
-    const fillSeconds = await fill(fullUrl, sessions, Math.max(4, Math.round(sessions / 1000)));
+    const fillSeconds = await fillDatabase(fullUrl, sessions);
     const contenders: Contender[] = [
       { name: "empty", args: ["--database", emptyUrl], processes: 1 },
       { name: "full", args: ["--database", fullUrl], processes: 1 },
