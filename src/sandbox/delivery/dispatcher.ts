@@ -182,6 +182,8 @@ export class Dispatcher {
    * (null: the event named, as it is).
    */
   #start(due: DueKey[], nowMs: number | null) {
+    // A pass read before the sandbox closed starts nothing after.
+    if (this.#closing.signal.aborted) return;
     for (const scheduled of due) {
       const session = `${scheduled.accountId}/${scheduled.sessionId}`;
       if (this.#inFlight.has(session)) continue;

@@ -15,6 +15,7 @@ import type { Answer, Call, Operation, Sandbox } from "../api/operation.ts";
 import { accountNow } from "../flow/clock.ts";
 import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
+import { reportUnlessUnavailable } from "../store/database.ts";
 import { requestHash } from "../store/idempotency.ts";
 import { CORS_HEADERS, isPreflight, preflightHeaders } from "./cors.ts";
 import { bearerToken, sendJson } from "./http.ts";
@@ -71,18 +72,21 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const dropped = fault?.effect === "drop";
   if (contract) {
     const key = req.headers["idempotency-key"];
-    await sandbox.store.journal.record(account.id, {
-      method: req.method!,
-      // Cut to the lengths the journal's schema gives: a rejected request may carry longer ones.
-      path: pathname.slice(0, 2048),
-      operationId: op.operationId,
-      status: reply.status,
-      answered: !dropped,
-      idempotencyKey: typeof key === "string" ? key.slice(0, 255) : undefined,
-      fault: fault && { id: fault.id, effect: fault.effect },
-      receivedAtMs,
-      durationMs: Math.round(performance.now() - started),
-    });
+    // The operation is done whatever becomes of its journal entry: a database gone meanwhile loses the entry, not the answer.
+    await sandbox.store.journal
+      .record(account.id, {
+        method: req.method!,
+        // Cut to the lengths the journal's schema gives: a rejected request may carry longer ones.
+        path: pathname.slice(0, 2048),
+        operationId: op.operationId,
+        status: reply.status,
+        answered: !dropped,
+        idempotencyKey: typeof key === "string" ? key.slice(0, 255) : undefined,
+        fault: fault && { id: fault.id, effect: fault.effect },
+        receivedAtMs,
+        durationMs: Math.round(performance.now() - started),
+      })
+      .catch(reportUnlessUnavailable);
   }
   // A drop fault: the work is done and the answer made; the client never gets it.
   if (dropped) return void req.socket.destroy();

@@ -112,7 +112,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Expiries and settlements come due as real time passes too; the dispatcher sends the events
   // they make, as it sends every event committed to the outbox.
   // A tick the database is unavailable for is skipped: the next one does its work.
-  const ticker = setInterval(() => runDueWork(sandbox, null).catch(reportUnlessUnavailable), TICK_MS);
+  let dueWork = Promise.resolve();
+  const ticker = setInterval(() => (dueWork = runDueWork(sandbox, null).catch(reportUnlessUnavailable)), TICK_MS);
   dispatcher.start();
 
   const url = `http://${reachableHost(host)}:${port}`;
@@ -130,6 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.closeAllConnections();
       })
         .then(() => dispatcher.close())
+        .then(() => dueWork)
         .then(() => store.close())),
   };
 }
