@@ -15,10 +15,9 @@ export default defineConfig({
   test: {
     // Lint, build and mock tests start CLIs that take seconds on two cores.
     testTimeout: 60_000,
-    // Three files at a time, not Vitest's default of one on two cores: most of the slow files wait on
-    // processes they start (npm, tsc, Chromium, bins, PostgreSQL), so they overlap (4m40s alone,
-    // 3m10s two at a time when measured; with PostgreSQL's tests, 269 s two at a time, 237 s three).
-    maxWorkers: 3,
+    // Two files at a time, not Vitest's default of one on two cores: most of the slow files wait on
+    // processes they start (npm, tsc, Chromium, bins), so two overlap (4m40s alone, 3m10s so).
+    maxWorkers: 2,
     hookTimeout: 90_000,
     // Nothing the suite starts may leave loopback: the global setup preloads the loopback guard
     // into every worker and every process they start, and fails the run on any refusal in its
