@@ -16,7 +16,7 @@ import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
 import { benchDrivers } from "./bench/drivers.ts";
-import { benchShared, benchSharedScale } from "./bench/shared.ts";
+import { benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
 
@@ -234,9 +234,10 @@ if (sections.has("postgres")) {
       `  ${r.name.padEnd(32)} ${Math.round(r.create.rate).toString().padStart(8)} ` +
         `${`${r.create.p99} ms`.padStart(7)}   ${flowCells(r.flow)}`,
     );
-  const [sqlite, one, two] = rows;
+  const [memory, file, one, two] = rows;
+  const share = (of: SharedRow) => `${((100 * one!.create.rate) / of.create.rate).toFixed(0)} %`;
   console.log(
-    `  PostgreSQL, 1 process: ${((100 * one!.create.rate) / sqlite!.create.rate).toFixed(0)} % of SQLite's create rate ` +
+    `  PostgreSQL, 1 process: ${share(memory!)} of SQLite's create rate in memory, ${share(file!)} of SQLite's on a file ` +
       "(goal: at least 50 %), " +
       `flow p99 ${one!.flow.p99Ms.toFixed(1)} ms (goal: under 20 ms); 2 processes: ${(two!.create.rate / one!.create.rate).toFixed(2)}x ` +
       `one's rate, flow p99 ${two!.flow.p99Ms.toFixed(1)} ms`,

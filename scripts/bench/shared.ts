@@ -1,9 +1,11 @@
-// The sandbox on PostgreSQL against the sandbox on SQLite, in one run on one machine: the rate of
+// The sandbox on PostgreSQL against the sandbox on SQLite (in memory and on a file), in one run on one machine: the rate of
 // create payment session and the latency of one flow (simulate to the endpoint's receipt of
 // transaction-completed, one at a time), with one SQLite process, one PostgreSQL process, and two
 // PostgreSQL processes on one database; then PostgreSQL at scale: a database holding N sessions
 // against an empty one. Each is the compiled bin; the cluster is a throwaway one (temp-postgres.ts).
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { Store } from "../../src/sandbox/store/index.ts";
@@ -97,12 +99,17 @@ async function flowLatency({ args, processes }: Contender): Promise<FlowFigures>
   }
 }
 
-/** SQLite against PostgreSQL with one and with two processes. */
+/**
+ * SQLite, in memory (the default) and on a file (durable, as PostgreSQL is), against PostgreSQL
+ * with one and with two processes.
+ */
 export async function benchShared(seconds: number): Promise<SharedRow[]> {
   const cluster = startPostgres("sandbox");
+  const folder = mkdtempSync(path.join(tmpdir(), "payin-bench-sqlite-"));
   try {
     const contenders: Contender[] = [
       { name: "SQLite (in memory), 1 process", args: [], processes: 1 },
+      { name: "SQLite (file), 1 process", args: ["--db", path.join(folder, "sandbox.db")], processes: 1 },
       { name: "PostgreSQL, 1 process", args: ["--database", cluster.createDatabase()], processes: 1 },
       { name: "PostgreSQL, 2 processes", args: ["--database", cluster.createDatabase()], processes: 2 },
     ];
@@ -113,6 +120,7 @@ export async function benchShared(seconds: number): Promise<SharedRow[]> {
     return rows;
   } finally {
     cluster.stop();
+    rmSync(folder, { recursive: true, force: true });
   }
 }
 

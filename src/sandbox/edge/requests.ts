@@ -55,13 +55,13 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
 
   const token = bearerToken(req.headers.authorization);
   if (!token) return send(unauthorized(req.headers.authorization !== undefined));
-  const account = await sandbox.store.accounts.forToken(token);
+  const { account, requestFaults } = await sandbox.store.accounts.lookUp(token);
 
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
   const contract = op.document === "contract";
   const started = performance.now();
   const receivedAtMs = accountNow(account);
-  const fault = contract ? await sandbox.store.faults.forRequest(account.id, op.operationId) : undefined;
+  const fault = contract && requestFaults ? await sandbox.store.faults.forRequest(account.id, op.operationId) : undefined;
   if (fault?.effect === "delay") await sleep(fault.delay_ms!, undefined, { signal: sandbox.closing });
 
   const reply =

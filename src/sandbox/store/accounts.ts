@@ -10,7 +10,10 @@ export interface Account {
   clockOffsetMs: number;
 }
 
-const BY_TOKEN = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE token = ?';
+// With it, whether the account has a request fault armed: most have none, and their requests need not ask.
+const BY_TOKEN = `SELECT id, clock_offset_ms AS "clockOffsetMs",
+  CASE WHEN EXISTS (SELECT 1 FROM faults WHERE faults.account_id = accounts.id AND target = 'request') THEN 1 ELSE 0 END AS "requestFaults"
+  FROM accounts WHERE token = ?`;
 // A new token: made once, whichever request or process comes first (then read as above).
 const INSERT = "INSERT INTO accounts (token, created_at_ms) VALUES (?, ?) ON CONFLICT (token) DO NOTHING";
 const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
@@ -25,14 +28,23 @@ export class Accounts {
     this.#db = db;
   }
 
-  /** The account of a bearer token, made if new. A read, but for a new token: every request makes one. */
-  async forToken(token: string): Promise<Account> {
-    let row = await this.#db.get<Account>(BY_TOKEN, token);
+  /**
+   * The account of a bearer token, made if new, and whether it has a request fault armed. A read,
+   * but for a new token: every request makes one.
+   */
+  async lookUp(token: string): Promise<{ account: Account; requestFaults: boolean }> {
+    type Row = Account & { requestFaults: number };
+    let row = await this.#db.get<Row>(BY_TOKEN, token);
     if (!row) {
       await this.#db.run(INSERT, token, Date.now());
-      row = await this.#db.get<Account>(BY_TOKEN, token);
+      row = await this.#db.get<Row>(BY_TOKEN, token);
     }
-    return this.#cached(row!);
+    return { account: this.#cached(row!), requestFaults: row!.requestFaults === 1 };
+  }
+
+  /** The account of a bearer token, made if new. */
+  async forToken(token: string): Promise<Account> {
+    return (await this.lookUp(token)).account;
   }
 
   /** The account with this id (the payment page knows a session's account, not its token). */
