@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { Store } from "../../src/sandbox/store/index.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
 import { root } from "../../scripts/lib/paths.ts";
 import { accountOn } from "../support/sandbox-account.ts";
@@ -26,8 +28,9 @@ afterAll(() => cluster?.stop());
 describe.skipIf(postgresMissing)("a sandbox shared by several processes on PostgreSQL", () => {
   let one: RunningSandbox;
   let two: RunningSandbox;
+  let url: string;
   beforeAll(async () => {
-    const url = cluster.createDatabase();
+    url = cluster.createDatabase();
     [one, two] = await Promise.all([startSandbox({ port: 0, database: url }), startSandbox({ port: 0, database: url })]);
   });
   afterAll(async () => {
@@ -81,6 +84,62 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     const advanced = await a.advance(3600);
     expect(advanced.body.offset_seconds).toBe(3600);
     expect((await b.call("GET", `/_sandbox/v1/payment-sessions/${open.id}`)).body.status).toBe("expired");
+  });
+
+  /**
+   * An account whose first delivery failed, and another process (a store of the test's own) that holds a claim on the
+   * event's retry, as a process does while its attempt is under way; with what that process records when it is done.
+   */
+  async function retryHeldElsewhere() {
+    const receiver = await startReceiver();
+    receiver.answer = ({ n }) => (n === 1 ? 500 : 204);
+    const account = accountOn(one.url);
+    await account.register(receiver.url);
+    await account.session();
+    await expect.poll(async () => (await account.deliveries()).length).toBe(1);
+    const [first] = await account.deliveries();
+    const other = await Store.open({ postgres: url });
+    const event = (await other.outbox.get((await other.accounts.forToken(account.token)).id, first.event_id))!;
+    expect(await other.outbox.claim(event.seq, "other", Date.now() + 10_000, Number.MAX_SAFE_INTEGER)).toBe(true);
+    const attempt = { ...event, eventId: event.id, attempt: 2, url: receiver.url, responseStatus: 204, error: null, succeeded: true };
+    const record = () =>
+      other.transaction(() =>
+        other.outbox.recordAttempt(
+          { ...attempt, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, faults: [] },
+          "other",
+        ),
+      );
+    return { account, receiver, event, record, close: () => Promise.all([receiver.close(), other.close()]) };
+  }
+
+  it("waits, in an advance, for the attempt another process has under way of an event the advance makes due", async () => {
+    const { account, receiver, record, close } = await retryHeldElsewhere();
+    try {
+      let answered = false;
+      // A minute: the retry (5 s after the failure) comes due, and nothing else does.
+      const advancing = account.advance(60).finally(() => (answered = true));
+      await sleep(300);
+      expect(answered).toBe(false);
+      expect(await record()).toBe(true);
+      expect((await advancing).body).toMatchObject({ attempts_made: 1, attempts_still_due: 0 });
+      // The other process made it: this one sent nothing more.
+      expect(receiver.attempts).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it("redelivers an event another process holds: the attempt asked for is made and answered, the holder's is not recorded", async () => {
+    const { account, receiver, event, record, close } = await retryHeldElsewhere();
+    try {
+      const redelivered = await account.call("POST", `/_sandbox/v1/deliveries/${event.id}/redeliver`);
+      expect(redelivered.status).toBe(200);
+      expect(redelivered.body).toMatchObject({ event_id: event.id, attempt: 2, status: "succeeded" });
+      expect(receiver.attempts.map((a) => a.status)).toEqual([500, 204]);
+      expect(await record()).toBe(false);
+    } finally {
+      await close();
+    }
   });
 
   it("answers 503 with Retry-After while its database is away, and serves again once it is back", async () => {

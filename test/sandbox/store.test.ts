@@ -224,13 +224,13 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
       await store.outbox.add(account.id, { type: "session-created", sessionId: "ps_1" }, 1);
     });
     const [due] = await store.outbox.due(Date.now(), 10);
-    const claims = await Promise.all(["p1", "p2", "p3"].map((p) => store.outbox.claim(due!.seq, p, Date.now() + 60_000)));
+    const claims = await Promise.all(["p1", "p2", "p3"].map((p) => store.outbox.claim(due!.seq, p, Date.now() + 60_000, Date.now())));
     expect(claims.filter(Boolean)).toHaveLength(1);
     // A claimed event is no longer due for anyone; once the lease runs out it is, and another takes it.
     expect(await store.outbox.due(Date.now(), 10)).toEqual([]);
     await store.db.run("UPDATE events SET claim_until_ms = ? WHERE seq = ?", Date.now() - 1, due!.seq);
     expect(await store.outbox.due(Date.now(), 10)).toHaveLength(1);
-    expect(await store.outbox.claim(due!.seq, "p4", Date.now() + 60_000)).toBe(true);
+    expect(await store.outbox.claim(due!.seq, "p4", Date.now() + 60_000, Date.now())).toBe(true);
     // The holder whose lease ran out records nothing; the one that holds the claim does.
     const attempt = {
       accountId: account.id,
@@ -249,8 +249,17 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     };
     const first = ["p1", "p2", "p3"][claims.indexOf(true)]!;
     expect(await store.transaction(() => store.outbox.recordAttempt(attempt, first))).toBe(false);
-    expect(await store.transaction(() => store.outbox.recordAttempt(attempt, "p4"))).toBe(true);
+    const retryAt = Date.now() + 60_000;
+    const failed = { ...attempt, responseStatus: 500, error: "500", succeeded: false, nextAttemptAtMs: retryAt, nextDueMs: retryAt };
+    expect(await store.transaction(() => store.outbox.recordAttempt(failed, "p4"))).toBe(true);
     expect(await store.outbox.attempts(account.id)).toHaveLength(1);
+    // Its retry is not due yet: a process that read it as due before that attempt cannot claim it now.
+    expect(await store.outbox.claim(due!.seq, "p5", Date.now() + 60_000, Date.now())).toBe(false);
+    expect(await store.outbox.claim(due!.seq, "p5", Date.now() + 60_000, retryAt)).toBe(true);
+    // A redelivery asked for frees the event of its claim: p5's attempt is no longer recorded, the one asked for is.
+    await store.transaction(() => store.outbox.redeliver(account.id, attempt.eventId, Date.now()));
+    expect(await store.transaction(() => store.outbox.recordAttempt({ ...attempt, attempt: 2 }, "p5"))).toBe(false);
+    expect(await store.outbox.claim(due!.seq, "p6", Date.now() + 60_000, Date.now())).toBe(true);
     await store.close();
   });
 

@@ -26,6 +26,8 @@ import { isLoopbackHost } from "../flow/urls.ts";
 const TICK_MS = 1000;
 /** Due events read at once; more wait for the next round. */
 const BATCH = 256;
+/** How often a wait on another process's attempt looks whether it is recorded. */
+const HELD_POLL_MS = 20;
 
 // node:http's client with connections kept alive, rather than fetch: a third of the cost per
 // delivery here.
@@ -144,27 +146,57 @@ export class Dispatcher {
    */
   async deliverDue(account: Account, targetMs: number): Promise<{ made: number; stillDue: number }> {
     let made = 0;
+    /** Events another process holds (it claimed them first): the advance waits for their attempts too. */
+    const heldElsewhere = new Set<number>();
     while (!this.#closing.signal.aborted) {
       // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
-      this.#start(await this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size), targetMs);
+      const due = await this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size);
+      // Due here again: its holder's lease ran out without an attempt recorded, and this process makes it.
+      for (const { seq } of due) heldElsewhere.delete(seq);
+      this.#start(due, targetMs);
       // Waiting for other accounts' attempts as well only makes the advance answer later.
       // Stryker disable next-line MethodExpression,ConditionalExpression: see above
       const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
-      if (running.length === 0) break;
-      made += (await Promise.all(running)).filter(Boolean).length;
+      if (running.length > 0) {
+        made += (await Promise.all(running)).filter(Boolean).length;
+        continue;
+      }
+      const held = await this.#store.outbox.claimedFor(account.id, targetMs);
+      if (held.length === 0) break;
+      for (const seq of held) heldElsewhere.add(seq);
+      await sleep(HELD_POLL_MS, undefined, { signal: this.#closing.signal }).catch(() => {});
     }
-    return { made, stillDue: await this.#store.outbox.countDueFor(account.id, targetMs) };
+    return { made: made + heldElsewhere.size, stillDue: await this.#store.outbox.countDueFor(account.id, targetMs) };
   }
 
   /**
    * Sends one event now, whatever its session's order (a redelivery asked for by name), after
-   * any attempt of its session under way, and resolves once the attempt is recorded.
+   * any attempt of its session under way here, and resolves once an attempt made after the call
+   * is recorded, whichever process made it (or the sandbox closes).
    */
-  async redeliver(key: DueKey) {
+  async redeliver(key: DueKey & { id: string }) {
     const session = `${key.accountId}/${key.sessionId}`;
     for (let busy = this.#inFlight.get(session); busy; busy = this.#inFlight.get(session)) await busy.done;
-    this.#start([key], null);
-    await this.#inFlight.get(session)?.done;
+    const attempts = async () => (await this.#store.outbox.get(key.accountId, key.id))?.attempts;
+    const before = await attempts();
+    await this.#store.transaction(() => this.#store.outbox.redeliver(key.accountId, key.id, Date.now()));
+    // Due now, the event may be claimed by another process's pass first: its attempt is the one. Should that
+    // process die before recording it, its lease runs out and this one tries again.
+    let retryAt = 0;
+    while (!this.#closing.signal.aborted && (await attempts()) === before) {
+      if (Date.now() < retryAt) {
+        await sleep(HELD_POLL_MS, undefined, { signal: this.#closing.signal }).catch(() => {});
+        continue;
+      }
+      this.#start([key], null);
+      await this.#inFlight.get(session)?.done;
+      retryAt = Date.now() + this.#leaseMs(await this.#store.faults.forDelivery(key.accountId));
+    }
+  }
+
+  /** How long a claim holds: long enough for the attempt and its duplicate, each with its delay and the receiver's whole timeout. */
+  #leaseMs(faults: readonly FaultRow[]) {
+    return 2 * (this.#timeoutMs + (faults.find((f) => f.effect === "delay")?.delay_ms ?? 0)) + 1000;
   }
 
   /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */
@@ -205,9 +237,8 @@ export class Dispatcher {
     const faults = await this.#store.faults.forDelivery(scheduled.accountId);
     const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
     const key = shuffle ? await this.#store.outbox.newestPending(scheduled, nowMs!) : scheduled;
-    // Long enough for the attempt and its duplicate, each with its delay and the receiver's whole timeout.
-    const leaseMs = 2 * (this.#timeoutMs + (faults.find((f) => f.effect === "delay")?.delay_ms ?? 0)) + 1000;
-    if (!(await this.#store.outbox.claim(key.seq, this.#claim, Date.now() + leaseMs))) return false;
+    const claimed = await this.#store.outbox.claim(key.seq, this.#claim, Date.now() + this.#leaseMs(faults), nowMs ?? Date.now());
+    if (!claimed) return false;
     const event = await this.#store.outbox.load(key.seq);
     if (!event) return false;
     const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== scheduled.seq));

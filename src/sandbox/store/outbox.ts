@@ -112,8 +112,12 @@ const UNCLAIMED = "(claim_until_ms IS NULL OR claim_until_ms <= ?)";
 const KEY = 'seq, account_id AS "accountId", session_id AS "sessionId"';
 const DUE_FOR_ALL = `SELECT ${KEY} FROM events WHERE due_ms <= ? AND ${UNCLAIMED} ORDER BY due_ms LIMIT ?`;
 const DUE_FOR_ACCOUNT = `SELECT ${KEY} FROM events WHERE account_id = ? AND due_ms <= ? AND ${UNCLAIMED} ORDER BY due_ms LIMIT ?`;
+const CLAIMED_FOR_ACCOUNT = "SELECT seq FROM events WHERE account_id = ? AND state = 'pending' AND due_ms <= ? AND claim_until_ms > ?";
 const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?)";
-const CLAIM = `UPDATE events SET claim = ?, claim_until_ms = ? WHERE seq = ? AND state = 'pending' AND ${UNCLAIMED}`;
+// Still due: between the read that found it and this claim, another process may have attempted it and set its retry later.
+// (A session's event held behind an earlier one has no due time: a shuffle fault's pick.)
+const CLAIM = `UPDATE events SET claim = ?, claim_until_ms = ?
+  WHERE seq = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) AND ${UNCLAIMED}`;
 // Only events of an account with a URL are pending; the joins give it, the secret, and what the payload tells.
 const LOAD =
   'SELECT e.seq, e.account_id AS "accountId", e.id, e.type, e.session_id AS "sessionId", ' +
@@ -139,7 +143,8 @@ const NEXT = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
   WHERE seq = (SELECT MIN(seq) FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending') AND due_ms IS NULL`;
 const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim = ?";
 const GET = `SELECT ${KEY}, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?`;
-const AGAIN = "UPDATE events SET state = 'pending', due_ms = ? WHERE account_id = ? AND id = ?";
+// Free of any claim: the attempt another process has under way is no longer recorded, so that the one asked for is made.
+const AGAIN = "UPDATE events SET state = 'pending', due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ?";
 const RECENT =
   "SELECT id, type, session_id, transaction_id, state, created_at_ms FROM events WHERE account_id = ? ORDER BY id DESC LIMIT ?";
 
@@ -195,17 +200,23 @@ export class Outbox {
     return this.#db.all<DueKey>(DUE_FOR_ACCOUNT, accountId, nowMs, Date.now(), limit);
   }
 
+  /** The seqs of one account's events due by real time `nowMs` that a process holds a live claim on. */
+  async claimedFor(accountId: number, nowMs: number): Promise<number[]> {
+    return (await this.#db.all<{ seq: number }>(CLAIMED_FOR_ACCOUNT, accountId, nowMs, Date.now())).map((row) => row.seq);
+  }
+
   /** How many of an account's events are due by real time `nowMs`, those held behind an earlier one of their session included. */
   async countDueFor(accountId: number, nowMs: number): Promise<number> {
     return (await this.#db.get<{ due: number }>(COUNT_DUE_FOR, accountId, nowMs))!.due;
   }
 
   /**
-   * Claims a pending event for one attempt until real time `untilMs`, under `claim`; false when
-   * another process holds it. A claim whose holder died runs out, and another process takes it.
+   * Claims a pending event due by real time `dueByMs` for one attempt until real time `untilMs`,
+   * under `claim`; false when another process holds it or it is no longer due. A claim whose
+   * holder died runs out, and another process takes it.
    */
-  async claim(seq: number, claim: string, untilMs: number): Promise<boolean> {
-    return (await this.#db.run(CLAIM, claim, untilMs, seq, Date.now())) === 1;
+  async claim(seq: number, claim: string, untilMs: number, dueByMs: number): Promise<boolean> {
+    return (await this.#db.run(CLAIM, claim, untilMs, seq, dueByMs, Date.now())) === 1;
   }
 
   /** Gives up the claims made under `claim` (a process that closes): another process may take the events at once. */

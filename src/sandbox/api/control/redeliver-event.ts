@@ -12,9 +12,9 @@ export const redeliverEvent: WaitingOperation = {
     const event = await store.outbox.get(account.id, id);
     if (!event) return refusal(problem(404, "not_found", `No event with id ${id} exists for this account.`));
     if (!(await store.webhooks.get(account.id))) return refusal(webhookNotRegistered());
-    await store.transaction(() => store.outbox.redeliver(account.id, id, Date.now()));
     await dispatcher.redeliver(event);
-    const attempts = (await store.outbox.attempts(account.id)).filter((a) => a.event_id === id);
+    // Its newest attempt is the one made (none only when the sandbox closed meanwhile, and the request goes unanswered).
+    const attempts = (await store.outbox.attempts(account.id, event.sessionId)).filter((a) => a.event_id === id);
     return { status: 200, body: delivery(attempts.at(-1)!) };
   },
 };
