@@ -3688,8 +3688,63 @@ validate44.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_getSandboxPaymentSession_200_body = validate45;
-const schema94 = {
+const validate_advanceClock_503_header_Retry_After = validate45;
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate45.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (!(typeof data == "number" && !(data % 1) && !isNaN(data) && isFinite(data))) {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "integer" },
+			message: "must be integer"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	if (typeof data == "number" && isFinite(data)) {
+		if (data < 0 || isNaN(data)) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/minimum",
+				keyword: "minimum",
+				params: {
+					comparison: ">=",
+					limit: 0
+				},
+				message: "must be >= 0"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (!formats8.validate(data)) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/format",
+				keyword: "format",
+				params: { format: "int32" },
+				message: "must match format \"int32\""
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+	}
+	validate45.errors = vErrors;
+	return errors === 0;
+}
+validate45.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_getSandboxPaymentSession_200_body = validate46;
+const schema95 = {
 	"title": "SessionStatus",
 	"description": "State of a payment session. `created` → `completed` when a transaction completes before `expires_at`; `created` → `expired` when none has at `expires_at`. Both are final.",
 	"type": "string",
@@ -3701,10 +3756,10 @@ const schema94 = {
 	],
 	"examples": ["created"]
 };
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate46.evaluated;
+	const evaluated0 = validate47.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (typeof data === "string") {
@@ -3781,17 +3836,599 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err5);
 		errors++;
 	}
+	validate47.errors = vErrors;
+	return errors === 0;
+}
+validate47.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate46.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "id" },
+				message: "must have required property 'id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.status === void 0) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "status" },
+				message: "must have required property 'status'"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
+		if (data.payment_link === void 0) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "payment_link" },
+				message: "must have required property 'payment_link'"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		}
+		if (data.amount === void 0) {
+			const err3 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "amount" },
+				message: "must have required property 'amount'"
+			};
+			if (vErrors === null) vErrors = [err3];
+			else vErrors.push(err3);
+			errors++;
+		}
+		if (data.currency === void 0) {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "currency" },
+				message: "must have required property 'currency'"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
+			errors++;
+		}
+		if (data.counterparty_id === void 0) {
+			const err5 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "counterparty_id" },
+				message: "must have required property 'counterparty_id'"
+			};
+			if (vErrors === null) vErrors = [err5];
+			else vErrors.push(err5);
+			errors++;
+		}
+		if (data.redirect_url === void 0) {
+			const err6 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "redirect_url" },
+				message: "must have required property 'redirect_url'"
+			};
+			if (vErrors === null) vErrors = [err6];
+			else vErrors.push(err6);
+			errors++;
+		}
+		if (data.created_at === void 0) {
+			const err7 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "created_at" },
+				message: "must have required property 'created_at'"
+			};
+			if (vErrors === null) vErrors = [err7];
+			else vErrors.push(err7);
+			errors++;
+		}
+		if (data.expires_at === void 0) {
+			const err8 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "expires_at" },
+				message: "must have required property 'expires_at'"
+			};
+			if (vErrors === null) vErrors = [err8];
+			else vErrors.push(err8);
+			errors++;
+		}
+		if (data.id !== void 0) {
+			let data0 = data.id;
+			if (typeof data0 === "string") {
+				if (func1(data0) > 64) {
+					const err9 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/$defs/SessionId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err9];
+					else vErrors.push(err9);
+					errors++;
+				}
+				if (func1(data0) < 1) {
+					const err10 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/$defs/SessionId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err10];
+					else vErrors.push(err10);
+					errors++;
+				}
+			} else {
+				const err11 = {
+					instancePath: instancePath + "/id",
+					schemaPath: "#/$defs/SessionId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+		}
+		if (data.status !== void 0) {
+			let data1 = data.status;
+			if (typeof data1 !== "string") {
+				const err12 = {
+					instancePath: instancePath + "/status",
+					schemaPath: "#/$defs/SessionStatus/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+			if (!(data1 === "created" || data1 === "completed" || data1 === "expired")) {
+				const err13 = {
+					instancePath: instancePath + "/status",
+					schemaPath: "#/$defs/SessionStatus/enum",
+					keyword: "enum",
+					params: { allowedValues: schema95.enum },
+					message: "must be equal to one of the allowed values"
+				};
+				if (vErrors === null) vErrors = [err13];
+				else vErrors.push(err13);
+				errors++;
+			}
+		}
+		if (data.payment_link !== void 0) {
+			let data2 = data.payment_link;
+			if (typeof data2 === "string") {
+				if (func1(data2) > 2048) {
+					const err14 = {
+						instancePath: instancePath + "/payment_link",
+						schemaPath: "#/$defs/Url/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+				if (!formats14(data2)) {
+					const err15 = {
+						instancePath: instancePath + "/payment_link",
+						schemaPath: "#/$defs/Url/format",
+						keyword: "format",
+						params: { format: "uri" },
+						message: "must match format \"uri\""
+					};
+					if (vErrors === null) vErrors = [err15];
+					else vErrors.push(err15);
+					errors++;
+				}
+			} else {
+				const err16 = {
+					instancePath: instancePath + "/payment_link",
+					schemaPath: "#/$defs/Url/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err16];
+				else vErrors.push(err16);
+				errors++;
+			}
+		}
+		if (data.amount !== void 0) {
+			let data3 = data.amount;
+			if (typeof data3 == "number" && isFinite(data3)) {
+				if (data3 > 0xe8d4a51000 || isNaN(data3)) {
+					const err17 = {
+						instancePath: instancePath + "/amount",
+						schemaPath: "#/$defs/Amount/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 0xe8d4a51000
+						},
+						message: "must be <= 1000000000000"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+				if (data3 <= 0 || isNaN(data3)) {
+					const err18 = {
+						instancePath: instancePath + "/amount",
+						schemaPath: "#/$defs/Amount/exclusiveMinimum",
+						keyword: "exclusiveMinimum",
+						params: {
+							comparison: ">",
+							limit: 0
+						},
+						message: "must be > 0"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			} else {
+				const err19 = {
+					instancePath: instancePath + "/amount",
+					schemaPath: "#/$defs/Amount/type",
+					keyword: "type",
+					params: { type: "number" },
+					message: "must be number"
+				};
+				if (vErrors === null) vErrors = [err19];
+				else vErrors.push(err19);
+				errors++;
+			}
+		}
+		if (data.currency !== void 0) {
+			let data4 = data.currency;
+			if (typeof data4 === "string") {
+				if (!pattern13.test(data4)) {
+					const err20 = {
+						instancePath: instancePath + "/currency",
+						schemaPath: "#/$defs/Currency/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[A-Z]{3}$" },
+						message: "must match pattern \"^[A-Z]{3}$\""
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+			} else {
+				const err21 = {
+					instancePath: instancePath + "/currency",
+					schemaPath: "#/$defs/Currency/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err21];
+				else vErrors.push(err21);
+				errors++;
+			}
+		}
+		if (data.counterparty_id !== void 0) {
+			let data5 = data.counterparty_id;
+			if (typeof data5 === "string") {
+				if (func1(data5) > 64) {
+					const err22 = {
+						instancePath: instancePath + "/counterparty_id",
+						schemaPath: "#/$defs/CounterpartyId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
+					errors++;
+				}
+				if (func1(data5) < 1) {
+					const err23 = {
+						instancePath: instancePath + "/counterparty_id",
+						schemaPath: "#/$defs/CounterpartyId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
+					errors++;
+				}
+			} else {
+				const err24 = {
+					instancePath: instancePath + "/counterparty_id",
+					schemaPath: "#/$defs/CounterpartyId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err24];
+				else vErrors.push(err24);
+				errors++;
+			}
+		}
+		if (data.order_id !== void 0) {
+			if (!validate47(data.order_id, {
+				instancePath: instancePath + "/order_id",
+				parentData: data,
+				parentDataProperty: "order_id",
+				rootData,
+				dynamicAnchors
+			})) {
+				vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+				errors = vErrors.length;
+			}
+		}
+		if (data.purpose !== void 0) {
+			let data7 = data.purpose;
+			if (typeof data7 === "string") {
+				if (func1(data7) > 64) {
+					const err25 = {
+						instancePath: instancePath + "/purpose",
+						schemaPath: "#/$defs/Purpose/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err25];
+					else vErrors.push(err25);
+					errors++;
+				}
+				if (!pattern15.test(data7)) {
+					const err26 = {
+						instancePath: instancePath + "/purpose",
+						schemaPath: "#/$defs/Purpose/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[A-Z0-9]+(_[A-Z0-9]+)*$" },
+						message: "must match pattern \"^[A-Z0-9]+(_[A-Z0-9]+)*$\""
+					};
+					if (vErrors === null) vErrors = [err26];
+					else vErrors.push(err26);
+					errors++;
+				}
+			} else {
+				const err27 = {
+					instancePath: instancePath + "/purpose",
+					schemaPath: "#/$defs/Purpose/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err27];
+				else vErrors.push(err27);
+				errors++;
+			}
+		}
+		if (data.source_url !== void 0) {
+			let data8 = data.source_url;
+			if (typeof data8 === "string") {
+				if (func1(data8) > 2048) {
+					const err28 = {
+						instancePath: instancePath + "/source_url",
+						schemaPath: "#/$defs/HttpsUrl/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err28];
+					else vErrors.push(err28);
+					errors++;
+				}
+				if (!pattern16.test(data8)) {
+					const err29 = {
+						instancePath: instancePath + "/source_url",
+						schemaPath: "#/$defs/HttpsUrl/pattern",
+						keyword: "pattern",
+						params: { pattern: "^https://" },
+						message: "must match pattern \"^https://\""
+					};
+					if (vErrors === null) vErrors = [err29];
+					else vErrors.push(err29);
+					errors++;
+				}
+				if (!formats14(data8)) {
+					const err30 = {
+						instancePath: instancePath + "/source_url",
+						schemaPath: "#/$defs/HttpsUrl/format",
+						keyword: "format",
+						params: { format: "uri" },
+						message: "must match format \"uri\""
+					};
+					if (vErrors === null) vErrors = [err30];
+					else vErrors.push(err30);
+					errors++;
+				}
+			} else {
+				const err31 = {
+					instancePath: instancePath + "/source_url",
+					schemaPath: "#/$defs/HttpsUrl/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err31];
+				else vErrors.push(err31);
+				errors++;
+			}
+		}
+		if (data.redirect_url !== void 0) {
+			let data9 = data.redirect_url;
+			if (typeof data9 === "string") {
+				if (func1(data9) > 2048) {
+					const err32 = {
+						instancePath: instancePath + "/redirect_url",
+						schemaPath: "#/$defs/HttpsUrl/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err32];
+					else vErrors.push(err32);
+					errors++;
+				}
+				if (!pattern16.test(data9)) {
+					const err33 = {
+						instancePath: instancePath + "/redirect_url",
+						schemaPath: "#/$defs/HttpsUrl/pattern",
+						keyword: "pattern",
+						params: { pattern: "^https://" },
+						message: "must match pattern \"^https://\""
+					};
+					if (vErrors === null) vErrors = [err33];
+					else vErrors.push(err33);
+					errors++;
+				}
+				if (!formats14(data9)) {
+					const err34 = {
+						instancePath: instancePath + "/redirect_url",
+						schemaPath: "#/$defs/HttpsUrl/format",
+						keyword: "format",
+						params: { format: "uri" },
+						message: "must match format \"uri\""
+					};
+					if (vErrors === null) vErrors = [err34];
+					else vErrors.push(err34);
+					errors++;
+				}
+			} else {
+				const err35 = {
+					instancePath: instancePath + "/redirect_url",
+					schemaPath: "#/$defs/HttpsUrl/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err35];
+				else vErrors.push(err35);
+				errors++;
+			}
+		}
+		if (data.created_at !== void 0) {
+			let data10 = data.created_at;
+			if (typeof data10 === "string") {
+				if (!formats4.validate(data10)) {
+					const err36 = {
+						instancePath: instancePath + "/created_at",
+						schemaPath: "#/$defs/Timestamp/format",
+						keyword: "format",
+						params: { format: "date-time" },
+						message: "must match format \"date-time\""
+					};
+					if (vErrors === null) vErrors = [err36];
+					else vErrors.push(err36);
+					errors++;
+				}
+			} else {
+				const err37 = {
+					instancePath: instancePath + "/created_at",
+					schemaPath: "#/$defs/Timestamp/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err37];
+				else vErrors.push(err37);
+				errors++;
+			}
+		}
+		if (data.expires_at !== void 0) {
+			let data11 = data.expires_at;
+			if (typeof data11 === "string") {
+				if (!formats4.validate(data11)) {
+					const err38 = {
+						instancePath: instancePath + "/expires_at",
+						schemaPath: "#/$defs/Timestamp/format",
+						keyword: "format",
+						params: { format: "date-time" },
+						message: "must match format \"date-time\""
+					};
+					if (vErrors === null) vErrors = [err38];
+					else vErrors.push(err38);
+					errors++;
+				}
+			} else {
+				const err39 = {
+					instancePath: instancePath + "/expires_at",
+					schemaPath: "#/$defs/Timestamp/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err39];
+				else vErrors.push(err39);
+				errors++;
+			}
+		}
+	} else {
+		const err40 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err40];
+		else vErrors.push(err40);
+		errors++;
+	}
 	validate46.errors = vErrors;
 	return errors === 0;
 }
 validate46.evaluated = {
+	"props": {
+		"id": true,
+		"status": true,
+		"payment_link": true,
+		"amount": true,
+		"currency": true,
+		"counterparty_id": true,
+		"order_id": true,
+		"purpose": true,
+		"source_url": true,
+		"redirect_url": true,
+		"created_at": true,
+		"expires_at": true
+	},
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_simulatePayment_200_body = validate49;
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate45.evaluated;
+	const evaluated0 = validate50.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3962,7 +4599,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/status",
 					schemaPath: "#/$defs/SessionStatus/enum",
 					keyword: "enum",
-					params: { allowedValues: schema94.enum },
+					params: { allowedValues: schema95.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err13];
@@ -4125,14 +4762,14 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.order_id !== void 0) {
-			if (!validate46(data.order_id, {
+			if (!validate47(data.order_id, {
 				instancePath: instancePath + "/order_id",
 				parentData: data,
 				parentDataProperty: "order_id",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+				vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 				errors = vErrors.length;
 			}
 		}
@@ -4348,10 +4985,10 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err40);
 		errors++;
 	}
-	validate45.errors = vErrors;
+	validate50.errors = vErrors;
 	return errors === 0;
 }
-validate45.evaluated = {
+validate50.evaluated = {
 	"props": {
 		"id": true,
 		"status": true,
@@ -4369,589 +5006,7 @@ validate45.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_simulatePayment_200_body = validate48;
-function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-	let vErrors = null;
-	let errors = 0;
-	const evaluated0 = validate49.evaluated;
-	if (evaluated0.dynamicProps) evaluated0.props = void 0;
-	if (evaluated0.dynamicItems) evaluated0.items = void 0;
-	if (data && typeof data == "object" && !Array.isArray(data)) {
-		if (data.id === void 0) {
-			const err0 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "id" },
-				message: "must have required property 'id'"
-			};
-			if (vErrors === null) vErrors = [err0];
-			else vErrors.push(err0);
-			errors++;
-		}
-		if (data.status === void 0) {
-			const err1 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "status" },
-				message: "must have required property 'status'"
-			};
-			if (vErrors === null) vErrors = [err1];
-			else vErrors.push(err1);
-			errors++;
-		}
-		if (data.payment_link === void 0) {
-			const err2 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "payment_link" },
-				message: "must have required property 'payment_link'"
-			};
-			if (vErrors === null) vErrors = [err2];
-			else vErrors.push(err2);
-			errors++;
-		}
-		if (data.amount === void 0) {
-			const err3 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "amount" },
-				message: "must have required property 'amount'"
-			};
-			if (vErrors === null) vErrors = [err3];
-			else vErrors.push(err3);
-			errors++;
-		}
-		if (data.currency === void 0) {
-			const err4 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "currency" },
-				message: "must have required property 'currency'"
-			};
-			if (vErrors === null) vErrors = [err4];
-			else vErrors.push(err4);
-			errors++;
-		}
-		if (data.counterparty_id === void 0) {
-			const err5 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "counterparty_id" },
-				message: "must have required property 'counterparty_id'"
-			};
-			if (vErrors === null) vErrors = [err5];
-			else vErrors.push(err5);
-			errors++;
-		}
-		if (data.redirect_url === void 0) {
-			const err6 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "redirect_url" },
-				message: "must have required property 'redirect_url'"
-			};
-			if (vErrors === null) vErrors = [err6];
-			else vErrors.push(err6);
-			errors++;
-		}
-		if (data.created_at === void 0) {
-			const err7 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "created_at" },
-				message: "must have required property 'created_at'"
-			};
-			if (vErrors === null) vErrors = [err7];
-			else vErrors.push(err7);
-			errors++;
-		}
-		if (data.expires_at === void 0) {
-			const err8 = {
-				instancePath,
-				schemaPath: "#/required",
-				keyword: "required",
-				params: { missingProperty: "expires_at" },
-				message: "must have required property 'expires_at'"
-			};
-			if (vErrors === null) vErrors = [err8];
-			else vErrors.push(err8);
-			errors++;
-		}
-		if (data.id !== void 0) {
-			let data0 = data.id;
-			if (typeof data0 === "string") {
-				if (func1(data0) > 64) {
-					const err9 = {
-						instancePath: instancePath + "/id",
-						schemaPath: "#/$defs/SessionId/maxLength",
-						keyword: "maxLength",
-						params: { limit: 64 },
-						message: "must NOT have more than 64 characters"
-					};
-					if (vErrors === null) vErrors = [err9];
-					else vErrors.push(err9);
-					errors++;
-				}
-				if (func1(data0) < 1) {
-					const err10 = {
-						instancePath: instancePath + "/id",
-						schemaPath: "#/$defs/SessionId/minLength",
-						keyword: "minLength",
-						params: { limit: 1 },
-						message: "must NOT have fewer than 1 characters"
-					};
-					if (vErrors === null) vErrors = [err10];
-					else vErrors.push(err10);
-					errors++;
-				}
-			} else {
-				const err11 = {
-					instancePath: instancePath + "/id",
-					schemaPath: "#/$defs/SessionId/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err11];
-				else vErrors.push(err11);
-				errors++;
-			}
-		}
-		if (data.status !== void 0) {
-			let data1 = data.status;
-			if (typeof data1 !== "string") {
-				const err12 = {
-					instancePath: instancePath + "/status",
-					schemaPath: "#/$defs/SessionStatus/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err12];
-				else vErrors.push(err12);
-				errors++;
-			}
-			if (!(data1 === "created" || data1 === "completed" || data1 === "expired")) {
-				const err13 = {
-					instancePath: instancePath + "/status",
-					schemaPath: "#/$defs/SessionStatus/enum",
-					keyword: "enum",
-					params: { allowedValues: schema94.enum },
-					message: "must be equal to one of the allowed values"
-				};
-				if (vErrors === null) vErrors = [err13];
-				else vErrors.push(err13);
-				errors++;
-			}
-		}
-		if (data.payment_link !== void 0) {
-			let data2 = data.payment_link;
-			if (typeof data2 === "string") {
-				if (func1(data2) > 2048) {
-					const err14 = {
-						instancePath: instancePath + "/payment_link",
-						schemaPath: "#/$defs/Url/maxLength",
-						keyword: "maxLength",
-						params: { limit: 2048 },
-						message: "must NOT have more than 2048 characters"
-					};
-					if (vErrors === null) vErrors = [err14];
-					else vErrors.push(err14);
-					errors++;
-				}
-				if (!formats14(data2)) {
-					const err15 = {
-						instancePath: instancePath + "/payment_link",
-						schemaPath: "#/$defs/Url/format",
-						keyword: "format",
-						params: { format: "uri" },
-						message: "must match format \"uri\""
-					};
-					if (vErrors === null) vErrors = [err15];
-					else vErrors.push(err15);
-					errors++;
-				}
-			} else {
-				const err16 = {
-					instancePath: instancePath + "/payment_link",
-					schemaPath: "#/$defs/Url/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err16];
-				else vErrors.push(err16);
-				errors++;
-			}
-		}
-		if (data.amount !== void 0) {
-			let data3 = data.amount;
-			if (typeof data3 == "number" && isFinite(data3)) {
-				if (data3 > 0xe8d4a51000 || isNaN(data3)) {
-					const err17 = {
-						instancePath: instancePath + "/amount",
-						schemaPath: "#/$defs/Amount/maximum",
-						keyword: "maximum",
-						params: {
-							comparison: "<=",
-							limit: 0xe8d4a51000
-						},
-						message: "must be <= 1000000000000"
-					};
-					if (vErrors === null) vErrors = [err17];
-					else vErrors.push(err17);
-					errors++;
-				}
-				if (data3 <= 0 || isNaN(data3)) {
-					const err18 = {
-						instancePath: instancePath + "/amount",
-						schemaPath: "#/$defs/Amount/exclusiveMinimum",
-						keyword: "exclusiveMinimum",
-						params: {
-							comparison: ">",
-							limit: 0
-						},
-						message: "must be > 0"
-					};
-					if (vErrors === null) vErrors = [err18];
-					else vErrors.push(err18);
-					errors++;
-				}
-			} else {
-				const err19 = {
-					instancePath: instancePath + "/amount",
-					schemaPath: "#/$defs/Amount/type",
-					keyword: "type",
-					params: { type: "number" },
-					message: "must be number"
-				};
-				if (vErrors === null) vErrors = [err19];
-				else vErrors.push(err19);
-				errors++;
-			}
-		}
-		if (data.currency !== void 0) {
-			let data4 = data.currency;
-			if (typeof data4 === "string") {
-				if (!pattern13.test(data4)) {
-					const err20 = {
-						instancePath: instancePath + "/currency",
-						schemaPath: "#/$defs/Currency/pattern",
-						keyword: "pattern",
-						params: { pattern: "^[A-Z]{3}$" },
-						message: "must match pattern \"^[A-Z]{3}$\""
-					};
-					if (vErrors === null) vErrors = [err20];
-					else vErrors.push(err20);
-					errors++;
-				}
-			} else {
-				const err21 = {
-					instancePath: instancePath + "/currency",
-					schemaPath: "#/$defs/Currency/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err21];
-				else vErrors.push(err21);
-				errors++;
-			}
-		}
-		if (data.counterparty_id !== void 0) {
-			let data5 = data.counterparty_id;
-			if (typeof data5 === "string") {
-				if (func1(data5) > 64) {
-					const err22 = {
-						instancePath: instancePath + "/counterparty_id",
-						schemaPath: "#/$defs/CounterpartyId/maxLength",
-						keyword: "maxLength",
-						params: { limit: 64 },
-						message: "must NOT have more than 64 characters"
-					};
-					if (vErrors === null) vErrors = [err22];
-					else vErrors.push(err22);
-					errors++;
-				}
-				if (func1(data5) < 1) {
-					const err23 = {
-						instancePath: instancePath + "/counterparty_id",
-						schemaPath: "#/$defs/CounterpartyId/minLength",
-						keyword: "minLength",
-						params: { limit: 1 },
-						message: "must NOT have fewer than 1 characters"
-					};
-					if (vErrors === null) vErrors = [err23];
-					else vErrors.push(err23);
-					errors++;
-				}
-			} else {
-				const err24 = {
-					instancePath: instancePath + "/counterparty_id",
-					schemaPath: "#/$defs/CounterpartyId/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err24];
-				else vErrors.push(err24);
-				errors++;
-			}
-		}
-		if (data.order_id !== void 0) {
-			if (!validate46(data.order_id, {
-				instancePath: instancePath + "/order_id",
-				parentData: data,
-				parentDataProperty: "order_id",
-				rootData,
-				dynamicAnchors
-			})) {
-				vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-				errors = vErrors.length;
-			}
-		}
-		if (data.purpose !== void 0) {
-			let data7 = data.purpose;
-			if (typeof data7 === "string") {
-				if (func1(data7) > 64) {
-					const err25 = {
-						instancePath: instancePath + "/purpose",
-						schemaPath: "#/$defs/Purpose/maxLength",
-						keyword: "maxLength",
-						params: { limit: 64 },
-						message: "must NOT have more than 64 characters"
-					};
-					if (vErrors === null) vErrors = [err25];
-					else vErrors.push(err25);
-					errors++;
-				}
-				if (!pattern15.test(data7)) {
-					const err26 = {
-						instancePath: instancePath + "/purpose",
-						schemaPath: "#/$defs/Purpose/pattern",
-						keyword: "pattern",
-						params: { pattern: "^[A-Z0-9]+(_[A-Z0-9]+)*$" },
-						message: "must match pattern \"^[A-Z0-9]+(_[A-Z0-9]+)*$\""
-					};
-					if (vErrors === null) vErrors = [err26];
-					else vErrors.push(err26);
-					errors++;
-				}
-			} else {
-				const err27 = {
-					instancePath: instancePath + "/purpose",
-					schemaPath: "#/$defs/Purpose/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err27];
-				else vErrors.push(err27);
-				errors++;
-			}
-		}
-		if (data.source_url !== void 0) {
-			let data8 = data.source_url;
-			if (typeof data8 === "string") {
-				if (func1(data8) > 2048) {
-					const err28 = {
-						instancePath: instancePath + "/source_url",
-						schemaPath: "#/$defs/HttpsUrl/maxLength",
-						keyword: "maxLength",
-						params: { limit: 2048 },
-						message: "must NOT have more than 2048 characters"
-					};
-					if (vErrors === null) vErrors = [err28];
-					else vErrors.push(err28);
-					errors++;
-				}
-				if (!pattern16.test(data8)) {
-					const err29 = {
-						instancePath: instancePath + "/source_url",
-						schemaPath: "#/$defs/HttpsUrl/pattern",
-						keyword: "pattern",
-						params: { pattern: "^https://" },
-						message: "must match pattern \"^https://\""
-					};
-					if (vErrors === null) vErrors = [err29];
-					else vErrors.push(err29);
-					errors++;
-				}
-				if (!formats14(data8)) {
-					const err30 = {
-						instancePath: instancePath + "/source_url",
-						schemaPath: "#/$defs/HttpsUrl/format",
-						keyword: "format",
-						params: { format: "uri" },
-						message: "must match format \"uri\""
-					};
-					if (vErrors === null) vErrors = [err30];
-					else vErrors.push(err30);
-					errors++;
-				}
-			} else {
-				const err31 = {
-					instancePath: instancePath + "/source_url",
-					schemaPath: "#/$defs/HttpsUrl/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err31];
-				else vErrors.push(err31);
-				errors++;
-			}
-		}
-		if (data.redirect_url !== void 0) {
-			let data9 = data.redirect_url;
-			if (typeof data9 === "string") {
-				if (func1(data9) > 2048) {
-					const err32 = {
-						instancePath: instancePath + "/redirect_url",
-						schemaPath: "#/$defs/HttpsUrl/maxLength",
-						keyword: "maxLength",
-						params: { limit: 2048 },
-						message: "must NOT have more than 2048 characters"
-					};
-					if (vErrors === null) vErrors = [err32];
-					else vErrors.push(err32);
-					errors++;
-				}
-				if (!pattern16.test(data9)) {
-					const err33 = {
-						instancePath: instancePath + "/redirect_url",
-						schemaPath: "#/$defs/HttpsUrl/pattern",
-						keyword: "pattern",
-						params: { pattern: "^https://" },
-						message: "must match pattern \"^https://\""
-					};
-					if (vErrors === null) vErrors = [err33];
-					else vErrors.push(err33);
-					errors++;
-				}
-				if (!formats14(data9)) {
-					const err34 = {
-						instancePath: instancePath + "/redirect_url",
-						schemaPath: "#/$defs/HttpsUrl/format",
-						keyword: "format",
-						params: { format: "uri" },
-						message: "must match format \"uri\""
-					};
-					if (vErrors === null) vErrors = [err34];
-					else vErrors.push(err34);
-					errors++;
-				}
-			} else {
-				const err35 = {
-					instancePath: instancePath + "/redirect_url",
-					schemaPath: "#/$defs/HttpsUrl/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err35];
-				else vErrors.push(err35);
-				errors++;
-			}
-		}
-		if (data.created_at !== void 0) {
-			let data10 = data.created_at;
-			if (typeof data10 === "string") {
-				if (!formats4.validate(data10)) {
-					const err36 = {
-						instancePath: instancePath + "/created_at",
-						schemaPath: "#/$defs/Timestamp/format",
-						keyword: "format",
-						params: { format: "date-time" },
-						message: "must match format \"date-time\""
-					};
-					if (vErrors === null) vErrors = [err36];
-					else vErrors.push(err36);
-					errors++;
-				}
-			} else {
-				const err37 = {
-					instancePath: instancePath + "/created_at",
-					schemaPath: "#/$defs/Timestamp/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err37];
-				else vErrors.push(err37);
-				errors++;
-			}
-		}
-		if (data.expires_at !== void 0) {
-			let data11 = data.expires_at;
-			if (typeof data11 === "string") {
-				if (!formats4.validate(data11)) {
-					const err38 = {
-						instancePath: instancePath + "/expires_at",
-						schemaPath: "#/$defs/Timestamp/format",
-						keyword: "format",
-						params: { format: "date-time" },
-						message: "must match format \"date-time\""
-					};
-					if (vErrors === null) vErrors = [err38];
-					else vErrors.push(err38);
-					errors++;
-				}
-			} else {
-				const err39 = {
-					instancePath: instancePath + "/expires_at",
-					schemaPath: "#/$defs/Timestamp/type",
-					keyword: "type",
-					params: { type: "string" },
-					message: "must be string"
-				};
-				if (vErrors === null) vErrors = [err39];
-				else vErrors.push(err39);
-				errors++;
-			}
-		}
-	} else {
-		const err40 = {
-			instancePath,
-			schemaPath: "#/type",
-			keyword: "type",
-			params: { type: "object" },
-			message: "must be object"
-		};
-		if (vErrors === null) vErrors = [err40];
-		else vErrors.push(err40);
-		errors++;
-	}
-	validate49.errors = vErrors;
-	return errors === 0;
-}
-validate49.evaluated = {
-	"props": {
-		"id": true,
-		"status": true,
-		"payment_link": true,
-		"amount": true,
-		"currency": true,
-		"counterparty_id": true,
-		"order_id": true,
-		"purpose": true,
-		"source_url": true,
-		"redirect_url": true,
-		"created_at": true,
-		"expires_at": true
-	},
-	"dynamicProps": false,
-	"dynamicItems": false
-};
-const schema121 = {
+const schema122 = {
 	"title": "TransactionStatus",
 	"description": "State of a transaction. `created` → `completed` → `settled` (the amount reached the merchant wallet or account); `created` → `failed`. `settled` and `failed` are final.",
 	"type": "string",
@@ -4964,10 +5019,10 @@ const schema121 = {
 	],
 	"examples": ["completed"]
 };
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate52.evaluated;
+	const evaluated0 = validate53.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5126,7 +5181,7 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/status",
 					schemaPath: "#/$defs/TransactionStatus/enum",
 					keyword: "enum",
-					params: { allowedValues: schema121.enum },
+					params: { allowedValues: schema122.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err12];
@@ -5215,14 +5270,14 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 			}
 		}
 		if (data.order_id !== void 0) {
-			if (!validate46(data.order_id, {
+			if (!validate47(data.order_id, {
 				instancePath: instancePath + "/order_id",
 				parentData: data,
 				parentDataProperty: "order_id",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+				vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 				errors = vErrors.length;
 			}
 		}
@@ -5408,10 +5463,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err31);
 		errors++;
 	}
-	validate52.errors = vErrors;
+	validate53.errors = vErrors;
 	return errors === 0;
 }
-validate52.evaluated = {
+validate53.evaluated = {
 	"props": {
 		"id": true,
 		"status": true,
@@ -5427,10 +5482,10 @@ validate52.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate48.evaluated;
+	const evaluated0 = validate49.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5459,26 +5514,26 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
 			errors++;
 		}
 		if (data.session !== void 0) {
-			if (!validate49(data.session, {
+			if (!validate50(data.session, {
 				instancePath: instancePath + "/session",
 				parentData: data,
 				parentDataProperty: "session",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+				vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 				errors = vErrors.length;
 			}
 		}
 		if (data.transaction !== void 0) {
-			if (!validate52(data.transaction, {
+			if (!validate53(data.transaction, {
 				instancePath: instancePath + "/transaction",
 				parentData: data,
 				parentDataProperty: "transaction",
 				rootData,
 				dynamicAnchors
 			})) {
-				vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+				vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 				errors = vErrors.length;
 			}
 		}
@@ -5494,10 +5549,10 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err2);
 		errors++;
 	}
-	validate48.errors = vErrors;
+	validate49.errors = vErrors;
 	return errors === 0;
 }
-validate48.evaluated = {
+validate49.evaluated = {
 	"props": {
 		"session": true,
 		"transaction": true
@@ -5505,8 +5560,8 @@ validate48.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listDeliveries_200_body = validate55;
-const schema130 = {
+const validate_listDeliveries_200_body = validate56;
+const schema131 = {
 	"title": "Delivery",
 	"description": "One attempt to deliver an event to the account's webhook URL.",
 	"type": "object",
@@ -5596,7 +5651,7 @@ const schema130 = {
 		}
 	}
 };
-const schema132 = {
+const schema133 = {
 	"title": "PayinEventType",
 	"description": "Name of a webhook event, exactly as the source names the seven.",
 	"type": "string",
@@ -5611,10 +5666,10 @@ const schema132 = {
 	],
 	"examples": ["transaction-completed"]
 };
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate56.evaluated;
+	const evaluated0 = validate57.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5773,7 +5828,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/event_type",
 					schemaPath: "#/$defs/PayinEventType/enum",
 					keyword: "enum",
-					params: { allowedValues: schema132.enum },
+					params: { allowedValues: schema133.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err12];
@@ -5952,7 +6007,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/status",
 					schemaPath: "#/properties/status/enum",
 					keyword: "enum",
-					params: { allowedValues: schema130.properties.status.enum },
+					params: { allowedValues: schema131.properties.status.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err25];
@@ -6124,7 +6179,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 							instancePath: instancePath + "/faults/" + i0,
 							schemaPath: "#/properties/faults/items/enum",
 							keyword: "enum",
-							params: { allowedValues: schema130.properties.faults.items.enum },
+							params: { allowedValues: schema131.properties.faults.items.enum },
 							message: "must be equal to one of the allowed values"
 						};
 						if (vErrors === null) vErrors = [err37];
@@ -6184,10 +6239,10 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err40);
 		errors++;
 	}
-	validate56.errors = vErrors;
+	validate57.errors = vErrors;
 	return errors === 0;
 }
-validate56.evaluated = {
+validate57.evaluated = {
 	"props": {
 		"event_id": true,
 		"event_type": true,
@@ -6206,10 +6261,10 @@ validate56.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate55.evaluated;
+	const evaluated0 = validate56.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6229,14 +6284,14 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
 			let data0 = data.data;
 			if (Array.isArray(data0)) {
 				const len0 = data0.length;
-				for (let i0 = 0; i0 < len0; i0++) if (!validate56(data0[i0], {
+				for (let i0 = 0; i0 < len0; i0++) if (!validate57(data0[i0], {
 					instancePath: instancePath + "/data/" + i0,
 					parentData: data0,
 					parentDataProperty: i0,
 					rootData,
 					dynamicAnchors
 				})) {
-					vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+					vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 					errors = vErrors.length;
 				}
 			} else {
@@ -6264,19 +6319,19 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err2);
 		errors++;
 	}
-	validate55.errors = vErrors;
+	validate56.errors = vErrors;
 	return errors === 0;
 }
-validate55.evaluated = {
+validate56.evaluated = {
 	"props": { "data": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_redeliverEvent_200_body = validate58;
-function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_redeliverEvent_200_body = validate59;
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate58.evaluated;
+	const evaluated0 = validate59.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6435,7 +6490,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/event_type",
 					schemaPath: "#/$defs/PayinEventType/enum",
 					keyword: "enum",
-					params: { allowedValues: schema132.enum },
+					params: { allowedValues: schema133.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err12];
@@ -6614,7 +6669,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/status",
 					schemaPath: "#/properties/status/enum",
 					keyword: "enum",
-					params: { allowedValues: schema130.properties.status.enum },
+					params: { allowedValues: schema131.properties.status.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err25];
@@ -6786,7 +6841,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 							instancePath: instancePath + "/faults/" + i0,
 							schemaPath: "#/properties/faults/items/enum",
 							keyword: "enum",
-							params: { allowedValues: schema130.properties.faults.items.enum },
+							params: { allowedValues: schema131.properties.faults.items.enum },
 							message: "must be equal to one of the allowed values"
 						};
 						if (vErrors === null) vErrors = [err37];
@@ -6846,10 +6901,10 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err40);
 		errors++;
 	}
-	validate58.errors = vErrors;
+	validate59.errors = vErrors;
 	return errors === 0;
 }
-validate58.evaluated = {
+validate59.evaluated = {
 	"props": {
 		"event_id": true,
 		"event_type": true,
@@ -6868,14 +6923,14 @@ validate58.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listFaults_200_body = validate59;
-const schema146 = {
+const validate_listFaults_200_body = validate60;
+const schema147 = {
 	"description": "`request`: the account's requests to the contract's six operations (not the control API's); `delivery`: the account's webhook deliveries.",
 	"type": "string",
 	"enum": ["request", "delivery"],
 	"examples": ["request"]
 };
-const schema147 = {
+const schema148 = {
 	"description": "On a request:\n- `status`: answers with `status` and its problem document, and does nothing else;\n- `delay`: waits `delay_ms`, then handles the request as usual;\n- `drop`: handles the request, then closes the connection before the answer. A retry\n  with the same `Idempotency-Key` gets the answer it missed; one without creates again.\n\nOn a delivery (every one, until the faults are cleared):\n- `duplicate`: sends every acknowledged event once more, at once, with the same\n  `webhook-id` (a redelivery);\n- `shuffle`: sends each session's pending events newest first: of the events made\n  together (a payment's transaction-created, transaction-completed and\n  session-completed), the last goes first. Each is still retried until acknowledged;\n- `delay`: waits `delay_ms` before each attempt.\n",
 	"type": "string",
 	"enum": [
@@ -6887,7 +6942,7 @@ const schema147 = {
 	],
 	"examples": ["drop"]
 };
-const schema148 = {
+const schema149 = {
 	"description": "On a request, the contract operation whose requests meet the fault; all six when absent.",
 	"type": "string",
 	"enum": [
@@ -6901,10 +6956,10 @@ const schema148 = {
 	"examples": ["createPaymentSession"]
 };
 const pattern34 = new RegExp("^flt_[A-Za-z0-9_-]{1,60}$", "u");
-function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate60.evaluated;
+	const evaluated0 = validate61.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7015,7 +7070,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/target",
 					schemaPath: "#/$defs/target/enum",
 					keyword: "enum",
-					params: { allowedValues: schema146.enum },
+					params: { allowedValues: schema147.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err8];
@@ -7042,7 +7097,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/effect",
 					schemaPath: "#/$defs/effect/enum",
 					keyword: "enum",
-					params: { allowedValues: schema147.enum },
+					params: { allowedValues: schema148.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err10];
@@ -7069,7 +7124,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/$defs/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema148.enum },
+					params: { allowedValues: schema149.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err12];
@@ -7383,10 +7438,10 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err32);
 		errors++;
 	}
-	validate60.errors = vErrors;
+	validate61.errors = vErrors;
 	return errors === 0;
 }
-validate60.evaluated = {
+validate61.evaluated = {
 	"props": {
 		"id": true,
 		"target": true,
@@ -7403,10 +7458,10 @@ validate60.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate59.evaluated;
+	const evaluated0 = validate60.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7426,14 +7481,14 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
 			let data0 = data.data;
 			if (Array.isArray(data0)) {
 				const len0 = data0.length;
-				for (let i0 = 0; i0 < len0; i0++) if (!validate60(data0[i0], {
+				for (let i0 = 0; i0 < len0; i0++) if (!validate61(data0[i0], {
 					instancePath: instancePath + "/data/" + i0,
 					parentData: data0,
 					parentDataProperty: i0,
 					rootData,
 					dynamicAnchors
 				})) {
-					vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+					vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 					errors = vErrors.length;
 				}
 			} else {
@@ -7461,19 +7516,19 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err2);
 		errors++;
 	}
-	validate59.errors = vErrors;
+	validate60.errors = vErrors;
 	return errors === 0;
 }
-validate59.evaluated = {
+validate60.evaluated = {
 	"props": { "data": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_armFault_201_body = validate62;
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_armFault_201_body = validate63;
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate62.evaluated;
+	const evaluated0 = validate63.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7584,7 +7639,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/target",
 					schemaPath: "#/$defs/target/enum",
 					keyword: "enum",
-					params: { allowedValues: schema146.enum },
+					params: { allowedValues: schema147.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err8];
@@ -7611,7 +7666,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/effect",
 					schemaPath: "#/$defs/effect/enum",
 					keyword: "enum",
-					params: { allowedValues: schema147.enum },
+					params: { allowedValues: schema148.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err10];
@@ -7638,7 +7693,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/$defs/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema148.enum },
+					params: { allowedValues: schema149.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err12];
@@ -7952,10 +8007,10 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err32);
 		errors++;
 	}
-	validate62.errors = vErrors;
+	validate63.errors = vErrors;
 	return errors === 0;
 }
-validate62.evaluated = {
+validate63.evaluated = {
 	"props": {
 		"id": true,
 		"target": true,
@@ -7972,11 +8027,11 @@ validate62.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listRequests_200_body = validate63;
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_listRequests_200_body = validate64;
+function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate64.evaluated;
+	const evaluated0 = validate65.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8125,7 +8180,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/$defs/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema148.enum },
+					params: { allowedValues: schema149.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err11];
@@ -8264,7 +8319,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
 							instancePath: instancePath + "/fault/effect",
 							schemaPath: "#/$defs/effect/enum",
 							keyword: "enum",
-							params: { allowedValues: schema147.enum },
+							params: { allowedValues: schema148.enum },
 							message: "must be equal to one of the allowed values"
 						};
 						if (vErrors === null) vErrors = [err21];
@@ -8357,10 +8412,10 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err27);
 		errors++;
 	}
-	validate64.errors = vErrors;
+	validate65.errors = vErrors;
 	return errors === 0;
 }
-validate64.evaluated = {
+validate65.evaluated = {
 	"props": {
 		"method": true,
 		"path": true,
@@ -8375,10 +8430,10 @@ validate64.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate63.evaluated;
+	const evaluated0 = validate64.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8410,14 +8465,14 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
 					errors++;
 				}
 				const len0 = data0.length;
-				for (let i0 = 0; i0 < len0; i0++) if (!validate64(data0[i0], {
+				for (let i0 = 0; i0 < len0; i0++) if (!validate65(data0[i0], {
 					instancePath: instancePath + "/data/" + i0,
 					parentData: data0,
 					parentDataProperty: i0,
 					rootData,
 					dynamicAnchors
 				})) {
-					vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+					vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 					errors = vErrors.length;
 				}
 			} else {
@@ -8445,10 +8500,10 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err3);
 		errors++;
 	}
-	validate63.errors = vErrors;
+	validate64.errors = vErrors;
 	return errors === 0;
 }
-validate63.evaluated = {
+validate64.evaluated = {
 	"props": { "data": true },
 	"dynamicProps": false,
 	"dynamicItems": false
@@ -9111,6 +9166,21 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "advanceClock",
+		method: "POST",
+		path: "/_sandbox/v1/clock/advance",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "getSandboxPaymentSession",
 		method: "GET",
 		path: "/_sandbox/v1/payment-sessions/{session_id}",
@@ -9163,6 +9233,21 @@ const responses = [
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
 		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "getSandboxPaymentSession",
+		method: "GET",
+		path: "/_sandbox/v1/payment-sessions/{session_id}",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
 	},
 	{
 		document: "sandbox",
@@ -9261,6 +9346,21 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "simulatePayment",
+		method: "POST",
+		path: "/_sandbox/v1/payment-sessions/{session_id}/simulate",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "listDeliveries",
 		method: "GET",
 		path: "/_sandbox/v1/deliveries",
@@ -9303,6 +9403,21 @@ const responses = [
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
 		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listDeliveries",
+		method: "GET",
+		path: "/_sandbox/v1/deliveries",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
 	},
 	{
 		document: "sandbox",
@@ -9361,6 +9476,21 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "redeliverEvent",
+		method: "POST",
+		path: "/_sandbox/v1/deliveries/{event_id}/redeliver",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "resetAccount",
 		method: "POST",
 		path: "/_sandbox/v1/reset",
@@ -9396,6 +9526,21 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "resetAccount",
+		method: "POST",
+		path: "/_sandbox/v1/reset",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "listFaults",
 		method: "GET",
 		path: "/_sandbox/v1/faults",
@@ -9428,6 +9573,21 @@ const responses = [
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
 		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listFaults",
+		method: "GET",
+		path: "/_sandbox/v1/faults",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
 	},
 	{
 		document: "sandbox",
@@ -9506,6 +9666,21 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "clearFaults",
 		method: "DELETE",
 		path: "/_sandbox/v1/faults",
@@ -9541,6 +9716,21 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "clearFaults",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "listRequests",
 		method: "GET",
 		path: "/_sandbox/v1/requests",
@@ -9573,7 +9763,22 @@ const responses = [
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
 		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listRequests",
+		method: "GET",
+		path: "/_sandbox/v1/requests",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
 	}
 ];
 
-export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };
+export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_advanceClock_503_header_Retry_After, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };

@@ -784,12 +784,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The sandbox cannot reach its database (a shared sandbox on PostgreSQL, while the database is away or silent). Retry after `Retry-After` seconds. */
+        DatabaseUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
     headers: {
         /** @description The authentication scheme the service expects. */
         WwwAuthenticate: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -831,6 +843,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     getSandboxPaymentSession: {
@@ -874,6 +887,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     simulatePayment: {
@@ -933,6 +947,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     listDeliveries: {
@@ -967,6 +982,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     redeliverEvent: {
@@ -1010,6 +1026,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     resetAccount: {
@@ -1030,6 +1047,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     listFaults: {
@@ -1052,6 +1070,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     armFault: {
@@ -1090,6 +1109,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     clearFaults: {
@@ -1110,6 +1130,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     listRequests: {
@@ -1132,6 +1153,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
 }

@@ -4,7 +4,7 @@
 // and removed by stop(). Without the package the tests that need it skip, saying why; CI installs
 // it (.ci/run), and there they may not skip.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -37,6 +37,9 @@ export interface TestPostgres {
   /** Stops the server (fast shutdown: connections are cut), keeping the cluster; `resume` starts it again. */
   pause(): void;
   resume(): void;
+  /** Suspends the server's processes (SIGSTOP): connections stay open and go silent, as in a network cut; `thaw` wakes them. */
+  freeze(): void;
+  thaw(): void;
   stop(): void;
 }
 
@@ -50,6 +53,20 @@ function run(program: string, args: string[]) {
 }
 
 let databases = 0;
+
+/** The server's processes: the postmaster (the first line of postmaster.pid) and its children. */
+function serverProcesses(data: string): number[] {
+  const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n", 1)[0]);
+  const parentOf = (pid: string) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+    } catch {
+      return undefined; // ended meanwhile
+    }
+  };
+  const children = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid) && parentOf(pid) === postmaster);
+  return [postmaster, ...children.map(Number)];
+}
 
 /**
  * `settings`: "test" trades durability for speed (no fsync at all); "sandbox" is what the hosting
@@ -81,6 +98,8 @@ export function startPostgres(settings: "test" | "sandbox" = "test"): TestPostgr
     },
     pause: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-s", "stop"]),
     resume: start,
+    freeze: () => serverProcesses(data).forEach((pid) => process.kill(pid, "SIGSTOP")),
+    thaw: () => serverProcesses(data).forEach((pid) => process.kill(pid, "SIGCONT")),
     stop() {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-s", "stop"]);

@@ -79,11 +79,17 @@ const settlementDelay = values["settlement-delay"];
 const retrySchedule = values["retry-schedule"];
 
 const port = portOf(command, values.port);
-const database = values.database ?? (process.env.PAYIN_SANDBOX_DATABASE_URL || undefined);
-if (database !== undefined && values.db !== undefined)
+// A flag wins over the environment: --db where the environment names a PostgreSQL database is that file.
+const fromEnvironment = (values.database ?? values.db) ? undefined : process.env.PAYIN_SANDBOX_DATABASE_URL || undefined;
+const database = values.database ?? fromEnvironment;
+if (values.database !== undefined && values.db !== undefined)
   refuse(command, "--db (a SQLite file) and --database (PostgreSQL) name two stores: give one");
 if (database !== undefined && !isPostgresUrl(database))
-  refuse(command, `--database takes a postgres:// URL, not ${JSON.stringify(database)}; a SQLite file is given with --db`);
+  refuse(
+    command,
+    `${fromEnvironment ? "PAYIN_SANDBOX_DATABASE_URL" : "--database"} takes a postgres:// URL, not ${JSON.stringify(database)}; ` +
+      "a SQLite file is given with --db",
+  );
 const deliveryTimeout = values["delivery-timeout"];
 
 const { startSandbox } = await import("./index.ts");

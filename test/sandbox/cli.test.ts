@@ -33,10 +33,36 @@ describe("payin-sandbox", () => {
       ["--public-url", "ftp://sandbox.example"],
       'payin-sandbox: --public-url must be an http:// or https:// URL without credentials, query or fragment, not "ftp://sandbox.example"',
     ],
+    [
+      ["--db", "sandbox.db", "--database", "postgres://127.0.0.1:9/x"],
+      "payin-sandbox: --db (a SQLite file) and --database (PostgreSQL) name two stores: give one",
+    ],
+    [["--database", "sandbox.db"], 'payin-sandbox: --database takes a postgres:// URL, not "sandbox.db"; a SQLite file is given with --db'],
   ])("refuses %j with exit code 2, one line naming the flag, then the usage", async (args, line) => {
     const { code, stderr } = await refusal(args);
     expect(code).toBe(2);
     expect(stderr.split("\n").slice(0, 2)).toEqual([line, expect.stringMatching(/^usage: payin-sandbox /)]);
+  });
+
+  it("takes its database from PAYIN_SANDBOX_DATABASE_URL, naming the variable when it is not a URL, and --db over it", async () => {
+    const env = { ...process.env, PAYIN_SANDBOX_DATABASE_URL: "sandbox.db" };
+    const { code, stderr } = await refusal(["--port", "0"], { env });
+    expect(code).toBe(2);
+    expect(stderr.split("\n")[0]).toBe(
+      'payin-sandbox: PAYIN_SANDBOX_DATABASE_URL takes a postgres:// URL, not "sandbox.db"; a SQLite file is given with --db',
+    );
+    const dir = mkdtempSync(path.join(tmpdir(), "payin-cli-"));
+    const child = spawn(process.execPath, [cli, "--port", "0", "--db", path.join(dir, "sandbox.db")], {
+      env: { ...process.env, PAYIN_SANDBOX_DATABASE_URL: "postgres://postgres@127.0.0.1:9/x" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const started = await new Promise<string>((resolve) => child.stdout!.on("data", (c: Buffer) => resolve(c.toString())));
+      expect(started).toContain(`database ${path.join(dir, "sandbox.db")}`);
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("takes --settlement-delay and an empty --retry-schedule (one attempt per event)", async () => {

@@ -149,6 +149,8 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     let answer: Response;
     try {
       answer = await fetch(`${one.url}/webhooks`, { headers: { Authorization: `Bearer ${account.token}` } });
+      // The control API's operations answer as their document says too (the call checks the answer against it).
+      expect((await account.call("GET", "/_sandbox/v1/requests")).status).toBe(503);
     } finally {
       cluster.resume();
     }

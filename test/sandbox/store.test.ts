@@ -8,6 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../src/lib/contract-facts.ts";
+import { DatabaseUnavailableError } from "../../src/sandbox/store/database.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { sqliteMigrations } from "../../src/sandbox/store/migrations.ts";
 import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
@@ -194,6 +195,32 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     await store.close();
   });
 
+  it.skipIf(skip)("renews a key past its lifetime for one of two requests that use it again at once", async () => {
+    const { store } = await open();
+    const account = await store.accounts.forToken("keys");
+    await store.idempotencyKeys.claim(account.id, "op", "k", "first", 0, 0);
+    await store.idempotencyKeys.record(account.id, "op", "k", { status: 201, body: "{}" });
+    const later = IDEMPOTENCY_KEY_LIFETIME_MS + 1;
+    const claims = await Promise.all(["a", "b"].map((hash) => store.idempotencyKeys.claim(account.id, "op", "k", hash, later, 0)));
+    expect(claims.filter((c) => c.fresh)).toHaveLength(1);
+    // The other sees the renewed key: its first use now, by the one that won.
+    const other = claims.find((c) => !c.fresh) as { sameBody: boolean; answer: { status: number } };
+    expect(other.sameBody).toBe(false);
+    expect(other.answer.status).toBe(0);
+    await store.close();
+  });
+
+  it.skipIf(skip)("removes a fault used up by requests at once, whichever took its last turn", async () => {
+    const { store } = await open();
+    const account = await store.accounts.forToken("faults");
+    await store.faults.arm(account.id, { target: "request", effect: "status", status: 503, times: 2 }, 0);
+    const met = await Promise.all([1, 2].map(() => store.faults.forRequest(account.id, "getWebhook")));
+    expect(met.map((f) => f?.status)).toEqual([503, 503]);
+    expect(await store.faults.list(account.id)).toEqual([]);
+    expect(await store.faults.forRequest(account.id, "getWebhook")).toBeUndefined();
+    await store.close();
+  });
+
   it.skipIf(skip)("passes on a database error that is not the key's own conflict", async () => {
     const { store, url } = await open();
     const account = await store.accounts.forToken("keys");
@@ -364,6 +391,21 @@ describe.skipIf(postgresMissing)("the store on PostgreSQL", () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+
+  it("counts a database gone silent (a network cut) as unavailable after its timeout, and is served once it answers again", async () => {
+    const store = await Store.open({ postgres: cluster!.createDatabase(), timeoutMs: 300 });
+    const account = await store.accounts.forToken("cut");
+    cluster!.freeze();
+    try {
+      await expect(store.accounts.forToken("cut")).rejects.toThrow(DatabaseUnavailableError);
+      await expect(store.advanceClock(account, 1000)).rejects.toThrow(DatabaseUnavailableError);
+    } finally {
+      cluster!.thaw();
+    }
+    await store.advanceClock(account, 1000);
+    expect((await store.accounts.forToken("cut")).clockOffsetMs).toBe(1000);
+    await store.close();
   });
 
   it("holds the uniqueness and idempotency rules across processes, from the database's constraints", async () => {

@@ -91,7 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     handled.catch((error: unknown) => {
       // Closing cuts short what waited on purpose (a delay fault): its connection is gone.
       if (res.headersSent || res.destroyed || closing.signal.aborted) return void res.destroy();
-      // The database went away (PostgreSQL restarting, a network cut): nothing was done, ask again soon.
+      // The database went away (PostgreSQL restarting, a network cut): ask again soon.
       if (error instanceof DatabaseUnavailableError) {
         const body = problem(503, "service_unavailable", `The sandbox cannot reach its database: ${error.message}. Retry shortly.`);
         return sendJson(res, 503, JSON.stringify(body), { "Retry-After": "1" });
@@ -111,9 +111,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   // Expiries and settlements come due as real time passes too; the dispatcher sends the events
   // they make, as it sends every event committed to the outbox.
-  // A tick the database is unavailable for is skipped: the next one does its work.
-  let dueWork = Promise.resolve();
-  const ticker = setInterval(() => (dueWork = runDueWork(sandbox, null).catch(reportUnlessUnavailable)), TICK_MS);
+  // A tick the database is unavailable for is skipped: the next one does its work. One still under way
+  // (a slow or silent database) is not joined by another.
+  let dueWork: Promise<void> | undefined;
+  const ticker = setInterval(() => {
+    dueWork ??= runDueWork(sandbox, null)
+      .catch(reportUnlessUnavailable)
+      .finally(() => (dueWork = undefined));
+  }, TICK_MS);
   dispatcher.start();
 
   const url = `http://${reachableHost(host)}:${port}`;

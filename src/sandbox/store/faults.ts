@@ -99,7 +99,8 @@ export class Faults {
       // Gone meanwhile (used up by another request), or not its turn.
       if (matched === 0 || (fault.share !== null && !shareActsOn(matched, fault.share))) continue;
       if ((await this.#db.run(TAKE_TURN, fault.seq)) === 0) continue;
-      if (fault.times_left === 1) await this.#db.run(USED_UP, accountId);
+      // Whichever request took its last turn, this one or another at once, it is gone.
+      if (fault.times_left !== null) await this.#db.run(USED_UP, accountId);
       return fault;
     }
     return undefined;

@@ -19,9 +19,10 @@ const CLAIM =
   "VALUES (?, ?, ?, ?, 0, '', ?, ?) ON CONFLICT DO NOTHING";
 const EXISTING =
   "SELECT request_hash, status, response, created_at_ms FROM idempotency_keys WHERE account_id = ? AND operation = ? AND key = ?";
+// Only while it is still past its lifetime: of two requests that renew it at once, one does.
 const RENEW =
   "UPDATE idempotency_keys SET request_hash = ?, status = 0, response = '', created_at_ms = ?, due_ms = ? " +
-  "WHERE account_id = ? AND operation = ? AND key = ?";
+  "WHERE account_id = ? AND operation = ? AND key = ? AND created_at_ms <= ?";
 const ANSWER = "UPDATE idempotency_keys SET status = ?, response = ? WHERE account_id = ? AND operation = ? AND key = ?";
 const FORGET_DUE_FOR_ALL = "DELETE FROM idempotency_keys WHERE due_ms <= ?";
 
@@ -43,19 +44,22 @@ export class IdempotencyKeys {
    */
   async claim(accountId: number, operation: string, key: string, hash: string, nowMs: number, offsetMs: number): Promise<Claim> {
     const dueMs = nowMs + IDEMPOTENCY_KEY_LIFETIME_MS - offsetMs;
-    if ((await this.#db.run(CLAIM, accountId, operation, key, hash, nowMs, dueMs)) === 1) return { fresh: true };
-    const row = (await this.#db.get<{ request_hash: string; status: number; response: string; created_at_ms: number }>(
-      EXISTING,
-      accountId,
-      operation,
-      key,
-    ))!;
-    if (row.created_at_ms <= nowMs - IDEMPOTENCY_KEY_LIFETIME_MS) {
+    const expired = nowMs - IDEMPOTENCY_KEY_LIFETIME_MS;
+    // Again when another request changed the key between two statements: swept it, or renewed it first.
+    for (;;) {
+      if ((await this.#db.run(CLAIM, accountId, operation, key, hash, nowMs, dueMs)) === 1) return { fresh: true };
+      const row = await this.#db.get<{ request_hash: string; status: number; response: string; created_at_ms: number }>(
+        EXISTING,
+        accountId,
+        operation,
+        key,
+      );
+      if (!row) continue;
+      if (row.created_at_ms > expired)
+        return { fresh: false, sameBody: row.request_hash === hash, answer: { status: row.status, body: row.response } };
       // Past its lifetime but not yet swept: a new first use.
-      await this.#db.run(RENEW, hash, nowMs, dueMs, accountId, operation, key);
-      return { fresh: true };
+      if ((await this.#db.run(RENEW, hash, nowMs, dueMs, accountId, operation, key, expired)) === 1) return { fresh: true };
     }
-    return { fresh: false, sameBody: row.request_hash === hash, answer: { status: row.status, body: row.response } };
   }
 
   async record(accountId: number, operation: string, key: string, answer: StoredAnswer) {

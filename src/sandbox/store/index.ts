@@ -26,8 +26,11 @@ const ACCOUNT_TABLES = [
   "requests",
 ] as const;
 
-/** Where the state is kept: a SQLite file (`:memory:` by default), or a PostgreSQL URL. */
-export type StoreLocation = { file?: string } | { postgres: string };
+/**
+ * Where the state is kept: a SQLite file (`:memory:` by default), or a PostgreSQL URL (with how
+ * long a connection or a statement may take before the database counts as unavailable: 5 s by default).
+ */
+export type StoreLocation = { file?: string } | { postgres: string; timeoutMs?: number };
 
 export class Store {
   readonly db: Database;
@@ -65,7 +68,7 @@ export class Store {
           throw new Error("A PostgreSQL database needs its driver: npm install pg", { cause: error });
         throw error;
       });
-      return new Store(await PostgresDatabase.open(location.postgres));
+      return new Store(await PostgresDatabase.open(location.postgres, { timeoutMs: location.timeoutMs }));
     }
     const sqlite = new SqliteDatabase(location.file);
     // One process serves a SQLite file: what a process before it claimed and left unrecorded is free now.
@@ -93,6 +96,8 @@ export class Store {
   /** Empties the account: its records, its webhook, its keys, its faults, its journal, and its clock's offset. */
   reset(account: Account) {
     return this.transaction(async () => {
+      // Writers of the account's events wait: none commits a session between the deletes of its table and its counterparty's.
+      await this.db.lock(account.id);
       for (const table of ACCOUNT_TABLES) await this.db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
       await this.accounts.resetClock(account);
     });

@@ -15,13 +15,25 @@ const ATTEMPTS = 30;
 /** One key for the whole sandbox schema: concurrent starts migrate one after the other. */
 const MIGRATION_LOCK = 0x7061_7969_6e; // "payin"
 
-/** Whether the error is a connection gone or refused: node's socket errors, PostgreSQL's class 08 and 57P0x, pg's own words. */
+/**
+ * How long the database may leave the sandbox waiting, for a connection or for a statement's
+ * answer, before it counts as unavailable: a network cut that resets nothing leaves a connection
+ * silent, not closed, and a request would wait for it.
+ */
+const TIMEOUT_MS = 5000;
+
+/** Whether the error is a connection gone, refused or silent: node's socket errors, PostgreSQL's class 08 and 57P0x, pg's own words. */
 function unavailable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   if (code && (/^(08|57P0)/.test(code) || /^E[A-Z]+$/.test(code))) return true;
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-    message ?? "",
-  );
+  const words = [
+    "Connection terminated",
+    "connection timeout",
+    "timeout exceeded when trying to connect",
+    "Client has encountered a connection error",
+    "Query read timeout",
+  ];
+  return words.some((w) => message?.toLowerCase().includes(w.toLowerCase()));
 }
 
 // BIGINT columns hold milliseconds and counts, all within a double's exact integers.
@@ -41,9 +53,20 @@ export class PostgresDatabase implements Database {
     this.#pool = pool;
   }
 
-  /** Connects and brings the schema up to date; rejects with one line naming the host and the reason when it cannot. */
-  static async open(url: string, poolSize = 10): Promise<PostgresDatabase> {
-    const pool = new pg.Pool({ connectionString: url, max: poolSize, types, connectionTimeoutMillis: 5000 });
+  /**
+   * Connects and brings the schema up to date; rejects with one line naming the host and the
+   * reason when it cannot. A connection or a statement that takes longer than `timeoutMs` fails as
+   * unavailable, and its connection is dropped.
+   */
+  static async open(url: string, { poolSize = 10, timeoutMs = TIMEOUT_MS } = {}): Promise<PostgresDatabase> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      types,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      keepAlive: true,
+    });
     // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
     // next query opens another. pg's client throws an error no one listens for.
     pool.on("error", () => {});
@@ -59,6 +82,7 @@ export class PostgresDatabase implements Database {
     }
   }
 
+  // Each statement is bound by the timeout as well: a migration that would take longer is split.
   async #migrate() {
     const client = await this.#pool.connect();
     try {
@@ -121,7 +145,6 @@ export class PostgresDatabase implements Database {
       } catch (error) {
         throw new DatabaseUnavailableError((error as Error).message, { cause: error });
       }
-      let broken = false;
       try {
         await client.query("BEGIN");
         const outcome = await this.#transactions.within(client, work);
@@ -130,15 +153,18 @@ export class PostgresDatabase implements Database {
         callHooks(outcome.hooks);
         return outcome.result;
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => (broken = true));
-        client.release(broken || unavailable(error));
+        // A connection gone or silent is dropped, and the server rolls back what it had of the transaction.
+        const gone = error instanceof DatabaseUnavailableError || unavailable(error);
+        let broken = gone;
+        if (!gone) await client.query("ROLLBACK").catch(() => (broken = true));
+        client.release(broken);
         const code = (error as { code?: string }).code ?? ((error as Error).cause as { code?: string } | undefined)?.code;
         if (code && RETRIED.has(code) && attempt < ATTEMPTS) {
           // Apart a little, at random, so that the two that collided do not collide again.
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
           continue;
         }
-        if (unavailable(error) && !(error instanceof DatabaseUnavailableError))
+        if (gone && !(error instanceof DatabaseUnavailableError))
           throw new DatabaseUnavailableError((error as Error).message, { cause: error });
         throw error;
       }
