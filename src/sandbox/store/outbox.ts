@@ -127,7 +127,8 @@ const LOAD =
     JOIN payment_sessions s ON s.account_id = e.account_id AND s.id = e.session_id
     LEFT JOIN transactions t ON t.account_id = e.account_id AND t.id = e.transaction_id
   WHERE e.seq = ? AND e.state = 'pending'`;
-// Two processes can have made the same attempt (the first's lease ran out): one record is kept.
+// Only a claim's holder records an attempt; a duplicate fault's extra attempt and a redelivery made at that moment can
+// still share a number, and one record is kept.
 const INSERT_ATTEMPT =
   "INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, " +
   "attempted_at_ms, duration_ms, next_attempt_at_ms, faults) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
