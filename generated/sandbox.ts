@@ -784,7 +784,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The sandbox cannot reach its database (a shared sandbox on PostgreSQL, while the database is away or silent). Retry after `Retry-After` seconds. */
+        /** @description The sandbox cannot reach its database (a shared sandbox on PostgreSQL, while the database is away or silent). Retry after `Retry-After` seconds. When the database went silent as it committed, the change may have been made: a retry of a create is safe with the same `Idempotency-Key`. */
         DatabaseUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];

@@ -80,7 +80,8 @@ const retrySchedule = values["retry-schedule"];
 
 const port = portOf(command, values.port);
 // A flag wins over the environment: --db where the environment names a PostgreSQL database is that file.
-const fromEnvironment = (values.database ?? values.db) ? undefined : process.env.PAYIN_SANDBOX_DATABASE_URL || undefined;
+const fromEnvironment =
+  values.database === undefined && values.db === undefined ? process.env.PAYIN_SANDBOX_DATABASE_URL || undefined : undefined;
 const database = values.database ?? fromEnvironment;
 if (values.database !== undefined && values.db !== undefined)
   refuse(command, "--db (a SQLite file) and --database (PostgreSQL) name two stores: give one");

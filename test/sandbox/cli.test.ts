@@ -57,7 +57,10 @@ describe("payin-sandbox", () => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {
-      const started = await new Promise<string>((resolve) => child.stdout!.on("data", (c: Buffer) => resolve(c.toString())));
+      const started = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on("data", (c: Buffer) => resolve(c.toString()));
+        child.once("exit", (code) => reject(new Error(`payin-sandbox exited with ${code}`)));
+      });
       expect(started).toContain(`database ${path.join(dir, "sandbox.db")}`);
     } finally {
       child.kill();

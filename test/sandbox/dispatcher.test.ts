@@ -230,6 +230,26 @@ describe("webhook delivery", () => {
     },
   );
 
+  it("answers 404 to a redelivery whose account is reset while it waits for its session's attempt under way", async () => {
+    const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
+    try {
+      const account = accountOn(quick.url);
+      await account.register(endpoint.url);
+      const session = await account.session();
+      await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "session-created");
+      const [created] = await account.deliveries();
+      endpoint.answer = ({ type }) => (type === "transaction-created" ? "hang" : 204);
+      await account.simulate(session.id, { outcome: "pay" });
+      await new Promise((r) => setTimeout(r, 50));
+      const redelivered = account.call("POST", `/_sandbox/v1/deliveries/${created.event_id}/redeliver`);
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await account.call("POST", "/_sandbox/v1/reset")).status).toBe(204);
+      expect(await redelivered).toMatchObject({ status: 404, body: { code: "not_found" } });
+    } finally {
+      await quick.close();
+    }
+  });
+
   it("answers 404 to a redelivery of an unknown event, or of another account's", async () => {
     const account = accountOn(sandbox.url);
     await account.register(endpoint.url);

@@ -31,7 +31,9 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
   let url: string;
   beforeAll(async () => {
     url = cluster.createDatabase();
-    [one, two] = await Promise.all([startSandbox({ port: 0, database: url }), startSandbox({ port: 0, database: url })]);
+    // A first retry 30 s after a failure (on the account's clock): no process makes it before a test advances the clock.
+    const options = { port: 0, database: url, retryScheduleSeconds: [30] };
+    [one, two] = await Promise.all([startSandbox(options), startSandbox(options)]);
   });
   afterAll(async () => {
     await Promise.all([one?.close(), two?.close()]);
@@ -116,7 +118,7 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     const { account, receiver, record, close } = await retryHeldElsewhere();
     try {
       let answered = false;
-      // A minute: the retry (5 s after the failure) comes due, and nothing else does.
+      // A minute: the retry (30 s after the failure) comes due, and nothing else does.
       const advancing = account.advance(60).finally(() => (answered = true));
       await sleep(300);
       expect(answered).toBe(false);

@@ -396,16 +396,52 @@ describe.skipIf(postgresMissing)("the store on PostgreSQL", () => {
   it("counts a database gone silent (a network cut) as unavailable after its timeout, and is served once it answers again", async () => {
     const store = await Store.open({ postgres: cluster!.createDatabase(), timeoutMs: 300 });
     const account = await store.accounts.forToken("cut");
-    cluster!.freeze();
+    let frozen = false;
     try {
+      // In a transaction, on a connection that answered a moment before.
+      const cut = store.transaction(async () => {
+        await store.accounts.advanceClock(account, 1000);
+        cluster!.freeze();
+        frozen = true;
+        await store.accounts.advanceClock(account, 1000);
+      });
+      await expect(cut).rejects.toThrow(DatabaseUnavailableError);
+      // Outside one, and for a new connection.
       await expect(store.accounts.forToken("cut")).rejects.toThrow(DatabaseUnavailableError);
-      await expect(store.advanceClock(account, 1000)).rejects.toThrow(DatabaseUnavailableError);
     } finally {
-      cluster!.thaw();
+      if (frozen) cluster!.thaw();
     }
-    await store.advanceClock(account, 1000);
-    expect((await store.accounts.forToken("cut")).clockOffsetMs).toBe(1000);
+    // Served again once the database answers: nothing of the cut transaction was kept.
+    const offset = () =>
+      store.accounts.forToken("cut").then(
+        (a) => a.clockOffsetMs,
+        () => "unavailable",
+      );
+    await expect.poll(offset, { timeout: 10_000 }).toBe(0);
     await store.close();
+  });
+
+  it("runs again the one of two transactions PostgreSQL aborts in a deadlock of their locks", async () => {
+    const url = cluster!.createDatabase();
+    const [a, b] = await Promise.all([Store.open({ postgres: url }), Store.open({ postgres: url })]);
+    let runs = 0;
+    let bothHold = () => {};
+    const both = new Promise<void>((resolve) => (bothHold = resolve));
+    let holding = 0;
+    // Each takes one account's lock, waits until the other holds its own, then asks for the other's.
+    const crossing = (store: Store, first: number, second: number) =>
+      store.transaction(async () => {
+        runs++;
+        await store.db.lock(first);
+        await store.db.get("SELECT 1");
+        if (++holding === 2) bothHold();
+        await both;
+        await store.db.lock(second);
+        return store.db.get<{ done: number }>("SELECT 1 AS done");
+      });
+    expect(await Promise.all([crossing(a, 1, 2), crossing(b, 2, 1)])).toEqual([{ done: 1 }, { done: 1 }]);
+    expect(runs).toBe(3);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it("holds the uniqueness and idempotency rules across processes, from the database's constraints", async () => {

@@ -172,18 +172,20 @@ export class Dispatcher {
   /**
    * Sends one event now, whatever its session's order (a redelivery asked for by name), after
    * any attempt of its session under way here, and resolves once an attempt made after the call
-   * is recorded, whichever process made it (or the sandbox closes).
+   * is recorded, whichever process made it: true then, false when the event is gone (its account
+   * reset) or the sandbox closed.
    */
-  async redeliver(key: DueKey & { id: string }) {
+  async redeliver(key: DueKey & { id: string }): Promise<boolean> {
     const session = `${key.accountId}/${key.sessionId}`;
     for (let busy = this.#inFlight.get(session); busy; busy = this.#inFlight.get(session)) await busy.done;
-    const attempts = async () => (await this.#store.outbox.get(key.accountId, key.id))?.attempts;
-    const before = await attempts();
-    await this.#store.transaction(() => this.#store.outbox.redeliver(key.accountId, key.id, Date.now()));
+    const before = await this.#store.transaction(() => this.#store.outbox.redeliver(key.accountId, key.id, Date.now()));
     // Due now, the event may be claimed by another process's pass first: its attempt is the one. Should that
     // process die before recording it, its lease runs out and this one tries again.
     let retryAt = 0;
-    while (!this.#closing.signal.aborted && (await attempts()) === before) {
+    while (!this.#closing.signal.aborted) {
+      const attempts = (await this.#store.outbox.get(key.accountId, key.id))?.attempts;
+      if (attempts === undefined || before === undefined) return false;
+      if (attempts !== before) return true;
       if (Date.now() < retryAt) {
         await sleep(HELD_POLL_MS, undefined, { signal: this.#closing.signal }).catch(() => {});
         continue;
@@ -192,6 +194,7 @@ export class Dispatcher {
       await this.#inFlight.get(session)?.done;
       retryAt = Date.now() + this.#leaseMs(await this.#store.faults.forDelivery(key.accountId));
     }
+    return false;
   }
 
   /** How long a claim holds: long enough for the attempt and its duplicate, each with its delay and the receiver's whole timeout. */

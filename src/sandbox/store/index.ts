@@ -96,7 +96,8 @@ export class Store {
   /** Empties the account: its records, its webhook, its keys, its faults, its journal, and its clock's offset. */
   reset(account: Account) {
     return this.transaction(async () => {
-      // Writers of the account's events wait: none commits a session between the deletes of its table and its counterparty's.
+      // Writers of the account's events share this lock: none commits a session between the deletes of sessions and of
+      // counterparties (one that had begun deadlocks with the reset, and PostgreSQL aborts one of the two, run again).
       await this.db.lock(account.id);
       for (const table of ACCOUNT_TABLES) await this.db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
       await this.accounts.resetClock(account);

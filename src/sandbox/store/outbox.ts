@@ -145,7 +145,8 @@ const NEXT = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
 const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim = ?";
 const GET = `SELECT ${KEY}, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?`;
 // Free of any claim: the attempt another process has under way is no longer recorded, so that the one asked for is made.
-const AGAIN = "UPDATE events SET state = 'pending', due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ?";
+const AGAIN =
+  "UPDATE events SET state = 'pending', due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ? RETURNING attempts";
 const RECENT =
   "SELECT id, type, session_id, transaction_id, state, created_at_ms FROM events WHERE account_id = ? ORDER BY id DESC LIMIT ?";
 
@@ -278,12 +279,13 @@ export class Outbox {
     return this.#db.get<DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number }>(GET, accountId, id);
   }
 
-  /** Makes an event due again at real time `nowMs`, whatever became of it. */
-  async redeliver(accountId: number, id: string, nowMs: number) {
+  /** Makes an event due again at real time `nowMs`, whatever became of it; its attempts so far, or undefined when there is no such event. */
+  async redeliver(accountId: number, id: string, nowMs: number): Promise<number | undefined> {
     this.#db.afterCommit(this.#announce);
     const event = await this.get(accountId, id);
-    if (event) await this.#db.lock(accountId, event.sessionId);
-    await this.#db.run(AGAIN, nowMs, accountId, id);
+    if (!event) return undefined;
+    await this.#db.lock(accountId, event.sessionId);
+    return (await this.#db.get<{ attempts: number }>(AGAIN, nowMs, accountId, id))?.attempts;
   }
 
   /** The account's newest events, newest first, with what became of them (the dashboard's list). */

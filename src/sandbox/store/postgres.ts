@@ -42,6 +42,32 @@ const types = {
     oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Brings the schema up to date, on a connection of its own: a migration may take longer than a
+ * statement of the sandbox's, and a process that starts beside another waits for the other's.
+ */
+async function migrate(url: string, timeoutMs: number) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
+    const row = (await client.query<{ version: number }>("SELECT version FROM sandbox_schema")).rows[0];
+    const version = row?.version ?? 0;
+    if (version > postgresMigrations.length)
+      throw new Error(`the database was made by a newer sandbox (schema ${version}; this one knows ${postgresMigrations.length})`);
+    for (let next = version; next < postgresMigrations.length; next++) await client.query(postgresMigrations[next]!);
+    if (!row) await client.query("INSERT INTO sandbox_schema (version) VALUES ($1)", [postgresMigrations.length]);
+    else await client.query("UPDATE sandbox_schema SET version = $1", [postgresMigrations.length]);
+    await client.query("COMMIT");
+  } finally {
+    // A failed migration's transaction ends with its connection.
+    await client.end().catch(() => {});
+  }
+}
+
 export class PostgresDatabase implements Database {
   readonly dialect = "postgres";
   readonly #pool: pg.Pool;
@@ -65,6 +91,10 @@ export class PostgresDatabase implements Database {
       types,
       connectionTimeoutMillis: timeoutMs,
       query_timeout: timeoutMs,
+      // The server's side of the same bound: a statement it is still running, or a transaction whose process went
+      // silent (a network cut), ends, and the locks it held with it.
+      statement_timeout: timeoutMs,
+      idle_in_transaction_session_timeout: timeoutMs,
       keepAlive: true,
     });
     // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
@@ -72,36 +102,12 @@ export class PostgresDatabase implements Database {
     pool.on("error", () => {});
     pool.on("connect", (client) => client.on("error", () => {}));
     try {
-      const database = new PostgresDatabase(pool);
-      await database.#migrate();
-      return database;
+      await migrate(url, timeoutMs);
+      return new PostgresDatabase(pool);
     } catch (error) {
       await pool.end().catch(() => {});
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
       throw new Error(`The sandbox cannot use its database at ${hostOf(url)}: ${reason}.`, { cause: error });
-    }
-  }
-
-  // Each statement is bound by the timeout as well: a migration that would take longer is split.
-  async #migrate() {
-    const client = await this.#pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      await client.query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
-      const row = (await client.query<{ version: number }>("SELECT version FROM sandbox_schema")).rows[0];
-      const version = row?.version ?? 0;
-      if (version > postgresMigrations.length)
-        throw new Error(`the database was made by a newer sandbox (schema ${version}; this one knows ${postgresMigrations.length})`);
-      for (let next = version; next < postgresMigrations.length; next++) await client.query(postgresMigrations[next]!);
-      if (!row) await client.query("INSERT INTO sandbox_schema (version) VALUES ($1)", [postgresMigrations.length]);
-      else await client.query("UPDATE sandbox_schema SET version = $1", [postgresMigrations.length]);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
     }
   }
 

@@ -9,12 +9,13 @@ export const redeliverEvent: WaitingOperation = {
   waits: true,
   async handle({ account, parameters }, { store, dispatcher }) {
     const id = parameters.event_id!;
+    const notFound = () => refusal(problem(404, "not_found", `No event with id ${id} exists for this account.`));
     const event = await store.outbox.get(account.id, id);
-    if (!event) return refusal(problem(404, "not_found", `No event with id ${id} exists for this account.`));
+    if (!event) return notFound();
     if (!(await store.webhooks.get(account.id))) return refusal(webhookNotRegistered());
-    await dispatcher.redeliver(event);
-    // Its newest attempt is the one made (none only when the sandbox closed meanwhile, and the request goes unanswered).
-    const attempts = (await store.outbox.attempts(account.id, event.sessionId)).filter((a) => a.event_id === id);
-    return { status: 200, body: delivery(attempts.at(-1)!) };
+    const made = await dispatcher.redeliver(event);
+    const attempt = (await store.outbox.attempts(account.id, event.sessionId)).filter((a) => a.event_id === id).at(-1);
+    // Gone meanwhile: the account was reset while the redelivery waited (or the sandbox closed, and no one hears).
+    return made && attempt ? { status: 200, body: delivery(attempt) } : notFound();
   },
 };
