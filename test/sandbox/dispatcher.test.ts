@@ -198,20 +198,28 @@ describe("webhook delivery", () => {
     expect(endpoint.attempts.filter((a) => a.id === listed[0].event_id)).toHaveLength(2);
   });
 
+  /**
+   * On a sandbox that waits 300 ms for a receiver: a session whose session-created was delivered, then paid or failed
+   * while the receiver hangs on transaction-created, so that the session has an attempt under way.
+   */
+  async function attemptUnderWay(quick: RunningSandbox, simulate: Record<string, unknown>) {
+    const account = accountOn(quick.url);
+    await account.register(endpoint.url);
+    const session = await account.session();
+    await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "session-created");
+    const [created] = await account.deliveries();
+    endpoint.answer = ({ type }) => (type === "transaction-created" ? "hang" : 204);
+    await account.simulate(session.id, simulate);
+    await new Promise((r) => setTimeout(r, 50));
+    return { account, created };
+  }
+
   it(
     "redelivers an earlier event of a session after the attempt under way of its session, " + "and answers with that event's attempt",
     async () => {
-      // A receiver that hangs on transaction-created, for the 300 ms this sandbox waits.
       const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
       try {
-        const account = accountOn(quick.url);
-        await account.register(endpoint.url);
-        const session = await account.session();
-        await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "session-created");
-        const [created] = await account.deliveries();
-        endpoint.answer = ({ type }) => (type === "transaction-created" ? "hang" : 204);
-        await account.simulate(session.id, { outcome: "fail", failure_reason: "card_declined" });
-        await new Promise((r) => setTimeout(r, 50));
+        const { account, created } = await attemptUnderWay(quick, { outcome: "fail", failure_reason: "card_declined" });
         let answered = false;
         const redelivered = account.call("POST", `/_sandbox/v1/deliveries/${created.event_id}/redeliver`).finally(() => (answered = true));
         await new Promise((r) => setTimeout(r, 100));
@@ -233,14 +241,7 @@ describe("webhook delivery", () => {
   it("answers 404 to a redelivery whose account is reset while it waits for its session's attempt under way", async () => {
     const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
     try {
-      const account = accountOn(quick.url);
-      await account.register(endpoint.url);
-      const session = await account.session();
-      await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "session-created");
-      const [created] = await account.deliveries();
-      endpoint.answer = ({ type }) => (type === "transaction-created" ? "hang" : 204);
-      await account.simulate(session.id, { outcome: "pay" });
-      await new Promise((r) => setTimeout(r, 50));
+      const { account, created } = await attemptUnderWay(quick, { outcome: "pay" });
       const redelivered = account.call("POST", `/_sandbox/v1/deliveries/${created.event_id}/redeliver`);
       await new Promise((r) => setTimeout(r, 50));
       expect((await account.call("POST", "/_sandbox/v1/reset")).status).toBe(204);
