@@ -279,7 +279,7 @@ export class Outbox {
     return this.#db.get<DueKey & { id: string; type: PayinEvent["type"]; state: string; attempts: number }>(GET, accountId, id);
   }
 
-  /** Makes an event due again at real time `nowMs`, whatever became of it; its attempts so far, or undefined when there is no such event. */
+  /** Makes an event due again at real time `nowMs`, whatever became of it; its attempts so far, or undefined when there is none. */
   async redeliver(accountId: number, id: string, nowMs: number): Promise<number | undefined> {
     this.#db.afterCommit(this.#announce);
     const event = await this.get(accountId, id);
