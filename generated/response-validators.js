@@ -9731,6 +9731,76 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
+		status: "204",
+		mediaType: null,
+		validateBody: null,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
+		status: "404",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
+		status: "422",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "listRequests",
 		method: "GET",
 		path: "/_sandbox/v1/requests",

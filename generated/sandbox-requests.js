@@ -2890,11 +2890,80 @@ validate51.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listRequests_parameters = validate52;
+const validate_disarmFault_parameters = validate52;
+const pattern18 = new RegExp("^flt_[A-Za-z0-9_-]{1,60}$", "u");
 function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
 	const evaluated0 = validate52.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.fault_id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "fault_id" },
+				message: "must have required property 'fault_id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.fault_id !== void 0) {
+			let data0 = data.fault_id;
+			if (typeof data0 === "string") {
+				if (!pattern18.test(data0)) {
+					const err1 = {
+						instancePath: instancePath + "/fault_id",
+						schemaPath: "#/$defs/id/pattern",
+						keyword: "pattern",
+						params: { pattern: "^flt_[A-Za-z0-9_-]{1,60}$" },
+						message: "must match pattern \"^flt_[A-Za-z0-9_-]{1,60}$\""
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+			} else {
+				const err2 = {
+					instancePath: instancePath + "/fault_id",
+					schemaPath: "#/$defs/id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+		}
+	} else {
+		const err3 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err3];
+		else vErrors.push(err3);
+		errors++;
+	}
+	validate52.errors = vErrors;
+	return errors === 0;
+}
+validate52.evaluated = {
+	"props": { "fault_id": true },
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_listRequests_parameters = validate53;
+function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate53.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -2909,10 +2978,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate52.errors = vErrors;
+	validate53.errors = vErrors;
 	return errors === 0;
 }
-validate52.evaluated = {
+validate53.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
@@ -3215,6 +3284,26 @@ const operations = [
 	},
 	{
 		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
+		parameters: [{
+			"name": "fault_id",
+			"in": "path"
+		}],
+		validateParameters: validate_disarmFault_parameters,
+		validateBody: null,
+		statuses: [
+			"204",
+			"401",
+			"404",
+			"422",
+			"500",
+			"503"
+		]
+	},
+	{
+		document: "sandbox",
 		operationId: "listRequests",
 		method: "GET",
 		path: "/_sandbox/v1/requests",
@@ -3432,4 +3521,4 @@ const currencyMinorUnits = {
 	"XPF": 0
 };
 
-export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };
+export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_disarmFault_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

@@ -125,6 +125,26 @@ describe("request faults", () => {
     expect(statuses).toEqual([200, 200, 503, 200, 200, 503, 200, 200, 503]);
   });
 
+  it("are disarmed one at a time by id, the others left armed; another account's fault or a used-up one is 404", async () => {
+    const account = accountOn(sandbox.url);
+    const mine = await arm(account, { target: "request", operation_id: "getCounterpartySchema", effect: "status", status: 503 });
+    const kept = await arm(account, { target: "delivery", effect: "duplicate" });
+    const theirs = await arm(accountOn(sandbox.url), { target: "request", effect: "status", status: 503 });
+    expect((await account.call("GET", SCHEMA)).status).toBe(503);
+    expect((await account.call("DELETE", `/_sandbox/v1/faults/${theirs.body.id}`)).body).toMatchObject({
+      status: 404,
+      code: "not_found",
+      detail: `No fault with id ${theirs.body.id} is armed on this account.`,
+    });
+    expect((await account.call("DELETE", `/_sandbox/v1/faults/${mine.body.id}`)).status).toBe(204);
+    expect((await account.call("GET", SCHEMA)).status).toBe(200);
+    expect((await faults(account)).map((f) => f.id)).toEqual([kept.body.id]);
+    expect((await account.call("DELETE", `/_sandbox/v1/faults/${mine.body.id}`)).status).toBe(404);
+    expect((await account.call("DELETE", "/_sandbox/v1/faults/not-a-fault")).body.errors).toEqual([
+      { field: "fault_id", message: 'must match pattern "^flt_[A-Za-z0-9_-]{1,60}$"' },
+    ]);
+  });
+
   it("refuse a second delivery fault of the same effect, and more than 100 faults on an account", async () => {
     const account = accountOn(sandbox.url);
     const first = await arm(account, { target: "delivery", effect: "delay", delay_ms: 5 });

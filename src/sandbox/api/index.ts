@@ -2,6 +2,7 @@
 import { advanceClock } from "./control/advance-clock.ts";
 import { armFault } from "./control/arm-fault.ts";
 import { clearFaults } from "./control/clear-faults.ts";
+import { disarmFault } from "./control/disarm-fault.ts";
 import { getSandboxPaymentSession } from "./control/get-payment-session.ts";
 import { listDeliveries } from "./control/list-deliveries.ts";
 import { listFaults } from "./control/list-faults.ts";
@@ -33,5 +34,6 @@ export const handlers: Operations = {
   armFault,
   listFaults,
   clearFaults,
+  disarmFault,
   listRequests,
 };

@@ -53,6 +53,7 @@ const MATCHED = "UPDATE faults SET matched = matched + 1 WHERE seq = ? RETURNING
 const TAKE_TURN = "UPDATE faults SET met = met + 1, times_left = times_left - 1 WHERE seq = ? AND (times_left IS NULL OR times_left > 0)";
 const USED_UP = "DELETE FROM faults WHERE account_id = ? AND times_left = 0";
 const CLEAR = "DELETE FROM faults WHERE account_id = ?";
+const DISARM = "DELETE FROM faults WHERE account_id = ? AND id = ?";
 
 export class Faults {
   readonly #db: Database;
@@ -85,6 +86,11 @@ export class Faults {
 
   async clear(accountId: number) {
     await this.#db.run(CLEAR, accountId);
+  }
+
+  /** Disarms one fault; false when the account has none armed with that id. */
+  async disarm(accountId: number, id: string): Promise<boolean> {
+    return (await this.#db.run(DISARM, accountId, id)) > 0;
   }
 
   /**
