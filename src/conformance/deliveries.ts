@@ -1,7 +1,8 @@
 // What the receiver checks deliver: events about three payments (one paid, one whose attempt
-// failed, and one paid whose events come out of order), built as the service builds them, with
-// fresh event ids; and a way to write the same event as other bytes. The ways a delivery is
-// bent after it was signed are the testing entry's (../testing/deliveries.ts).
+// failed, and one paid whose events come out of order) and the failed ones of the checks of the
+// endpoint's own failures, built as the service builds them, with fresh event ids; and a way to
+// write the same event as other bytes. The ways a delivery is bent after it was signed are the
+// testing entry's (../testing/deliveries.ts).
 import type { PayinEventType } from "../../generated/event-types.ts";
 import { eventPayload } from "../lib/event-payload.ts";
 import { newId } from "../lib/ids.ts";
@@ -24,6 +25,12 @@ export interface Payments {
    * had them in order first.)
    */
   reordered: Payment;
+  /**
+   * Failed, one for each check of the endpoint's own failures: no other check names their
+   * transactions, so every fetch of one in the account's journal is the endpoint at work on
+   * that check's event. None where the account cannot pay or fail a session.
+   */
+  ownFailures: Payment[];
   /** `created`: in the merchant's account; `sessions`: the sessions only, the transactions made up; `made-up`: none of them exists. */
   origin: "created" | "sessions" | "made-up";
 }
@@ -68,7 +75,7 @@ export function madeUpPayments(): Payments {
     request: { order_id: `ORD-${newId("ps").slice(3, 15)}`, amount: 10, currency: "EUR" },
     transactionId: newId("txn"),
   });
-  return { paid: payment(), failed: payment(), reordered: payment(), origin: "made-up" };
+  return { paid: payment(), failed: payment(), reordered: payment(), ownFailures: [], origin: "made-up" };
 }
 
 /** The same JSON pretty-printed with every object's keys in reverse order: other bytes, the same event. */

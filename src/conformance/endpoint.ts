@@ -29,6 +29,8 @@ export class Endpoint {
   readonly timeoutMs: number;
   /** The status of each validly signed delivery the contract expects acknowledged, as the checks judged them (undefined: no answer). */
   readonly toAcknowledge: Array<number | undefined> = [];
+  /** The transactions of the events it acknowledged: ones it could fetch, if it fetches them. */
+  readonly acknowledgedTransactions = new Set<string>();
 
   constructor(url: string, secret: string, timeoutMs: number) {
     this.url = url;

@@ -12,6 +12,7 @@ export {
 } from "./run-service.ts";
 export { runReceiverConformance, SetupFailed, type ReceiverOptions, type ReceiverReport } from "./run-receiver.ts";
 export { ARAZZO_FILE, RespectMissing, runFlows, type FlowsOptions, type FlowsReport } from "./run-flows.ts";
-export { receiverChecks, type ReceiverContext } from "./checks/receiver.ts";
+export { receiverChecks } from "./checks/receiver.ts";
+export type { ReceiverContext } from "./checks/acknowledgement.ts";
 export { junit, receiverSecretLines, receiverSummaryLines, resultLines, summaryLines } from "./report.ts";
 export type { Check, CheckContext, CheckResult, Capability } from "./check.ts";

@@ -63,13 +63,13 @@ export function receiverSecretLines(report: Pick<ReceiverReport, "secretSuspecte
 }
 
 export function receiverSummaryLines(report: ReceiverReport): string[] {
-  const { passed, failed, warned } = report.counts;
+  const { passed, failed, warned, skipped } = report.counts;
   return [
     "",
     `endpoint: ${report.url}`,
     `the events named ${ORIGIN[report.payments]}`,
     "",
-    `${passed} passed, ${failed} failed, ${warned} warned (advisory)`,
+    `${passed} passed, ${failed} failed, ${warned} warned (advisory), ${skipped} skipped`,
   ];
 }
 

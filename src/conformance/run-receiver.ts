@@ -1,12 +1,15 @@
 // Runs the receiver checks against a merchant's webhook endpoint, one at a time in a fixed order.
 // A correct endpoint fetches the transaction of every transaction event, so the events name
 // real objects when the kit is given the account the endpoint fetches from: it creates a
-// paid and a failed payment there first (the sandbox's control API pays them), and one more
-// paid for the events it delivers out of order.
+// paid and a failed payment there first (the sandbox's control API pays them), one more paid
+// for the events it delivers out of order, and a failed one for each check of the endpoint's
+// own failures, which need the sandbox's faults and journal in that account.
 import { runCheck, type CheckResult } from "./check.ts";
 import { receiverChecks } from "./checks/receiver.ts";
+import { processingFailureChecks } from "./checks/processing-failure.ts";
 import { madeUpPayments, type Payment, type Payments } from "./deliveries.ts";
 import { Endpoint } from "./endpoint.ts";
+import { SandboxAccount } from "./sandbox-account.ts";
 import { newId } from "../lib/ids.ts";
 import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { newCounterparty, PATHS, sessionBody } from "./fixtures.ts";
@@ -64,12 +67,13 @@ export async function runReceiverConformance(options: ReceiverOptions): Promise<
     if ((error as Error).name !== "TimeoutError")
       throw new UnreachableTarget(`${options.url} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
   }
-  const payments =
-    options.baseUrl === undefined ? madeUpPayments() : await createPayments(new Target(options.baseUrl, options.token ?? ""));
-  const context = { endpoint, payments, slowMs: options.slowMs ?? 5000 };
+  const target = options.baseUrl === undefined ? undefined : new Target(options.baseUrl, options.token ?? "");
+  const payments = target === undefined ? madeUpPayments() : await createPayments(target);
+  const account = await sandboxAccount(target, payments);
+  const context = { endpoint, payments, account: account instanceof SandboxAccount ? account : undefined, slowMs: options.slowMs ?? 5000 };
   const results: CheckResult[] = [];
   for (const check of receiverChecks.filter((c) => !options.only || options.only.includes(c.id))) {
-    const result = await runCheck(check, context);
+    const result = await runCheck(check, context, check.needs && typeof account === "string" ? account : undefined);
     results.push(result);
     options.onResult?.(result, { secretSuspected: endpoint.refusedEverySigned() });
   }
@@ -83,7 +87,22 @@ export async function runReceiverConformance(options: ReceiverOptions): Promise<
   };
 }
 
-/** Two paid payments and a failed one in the account; the transactions are made up where it has no control API to pay. */
+/** The account where the endpoint's fetches can be made to fail, or why there is none. */
+async function sandboxAccount(target: Target | undefined, payments: Payments): Promise<SandboxAccount | string> {
+  if (target === undefined)
+    return (
+      "needs --base-url and --token of the sandbox account the endpoint fetches from: " +
+      "the kit makes the endpoint's fetch of the transaction fail there"
+    );
+  if (payments.origin !== "created")
+    return `needs the sandbox's control API at --base-url to fail a payment there: ${target.baseUrl} has none`;
+  return SandboxAccount.open(target);
+}
+
+/**
+ * Two paid payments and a failed one in the account, and a failed one per check of the endpoint's own failures; the
+ * transactions are made up where it has no control API to pay.
+ */
 async function createPayments(target: Target): Promise<Payments> {
   const call = async (what: string, path: string, body: object, status: number) => {
     let exchange: Exchange;
@@ -113,5 +132,8 @@ async function createPayments(target: Target): Promise<Payments> {
     await payment("fail"),
     await payment("pay"),
   ];
-  return { paid, failed, reordered, origin: paidReal && failedReal && reorderedReal ? "created" : "sessions" };
+  const real = paidReal && failedReal && reorderedReal;
+  const ownFailures: Payment[] = [];
+  for (const _ of real ? processingFailureChecks : []) ownFailures.push((await payment("fail"))[0]);
+  return { paid, failed, reordered, ownFailures, origin: real ? "created" : "sessions" };
 }

@@ -1,41 +1,21 @@
 // The receiver checks: a merchant's webhook endpoint meets the deliveries the service sends
 // (it must acknowledge each with 2xx within the contract's 15 s), and those an attacker or an
 // unreliable network sends (it must refuse a forgery without asking for it again, and take a
-// retry or a late event in its stride). Each failure says what the flaw lets happen.
+// retry or a late event in its stride); last, what it does when its own processing fails
+// (processing-failure.ts). Each failure says what the flaw lets happen.
 import { EVENT_TYPES } from "../../../generated/event-types.ts";
 import { newId, newSigningSecret } from "../../lib/ids.ts";
 import { CheckFailure, type Check } from "../check.ts";
 import { addedWhitespace, changedByte, reserialised, SKEW_MINUTES } from "../../testing/deliveries.ts";
-import { newEvent, reformatted, type Payments } from "../deliveries.ts";
-import { shownDelivery, type Endpoint, type Sent } from "../endpoint.ts";
+import { newEvent, reformatted } from "../deliveries.ts";
+import { shownDelivery, type Sent } from "../endpoint.ts";
+import { acknowledged, expectAcknowledged, type ReceiverContext } from "./acknowledgement.ts";
+import { processingFailureChecks } from "./processing-failure.ts";
 import { TIMESTAMP_TOLERANCE_SECONDS } from "../../lib/contract-facts.ts";
-
-export interface ReceiverContext {
-  endpoint: Endpoint;
-  payments: Payments;
-  /** Slower than this, an acknowledgement is reported (advisory). */
-  slowMs: number;
-}
 
 const FORGED = "accepts forged events: anyone can mark an order paid";
 const RETRIED_FORGERY =
   "answers a forgery with 5xx, which asks the service to send it again: every forgery is retried for days and handled again each time";
-
-const acknowledged = (sent: Sent) => sent.status !== undefined && sent.status >= 200 && sent.status < 300;
-
-const LATE = "answers after the service stops waiting: every event is delivered again, and handled more than once";
-
-/**
- * A validly signed delivery the service would send: a 2xx in time. The endpoint keeps its status, for the report to tell
- * a wrong secret.
- */
-function expectAcknowledged(endpoint: Endpoint, sent: Sent, what: string, risk: string): void {
-  endpoint.toAcknowledge.push(sent.status);
-  if (acknowledged(sent)) return;
-  if (sent.status === undefined)
-    throw new CheckFailure(`${sent.error} to ${what}, where the contract expects 2xx`, shownDelivery(sent), sent.timedOut ? LATE : risk);
-  throw new CheckFailure(`answered ${sent.status} to ${what}, where the contract expects 2xx`, shownDelivery(sent), risk);
-}
 
 /** A delivery the service never sent: refused, and with 4xx, which the sender does not retry. */
 function expectRefused(sent: Sent, what: string, risk = FORGED): void {
@@ -69,10 +49,11 @@ function expectClientError(sent: Sent, what: string): void {
 const eventChecks: Array<Check<ReceiverContext>> = EVENT_TYPES.map((type) => ({
   id: `receiver.event.${type}`,
   name: `a validly signed ${type} is acknowledged with 2xx in time`,
-  async run({ endpoint, payments }) {
+  async run(context) {
+    const { endpoint, payments } = context;
     const event = newEvent(type, payments);
     expectAcknowledged(
-      endpoint,
+      context,
       await endpoint.deliver(event.id, event.body),
       `a validly signed ${type}`,
       `misses real ${type} events: the service retries each for days and the order never learns what happened`,
@@ -85,11 +66,12 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
   {
     id: "receiver.redelivery",
     name: "the same event delivered again (same webhook-id) is acknowledged",
-    async run({ endpoint, payments }) {
+    async run(context) {
+      const { endpoint, payments } = context;
       const event = newEvent("transaction-completed", payments);
-      expectAcknowledged(endpoint, await endpoint.deliver(event.id, event.body), "the first delivery", "misses real events");
+      expectAcknowledged(context, await endpoint.deliver(event.id, event.body), "the first delivery", "misses real events");
       expectAcknowledged(
-        endpoint,
+        context,
         await endpoint.deliver(event.id, event.body),
         "the same event delivered again",
         "fails every retry: after one lost answer, the service retries the event for days and each attempt fails again",
@@ -99,10 +81,11 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
   {
     id: "receiver.reformatted-json",
     name: "a validly signed body, pretty-printed with its keys reordered, is acknowledged",
-    async run({ endpoint, payments }) {
+    async run(context) {
+      const { endpoint, payments } = context;
       const event = newEvent("transaction-completed", payments);
       expectAcknowledged(
-        endpoint,
+        context,
         await endpoint.deliver(event.id, reformatted(event.body)),
         "a validly signed event whose JSON is laid out differently",
         "checks the signature over re-serialised JSON, not the raw body: genuine events whose bytes it does not reproduce are refused",
@@ -112,7 +95,8 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
   {
     id: "receiver.signature-rotation",
     name: "several signatures, the second one valid (a secret in rotation), are acknowledged",
-    async run({ endpoint, payments }) {
+    async run(context) {
+      const { endpoint, payments } = context;
       const event = newEvent("transaction-completed", payments);
       const old = await endpoint.signed(event.id, event.body, { secret: newSigningSecret() });
       const current = await endpoint.signed(event.id, event.body);
@@ -121,7 +105,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
         headers: { ...current.headers, "webhook-signature": `${old.headers["webhook-signature"]} ${current.headers["webhook-signature"]}` },
       };
       expectAcknowledged(
-        endpoint,
+        context,
         await endpoint.send(rotated),
         "a delivery with two signatures, the second valid",
         "tries only the first signature: while the secret rotates, every genuine event is refused",
@@ -131,11 +115,12 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
   {
     id: "receiver.out-of-order",
     name: "a session's events out of order are each acknowledged",
-    async run({ endpoint, payments }) {
+    async run(context) {
+      const { endpoint, payments } = context;
       for (const type of ["session-completed", "transaction-completed", "transaction-created", "session-created"] as const) {
         const event = newEvent(type, payments, payments.reordered);
         expectAcknowledged(
-          endpoint,
+          context,
           await endpoint.deliver(event.id, event.body),
           `${type} out of order`,
           "refuses events that come out of order, which the contract allows: " +
@@ -248,12 +233,13 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     id: "receiver.unknown-event-type",
     name: "a validly signed event of a type it does not know is acknowledged (decision D22)",
     advisory: true,
-    async run({ endpoint, payments }) {
+    async run(context) {
+      const { endpoint, payments } = context;
       const event = newEvent("transaction-completed", payments);
       const parsed = JSON.parse(event.body);
       const body = JSON.stringify({ ...parsed, type: "transaction-refunded", data: { ...parsed.data, status: "refunded" } });
       expectAcknowledged(
-        endpoint,
+        context,
         await endpoint.deliver(event.id, body),
         "a validly signed event of a type added after this version",
         "refuses event types added later: each is retried for days and fills the logs, until the endpoint is upgraded",
@@ -264,10 +250,11 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     id: "receiver.answer-time",
     name: "a transaction event is acknowledged within 5 s",
     advisory: true,
-    async run({ endpoint, payments, slowMs }) {
+    async run(context) {
+      const { endpoint, payments, slowMs } = context;
       const event = newEvent("transaction-completed", payments);
       const sent = await endpoint.deliver(event.id, event.body);
-      expectAcknowledged(endpoint, sent, "a validly signed transaction-completed", "misses real events");
+      expectAcknowledged(context, sent, "a validly signed transaction-completed", "misses real events");
       if (sent.durationMs > slowMs)
         throw new CheckFailure(
           `took ${(sent.durationMs / 1000).toFixed(1)} s to acknowledge, more than ${slowMs / 1000} s`,
@@ -276,4 +263,5 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
         );
     },
   },
+  ...processingFailureChecks,
 ];

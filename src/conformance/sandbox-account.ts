@@ -1,0 +1,81 @@
+// The sandbox account a merchant's endpoint fetches from, as the processing-failure checks use
+// it: a fault armed on the account's transaction fetches and taken back (the account's own
+// faults stay as they were), the request journal that shows what the endpoint fetched and what it
+// got, and the account's own deliveries about a session waited out, so that only the kit's
+// deliveries make the endpoint fetch that session's transaction.
+import { PATHS } from "./fixtures.ts";
+import type { Exchange, Target } from "./target.ts";
+
+/** A request of the account's journal (`GET /_sandbox/v1/requests`). */
+export interface Fetch {
+  path: string;
+  status: number;
+  answered: boolean;
+  fault?: { id: string; effect: string };
+  received_at: string;
+}
+
+interface Attempt {
+  event_id: string;
+  status: "succeeded" | "failed";
+  next_attempt_at?: string;
+}
+
+/** How often the account's deliveries are read while they are under way. */
+const POLL_MS = 50;
+
+export class SandboxAccount {
+  readonly #target: Target;
+
+  private constructor(target: Target) {
+    this.#target = target;
+  }
+
+  /** The account, or why its endpoint's fetches cannot be made to fail there: it serves no sandbox faults and journal. */
+  static async open(target: Target): Promise<SandboxAccount | string> {
+    const why = (exchange: Exchange, path: string) =>
+      `needs the sandbox's control API at --base-url to make the endpoint's fetch fail: ` +
+      `${target.baseUrl} answered ${exchange.answer.status} to GET ${path}`;
+    for (const path of ["/_sandbox/v1/faults", "/_sandbox/v1/requests"]) {
+      const exchange = await target.call("GET", path);
+      if (exchange.answer.status !== 200) return why(exchange, path);
+    }
+    return new SandboxAccount(target);
+  }
+
+  /** Arms `fault` on every fetch of a transaction until it is disarmed; its id, and when it was armed on the account's clock. */
+  async armOnFetch(fault: object): Promise<{ id: string; armedAtMs: number }> {
+    const { answer, json } = await this.#target.call("POST", "/_sandbox/v1/faults", {
+      body: { target: "request", operation_id: "getTransaction", ...fault },
+    });
+    if (answer.status !== 201) throw new Error(`the sandbox answered ${answer.status} to arm a fault: ${answer.text.slice(0, 300)}`);
+    return { id: json.id, armedAtMs: Date.parse(json.created_at) };
+  }
+
+  async disarm(id: string): Promise<void> {
+    const { answer } = await this.#target.call("DELETE", `/_sandbox/v1/faults/${encodeURIComponent(id)}`);
+    if (answer.status !== 204) throw new Error(`the sandbox answered ${answer.status} to disarm fault ${id}: ${answer.text.slice(0, 300)}`);
+  }
+
+  /** The fetches of the transaction in the account's journal, newest first. */
+  async fetchesOf(transactionId: string): Promise<Fetch[]> {
+    const { json } = await this.#target.call("GET", "/_sandbox/v1/requests");
+    const path = PATHS.transaction(transactionId);
+    return (json.data as Fetch[]).filter((request) => request.path === path);
+  }
+
+  /**
+   * Waits, at most `timeoutMs`, until the account sends nothing more about the session: each of
+   * its events acknowledged, or given up on. Events made while no URL is registered are sent to none.
+   */
+  async quiet(sessionId: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { json } = await this.#target.call("GET", `/_sandbox/v1/deliveries?session_id=${encodeURIComponent(sessionId)}`);
+      const last = new Map<string, Attempt>((json.data as Attempt[]).map((attempt) => [attempt.event_id, attempt]));
+      const pending = [...last.values()].some((a) => a.status === "failed" && a.next_attempt_at !== undefined);
+      if (!pending || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+}
