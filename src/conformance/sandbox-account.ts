@@ -17,6 +17,7 @@ export interface Fetch {
 
 interface Attempt {
   event_id: string;
+  url: string;
   status: "succeeded" | "failed";
   next_attempt_at?: string;
 }
@@ -65,14 +66,16 @@ export class SandboxAccount {
   }
 
   /**
-   * Waits, at most `timeoutMs`, until the account sends nothing more about the session: each of
-   * its events acknowledged, or given up on. Events made while no URL is registered are sent to none.
+   * Waits, at most `timeoutMs`, until the account sends `url` nothing more about the session:
+   * each of its events acknowledged there, or given up on. Events made while no URL is
+   * registered are sent to none, and those sent elsewhere do not reach the endpoint.
    */
-  async quiet(sessionId: string, timeoutMs: number): Promise<void> {
+  async quiet(sessionId: string, url: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { json } = await this.#target.call("GET", `/_sandbox/v1/deliveries?session_id=${encodeURIComponent(sessionId)}`);
-      const last = new Map<string, Attempt>((json.data as Attempt[]).map((attempt) => [attempt.event_id, attempt]));
+      const attempts = (json.data as Attempt[]).filter((attempt) => attempt.url === url);
+      const last = new Map<string, Attempt>(attempts.map((attempt) => [attempt.event_id, attempt]));
       const pending = [...last.values()].some((a) => a.status === "failed" && a.next_attempt_at !== undefined);
       if (!pending || Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -76,10 +76,10 @@ describe("the receiver checks against the example merchant", () => {
         ["receiver.event.session-created", "passed"],
         ["receiver.event.transaction-completed", "failed"],
       ]);
-      // The cause the merchant's 500 most likely has comes first, the risk after it.
+      // The cause the merchant's 503 most likely has comes first, the risk after it.
       const transaction = /"transaction_id":"(txn_[^"]+)"/.exec(lonely.results[1]!.details![1]!)![1];
       expect([lonely.results[1]!.reason, lonely.results[1]!.risk]).toEqual([
-        `answered 500 to a validly signed transaction-completed, most likely because it could not fetch ${transaction}, ` +
+        `answered 503 to a validly signed transaction-completed, most likely because it could not fetch ${transaction}, ` +
           "which the kit made up: give --base-url and --token of the account the endpoint fetches from",
         "if that is not the cause, the endpoint misses real transaction-completed events: " +
           "the service retries each for days and the order never learns what happened",

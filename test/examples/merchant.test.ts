@@ -192,14 +192,14 @@ describe("the example merchant", () => {
     expect(s.fetched).toEqual([]);
   });
 
-  it("answers 500 when it cannot fetch the transaction, and handles the event when the service delivers it again", async () => {
+  it("answers 503 with a problem when it cannot fetch the transaction, and handles the event when the service delivers it again", async () => {
     // Three failures: the client's first attempt and its two retries.
     const s = await shop({ unreachableFetches: 3 });
     const paid = await s.simulate({ outcome: "pay" });
     const txn: string = paid.body.transaction.id;
-    // transaction-created is answered 500, and retried 5 s (± 20 %) later on the sandbox clock.
+    // transaction-created is answered 503, and retried 5 s (± 20 %) later on the sandbox clock.
     const failed = await until("the failed attempt", async () => (await s.deliveries()).find((d) => d.status === "failed"));
-    expect(failed).toMatchObject({ event_type: "transaction-created", attempt: 1, response_status: 500 });
+    expect(failed).toMatchObject({ event_type: "transaction-created", attempt: 1, response_status: 503 });
     expect(s.merchant.received.map((e) => e.id)).not.toContain(failed.event_id);
 
     await s.advance(6);

@@ -3,7 +3,8 @@
 //   2. dedupe on the event id (the webhook-id): deliveries come at least once;
 //   3. on a transaction event, fetch the transaction and update the order from it: the
 //      transaction is the truth, the event only says that something changed.
-// Then answer 2xx. Anything that fails before that answers 5xx, and the service delivers again.
+// Then answer 2xx. A delivery that fails verification is refused with 4xx; when our own work
+// fails, the event is not recorded as handled and the answer is 503: the service delivers it again.
 //
 // Run it: npm start (PAYIN_BASE_URL, default http://127.0.0.1:4010; PAYIN_TOKEN, default example-merchant;
 // PORT, default 3000).
@@ -79,34 +80,39 @@ export async function startMerchant({ baseUrl, token, port = 0, log = console.lo
   }
 
   async function onWebhook(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let event: PayinEvent;
+    let event: PayinEvent | undefined;
     try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
       // 1. Verify: the raw body, exactly as received.
       event = await verifyWebhook(Buffer.concat(chunks), req.headers, await secret);
-    } catch (error) {
-      if (!(error instanceof WebhookVerificationError)) throw error;
-      // Authentic, but of a type added after this version of the package: acknowledge it, or
-      // the service retries it for days (decision D22). Upgrade the package to handle it.
-      if (error.code === "unknown_event_type") {
-        log(`ignored: ${error.message}`);
-        res.writeHead(204).end();
-        return;
+      // 2. Dedupe: verifyWebhook has checked that event.id is the webhook-id.
+      const duplicate = handled.has(event.id);
+      // 3. Fetch the transaction (in handle), then remember the event as handled: had handle
+      // failed, the event stays unhandled, and its redelivery does the work.
+      if (!duplicate) {
+        await handle(event);
+        handled.add(event.id);
       }
-      const problem = error.toProblem();
-      res.writeHead(problem.status, { "Content-Type": "application/problem+json" }).end(JSON.stringify(problem));
-      return;
+      received.push({ id: event.id, type: event.type, duplicate });
+      res.writeHead(204).end();
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) {
+        // Authentic, but of a type added after this version of the package: acknowledge it, or
+        // the service retries it for days (decision D22). Upgrade the package to handle it.
+        if (error.code === "unknown_event_type") {
+          log(`ignored: ${error.message}`);
+          return void res.writeHead(204).end();
+        }
+        // Not a delivery the service made (forged, changed, stale): refused with 4xx, nothing handled.
+        return problem(res, error.toProblem());
+      }
+      // Our own failure (the service unreachable, a database down): 503, and the service delivers again.
+      log(
+        `${event ? `${event.type} ${event.id}` : "a delivery"} not handled, the service will deliver it again: ${(error as Error).message}`,
+      );
+      problem(res, { type: "about:blank", title: "Service Unavailable", status: 503, detail: "Not handled; deliver it again." });
     }
-    // 2. Dedupe: verifyWebhook has checked that event.id is the webhook-id.
-    const duplicate = handled.has(event.id);
-    // 3. Fetch the transaction (in handle), then remember the event as handled.
-    if (!duplicate) {
-      await handle(event);
-      handled.add(event.id);
-    }
-    received.push({ id: event.id, type: event.type, duplicate });
-    res.writeHead(204).end();
   }
 
   async function route(req: IncomingMessage, res: ServerResponse) {
@@ -123,8 +129,9 @@ export async function startMerchant({ baseUrl, token, port = 0, log = console.lo
   }
 
   const server = createServer((req, res) => {
+    // onWebhook answers its own failures; anything else that fails is this shop's bug.
     route(req, res).catch((error: unknown) => {
-      log(`webhook not handled, the service will deliver it again: ${(error as Error).message}`);
+      log(`${req.method} ${req.url} failed: ${(error as Error).message}`);
       if (!res.headersSent) text(res, 500, "Internal error\n");
     });
   });
@@ -151,6 +158,10 @@ export async function startMerchant({ baseUrl, token, port = 0, log = console.lo
 
 function json(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body, null, 2) + "\n");
+}
+
+function problem(res: ServerResponse, body: { status: number } & Record<string, unknown>) {
+  res.writeHead(body.status, { "Content-Type": "application/problem+json" }).end(JSON.stringify(body));
 }
 
 function text(res: ServerResponse, status: number, body: string) {

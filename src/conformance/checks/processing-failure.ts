@@ -50,7 +50,7 @@ export const processingFailureChecks: Array<Check<ReceiverContext>> = FAILURES.m
     const transaction = payment.transactionId;
     const failed = `its fetch of ${transaction} ${failure.got}`;
     // Only the kit's deliveries make the endpoint fetch this transaction from here on.
-    await account.quiet(payment.sessionId, endpoint.timeoutMs);
+    await account.quiet(payment.sessionId, endpoint.url, endpoint.timeoutMs);
     const event = newEvent("transaction-failed", payments, payment);
 
     const fault = await account.armOnFetch(failure.fault);
