@@ -78,13 +78,19 @@ describe("the receiver checks of the endpoint's own failures", () => {
     [
       "records-before-processing",
       PROCESSING,
-      /^answered 204 to the redelivery of msg_\S+ without fetching (txn_\S+), whose first fetch got 503: record an event as processed only once its processing succeeded$/,
+      new RegExp(
+        "^answered 204 to the redelivery of msg_\\S+ without fetching txn_\\S+, whose first fetch got 503: " +
+          "record an event as processed only once its processing succeeded$",
+      ),
       /^records an event as handled before handling it/,
     ],
     [
       "rethrows",
       PROCESSING,
-      /^no answer: .*ECONNREFUSED.* to the next delivery, after its fetch of txn_\S+ got 503: it went down; let no error escape the request handler, answer 5xx instead$/,
+      new RegExp(
+        "^no answer: .*ECONNREFUSED.* to the next delivery, after its fetch of txn_\\S+ got 503: " +
+          "it went down; let no error escape the request handler, answer 5xx instead$",
+      ),
       /^goes down with its own failure/,
     ],
     [

@@ -192,7 +192,7 @@ describe("the example merchant", () => {
     expect(s.fetched).toEqual([]);
   });
 
-  it("answers 503 with a problem when it cannot fetch the transaction, and handles the event when the service delivers it again", async () => {
+  it("answers 503 when it cannot fetch the transaction, and handles the event when the service delivers it again", async () => {
     // Three failures: the client's first attempt and its two retries.
     const s = await shop({ unreachableFetches: 3 });
     const paid = await s.simulate({ outcome: "pay" });
