@@ -7,6 +7,5 @@ import { root } from "./lib/paths.ts";
 
 const dist = path.join(root, "dist");
 const packed = await packPackage({ stage: path.join(dist, "package"), destination: dist });
-console.log(
-  `staged dist/package/ and packed ${path.relative(root, packed.tarball)}: ${packed.files.length} files, ${Math.round(packed.size / 1024)} KiB`,
-);
+const kib = Math.round(packed.size / 1024);
+console.log(`staged dist/package/ and packed ${path.relative(root, packed.tarball)}: ${packed.files.length} files, ${kib} KiB`);

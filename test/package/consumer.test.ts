@@ -428,7 +428,7 @@ describe("the installed payin-conformance", () => {
   });
 
   // Prism's dependencies load Node's deprecated punycode, which Node 22 warned about at every start.
-  it(`left the installed payin-mock on Node ${NODE_FLOOR} with nothing to say on stderr, from its start through every request above`, () => {
+  it(`left the installed payin-mock on Node ${NODE_FLOOR} with nothing on stderr, from its start through every request above`, () => {
     expect(mockStderr()).toBe("");
   });
 });
