@@ -1,15 +1,15 @@
-// `npm start`: brings generated/ and the docs site up to date, skipping each when a hash of
-// its inputs and outputs says it already is, then serves the sandbox on PORT (default 4010) and
-// the docs on DOCS_PORT (default PORT + 1), both on 127.0.0.1, until interrupted
-// (`npm run mock` serves the Prism mock instead). Every step
-// prints its time. The API answers while the docs are still being built.
+// `npm start`: brings generated/, the conformance guide's tables of checks and the docs site up to
+// date, skipping each when a hash of its inputs and outputs says it already is, then serves the
+// sandbox on PORT (default 4010) and the docs on DOCS_PORT (default PORT + 1), both on 127.0.0.1,
+// until interrupted (`npm run mock` serves the Prism mock instead). Every step prints its time.
+// The API answers while the docs are still being built.
 import module from "node:module";
 import path from "node:path";
 import { portTakenLine } from "../src/lib/listen.ts";
 import { root } from "./lib/paths.ts";
 import { serveStatic } from "./lib/static-server.ts";
 import { step } from "./lib/steps.ts";
-import { buildDocs, buildGenerated } from "./lib/build-steps.ts";
+import { buildDocs, buildGenerated, buildGuides } from "./lib/build-steps.ts";
 
 // The build and docs tools are thousands of modules: Node's compile cache makes every start after the first faster.
 module.enableCompileCache?.();
@@ -44,6 +44,7 @@ const starting = step("start the API", serveApi, (api) => `answering on ${api.ur
 const [api, docs] = await Promise.all([
   starting,
   (async () => {
+    await buildGuides({ quiet: true });
     await buildDocs({ quiet: true });
     // The docs' try-it sends requests to this sandbox: try-it.json tells them where it is.
     const tryIt = { "try-it.json": JSON.stringify({ sandbox: (await starting).url }) };

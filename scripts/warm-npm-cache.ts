@@ -2,7 +2,7 @@
 // package's runtime dependencies (openapi-fetch and what it needs, at their locked versions).
 // The consumer test installs the packed package into a fresh project with `npm install
 // --offline`, which needs both; `npm ci` caches the tarballs only. Asks the registry only for
-// what the cache lacks, so that `npm pack`, which runs prepare too, stays offline.
+// what the cache lacks: every `npm install` here runs prepare again.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,5 +1,5 @@
-// The two slow steps before anything can be served, each with what it reads and makes, so
-// that `npm start` and the docs test skip one whose inputs and outputs have not changed.
+// The steps before anything can be served, each with what it reads and makes, so that
+// `npm start` and the docs test skip one whose inputs and outputs have not changed.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { root } from "./paths.ts";
@@ -47,6 +47,15 @@ const generatedStep = (quiet: boolean): CachedStep => ({
   run: runScript("build.ts", quiet),
 });
 
+// A step of its own, not part of generated/'s: it reads src/, and an edit there should not
+// bundle the documents again.
+const guidesStep = (quiet: boolean): CachedStep => ({
+  name: "write the conformance guide's checks",
+  inputs: [...tools, "generated", "src", "scripts/build-guides.ts"],
+  outputs: ["scripts/docs/guides/conformance.md"],
+  run: runScript("build-guides.ts", quiet),
+});
+
 const docsStep = (quiet: boolean): CachedStep => ({
   name: "build the docs site",
   inputs: [...tools, "generated", "openapi/DECISIONS.md", "scripts/docs.ts", "scripts/docs", "src"],
@@ -56,6 +65,9 @@ const docsStep = (quiet: boolean): CachedStep => ({
 
 /** `npm run build`'s generated/ (not the compiled package, which nothing served needs). */
 export const buildGenerated = ({ quiet = false } = {}) => cachedStep(root, stamps, generatedStep(quiet));
+
+/** `npm run build`'s tables of checks in the conformance guide, which the docs site renders. */
+export const buildGuides = ({ quiet = false } = {}) => cachedStep(root, stamps, guidesStep(quiet));
 
 /** `npm run docs`: dist/docs/. */
 export const buildDocs = ({ quiet = false } = {}) => cachedStep(root, stamps, docsStep(quiet));

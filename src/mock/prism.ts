@@ -95,15 +95,18 @@ const SEVERITIES = ["Error", "Warning", "Information", "Hint"];
  * negotiation, validation) goes to stdout as JSON lines.
  */
 export async function startPrism(document: object, verbose: boolean): Promise<InProcessPrism> {
-  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }, { getHttpConfigFromRequest }, { serialize }] = await Promise.all([
-    importPeer<typeof import("@stoplight/prism-http")>("@stoplight/prism-http"),
-    importPeer<typeof import("@stoplight/prism-core")>("@stoplight/prism-core"),
-    // Not in the package's index, but the very code `prism mock` runs for these two steps.
-    importPeer<typeof import("@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js")>(
-      "@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js",
-    ),
-    importPeer<typeof import("@stoplight/prism-http-server/dist/serialize.js")>("@stoplight/prism-http-server/dist/serialize.js"),
-  ]);
+  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }, { getHttpConfigFromRequest }, { serialize }] =
+    await withoutDeprecationWarnings(() =>
+      Promise.all([
+        importPeer<typeof import("@stoplight/prism-http")>("@stoplight/prism-http"),
+        importPeer<typeof import("@stoplight/prism-core")>("@stoplight/prism-core"),
+        // Not in the package's index, but the very code `prism mock` runs for these two steps.
+        importPeer<typeof import("@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js")>(
+          "@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js",
+        ),
+        importPeer<typeof import("@stoplight/prism-http-server/dist/serialize.js")>("@stoplight/prism-http-server/dist/serialize.js"),
+      ]),
+    );
   // Prism's reference parser replaces each $ref of the object it is given by its target, in
   // place: it gets a copy, and the caller's document keeps its references.
   const operations = await getHttpOperationsFromSpec(structuredClone(document));
@@ -217,6 +220,22 @@ export const violation =
 export function violationsHeader(violations: PrismViolation[]): string {
   const list = JSON.stringify(violations);
   return list.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${list.substring(0, MAX_SAFE_HEADER_LENGTH)}` : list;
+}
+
+/**
+ * @internal Runs `load` with Node's deprecation warnings off, and puts them back as they were.
+ * Prism's HTTP package requires node-fetch 2, whose whatwg-url requires Node's deprecated
+ * punycode: Node 22 warns about it (DEP0040) at every start of the mock, to a user who can do
+ * nothing about it. Off while Prism loads only, so that a deprecation of our own still shows.
+ */
+export async function withoutDeprecationWarnings<T>(load: () => Promise<T>): Promise<T> {
+  const silenced = process.noDeprecation;
+  process.noDeprecation = true;
+  try {
+    return await load();
+  } finally {
+    process.noDeprecation = silenced;
+  }
 }
 
 /** @internal The module of an optional peer, or an error that says what to install. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { importPeer, startPrism } from "../../src/mock/prism.ts";
+import { importPeer, startPrism, withoutDeprecationWarnings } from "../../src/mock/prism.ts";
 import { startMock, type RunningMock } from "../../src/mock/server.ts";
 import { openapi, openapiBundle } from "../support/documents.ts";
 
@@ -351,4 +351,23 @@ describe("starting Prism", () => {
         "npm install --save-dev @stoplight/prism-http-server (or @stoplight/prism-cli, which brings it).",
     );
   });
+
+  // Prism's node-fetch 2 loads Node's punycode, which Node 22 warns about at every start
+  // (the consumer test runs the installed payin-mock on Node 22.13 and holds its stderr empty).
+  it.each([undefined, false, true])(
+    "loads Prism with deprecation warnings off, then puts them back as they were (noDeprecation %s), even when it fails",
+    async (before) => {
+      const outside = process.noDeprecation;
+      process.noDeprecation = before;
+      try {
+        let during: boolean | undefined;
+        await withoutDeprecationWarnings(async () => void (during = process.noDeprecation));
+        expect([during, process.noDeprecation]).toEqual([true, before]);
+        await expect(withoutDeprecationWarnings(() => Promise.reject(new Error("Prism broke")))).rejects.toThrow("Prism broke");
+        expect(process.noDeprecation).toBe(before);
+      } finally {
+        process.noDeprecation = outside;
+      }
+    },
+  );
 });

@@ -1,6 +1,7 @@
-// The package as a consumer receives it: packed, installed into a fresh project from what is on
-// disk (npm's cache, which npm ci filled), compiled there with strict tsc, and run on the oldest
-// Node it supports and on Node 24; on an older Node, every entry point says what it needs.
+// The package as a consumer receives it: packed as `npm run package` packs it, installed into a
+// fresh project from what is on disk (npm's cache, which npm ci filled), compiled there with
+// strict tsc, and run on the oldest Node it supports and on Node 24; on an older Node, every
+// entry point says what it needs.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,8 +21,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packPackage, type Packed } from "../../scripts/lib/pack.ts";
 import { bin, floorNode, root } from "../../scripts/lib/paths.ts";
-import { toolEnv } from "../../scripts/lib/tool-env.ts";
+import { TOOL_ENV, toolEnv } from "../../scripts/lib/tool-env.ts";
 import { atLeast, NODE_FLOOR } from "../../src/lib/node-floor.ts";
 
 const exec = promisify(execFile);
@@ -33,13 +35,17 @@ const OLD_NODE = "/usr/bin/node";
 /** The Nodes the package runs on, oldest first: the floor (test/package/node-floor/, installed by npm ci's prepare) and this run's. */
 const NODES = { [`Node ${NODE_FLOOR}`]: floorNode, [`Node ${process.versions.node}`]: process.execPath };
 let tarball: string;
-let packed: { size: number; files: Array<{ path: string }> };
+let packed: Packed;
+/** What `npm install` of the tarball into the fresh project printed. */
+let installed: { stdout: string; stderr: string };
+let npmEnv: NodeJS.ProcessEnv;
 let mock: ChildProcess | undefined;
+let mockStderr: () => string;
 let mockUrl: string;
 let sandbox: ChildProcess | undefined;
 
 /** Starts an installed bin with `--port 0` on `node` and resolves to the URL it says it listens on. */
-function startBin(name: string, node: string, cwd = project): { child: ChildProcess; url: Promise<string> } {
+function startBin(name: string, node: string, cwd = project): { child: ChildProcess; url: Promise<string>; stderr: () => string } {
   const file = path.join(cwd, "node_modules", "payin-acceptance-contract", "dist", "src", name.replace("payin-", ""), "cli.js");
   const child = spawn(node, [file, "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
@@ -51,20 +57,48 @@ function startBin(name: string, node: string, cwd = project): { child: ChildProc
     });
     child.once("exit", (code) => reject(new Error(`${name} exited with ${code}: ${stderr}`)));
   });
-  return { child, url };
+  return { child, url, stderr: () => stderr };
 }
 
-/** `npm install` from npm's cache only: a test never reaches the registry. */
-async function installOffline(cwd: string) {
-  await exec("npm", ["install", "--offline", "--no-audit", "--no-fund"], { cwd, env: toolEnv() }).catch((error: { stderr: string }) => {
-    const missing = /ENOTCACHED[^\n]*?request to \S+\/([^/\s]+) failed/.exec(error.stderr)?.[1];
-    throw new Error(
-      missing
-        ? `installing offline from npm's cache failed: ${decodeURIComponent(missing)} is not in it ` +
-            "(npm ci fills the cache with every package of the lockfile; run it)"
-        : `npm install --offline failed in ${cwd}: ${error.stderr}`,
-    );
-  });
+/**
+ * The environment npm runs in here: of this machine's npm config only where the cache is (and
+ * the registry its entries are filed under), so that what an install prints is npm's own and
+ * the package's, never a warning about a setting of this machine (`nodedir` here).
+ */
+async function isolatedNpmEnv(): Promise<NodeJS.ProcessEnv> {
+  const { stdout } = await exec("npm", ["config", "get", "cache", "registry"], { env: toolEnv() });
+  const machine = Object.fromEntries(
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+  );
+  const emptyConfig = path.join(work, "empty-npmrc");
+  writeFileSync(emptyConfig, "");
+  // npm hands its config to the scripts it runs as npm_config_* variables (`npm test` to Vitest too): none of them either.
+  const outsideNpm = Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name));
+  return {
+    ...Object.fromEntries(outsideNpm),
+    ...TOOL_ENV,
+    npm_config_userconfig: emptyConfig,
+    npm_config_cache: machine.cache,
+    npm_config_registry: machine.registry,
+  };
+}
+
+/** `npm install [args]` from npm's cache only: a test never reaches the registry. Resolves to what it printed. */
+async function installOffline(cwd: string, args: string[] = []) {
+  return exec("npm", ["install", "--offline", "--no-audit", "--no-fund", ...args], { cwd, env: npmEnv }).catch(
+    (error: { stderr: string }) => {
+      const missing = /ENOTCACHED[^\n]*?request to \S+\/([^/\s]+) failed/.exec(error.stderr)?.[1];
+      throw new Error(
+        missing
+          ? `installing offline from npm's cache failed: ${decodeURIComponent(missing)} is not in it ` +
+              "(npm ci fills the cache with every package of the lockfile; run it)"
+          : `npm install --offline failed in ${cwd}: ${error.stderr}`,
+      );
+    },
+  );
 }
 
 /** The installed bin's file, run with a chosen Node (npx would take the first on PATH). */
@@ -78,17 +112,18 @@ const run = (node: string, args: string[], cwd = project) =>
   );
 
 beforeAll(async () => {
-  // `npm pack` runs prepack, which compiles dist/.
-  const { stdout } = await exec("npm", ["pack", "--json", "--pack-destination", work], { cwd: root, maxBuffer: 1 << 24, env: toolEnv() });
-  packed = JSON.parse(stdout.slice(stdout.indexOf("[")))[0];
-  tarball = path.join(work, (packed as unknown as { filename: string }).filename);
+  // Staged in this test's folder, not dist/package/: a maintainer's `npm run package` meanwhile stays theirs.
+  [{ tarball, ...packed }, npmEnv] = await Promise.all([
+    packPackage({ stage: path.join(work, "package"), destination: work }),
+    isolatedNpmEnv(),
+  ]);
 
   mkdirSync(project);
   writeFileSync(
     path.join(project, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { "payin-acceptance-contract": `file:${tarball}` } }),
   );
-  await installOffline(project);
+  installed = await installOffline(project);
   // What a consumer would have as devDependencies for these checks: Node's types, Prism, and
   // Redocly's CLI (for the flows).
   for (const scope of ["@types", "@stoplight", "@redocly"])
@@ -100,6 +135,7 @@ beforeAll(async () => {
   // The mock on the oldest Node: Prism declares 24.18, but it answers the same on 22.13 (measured).
   const started = startBin("payin-mock", floorNode);
   mock = started.child;
+  mockStderr = started.stderr;
   mockUrl = await started.url;
 }, 240_000);
 
@@ -134,6 +170,28 @@ describe("the packed package", () => {
         "openapi/DECISIONS.md",
       ]),
     );
+  });
+
+  it("has none of the repository's scripts, dev tools or settings in its package.json", () => {
+    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules", "payin-acceptance-contract", "package.json"), "utf8"));
+    const repositoryOnly = ["scripts", "devDependencies", "allowScripts", "scarfSettings", "private", "files"];
+    expect(Object.keys(manifest).filter((field) => repositoryOnly.includes(field))).toEqual([]);
+  });
+
+  // npm warned at every install about the repository's prepare script when the package carried it.
+  it("installs into a fresh project with npm saying what it added, and nothing else", () => {
+    expect(installed.stderr).toBe("");
+    expect(installed.stdout.trim()).toMatch(/^added \d+ packages? in [\d.]+m?s$/);
+  });
+
+  it("has every guide whole: the conformance guide's tables of checks written in, no placeholder left", () => {
+    const installedGuides = packed.files.map((f) => f.path).filter((f) => /^scripts\/docs\/guides\/.*\.md$/.test(f));
+    const guideText = (file: string) => readFileSync(path.join(project, "node_modules", "payin-acceptance-contract", file), "utf8");
+    // What the build fills in has a start marker with a colon and an end marker with a slash; a placeholder has neither.
+    expect(installedGuides.filter((file) => /<!-- [\w-]+ -->/.test(guideText(file)))).toEqual([]);
+    const conformance = guideText("scripts/docs/guides/conformance.md");
+    expect(conformance).toMatch(/^\| `receiver\.forged\.other-secret` \| /m);
+    expect(conformance).toMatch(/^\| `answers\.create-counterparty` \| /m);
   });
 
   it("says where it lives, and which Node it needs, as src/lib/node-floor.ts does", () => {
@@ -173,7 +231,7 @@ describe("the packed package", () => {
   });
 
   it("passes publint and arethetypeswrong", async () => {
-    await exec(bin("publint"), ["run", "--strict"], { cwd: root });
+    await exec(bin("publint"), ["run", tarball, "--strict"]);
     // ESM only; the YAML entry points are data for tools such as Prism.
     await exec(bin("attw"), [tarball, "--profile", "esm-only", "--exclude-entrypoints", "openapi.yaml", "asyncapi.yaml", "arazzo.yaml"]);
   });
@@ -368,6 +426,11 @@ describe("the installed payin-conformance", () => {
     expect(stdout).toMatch(/^✓ answers\.create-counterparty /m);
     expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, [1-9]\d* skipped$/);
   });
+
+  // Prism's dependencies load Node's deprecated punycode, which Node 22 warned about at every start.
+  it(`left the installed payin-mock on Node ${NODE_FLOOR} with nothing on stderr, from its start through every request above`, () => {
+    expect(mockStderr()).toBe("");
+  });
 });
 
 describe("errors that say what to do, from the installed bins", () => {
@@ -459,24 +522,19 @@ describe("errors that say what to do, from the installed bins", () => {
   });
 });
 
-describe("the example merchant (examples/merchant/), installed from the tarball", () => {
+describe(`the example merchant (examples/merchant/), copied out of the install and run on Node ${NODE_FLOOR}`, () => {
   it(
-    "type-checks, its endpoint turns a checkout the customer pays into a paid order, " + "and it passes payin-conformance receiver",
+    "type-checks, its endpoint turns a checkout the customer pays into a paid order, " +
+      "it passes payin-conformance receiver, and its npm scripts print no warning",
     async () => {
-      // As its README says: install, npx payin-sandbox, npm start, npm run checkout, pay, and check
-      // the endpoint with payin-conformance receiver.
-      const example = path.join(root, "examples", "merchant");
+      // As its README says: copy it out of node_modules, install, npx payin-sandbox, npm start,
+      // npm run checkout, pay, and check the endpoint with payin-conformance receiver.
       const dir = path.join(work, "merchant");
-      cpSync(example, dir, {
-        recursive: true,
-        filter: (file) => !/^(node_modules|package-lock\.json)$/.test(path.relative(example, file).split(path.sep)[0]!),
-      });
-      const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
-      expect(manifest.dependencies).toEqual({ "payin-acceptance-contract": "file:../.." });
-      expect(manifest.scripts).toEqual({ start: "node src/server.ts", checkout: "node src/checkout.ts" });
-      manifest.dependencies["payin-acceptance-contract"] = `file:${tarball}`;
-      writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-      await installOffline(dir);
+      cpSync(path.join(project, "node_modules", "payin-acceptance-contract", "examples", "merchant"), dir, { recursive: true });
+      expect(JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).engines).toEqual({ node: `>=${NODE_FLOOR}` });
+      // Its dependency is the published version (test/versioning holds the range to this one): this
+      // tarball instead, as its README installs it from the repository.
+      await installOffline(dir, ["--no-save", tarball]);
       // Its own tsconfig.json, strict, against the package's declarations and Node's types.
       symlinkSync(path.join(root, "node_modules", "@types"), path.join(dir, "node_modules", "@types"));
       const typeErrors = exec(bin("tsc"), ["-p", "tsconfig.json"], { cwd: dir }).then(
@@ -484,9 +542,19 @@ describe("the example merchant (examples/merchant/), installed from the tarball"
         (error: { stdout: string }) => error.stdout,
       );
 
-      const started = startBin("payin-sandbox", process.execPath, dir);
-      const env = { ...process.env, PAYIN_BASE_URL: await started.url, PAYIN_TOKEN: `consumer-merchant-${crypto.randomUUID()}`, PORT: "0" };
-      const merchant = spawn(process.execPath, ["src/server.ts"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
+      const started = startBin("payin-sandbox", floorNode, dir);
+      // npm, and the `node` of the example's scripts, are the first on PATH: the floor Node.
+      const env = {
+        ...npmEnv,
+        PATH: `${path.dirname(floorNode)}${path.delimiter}${process.env.PATH}`,
+        PAYIN_BASE_URL: await started.url,
+        PAYIN_TOKEN: `consumer-merchant-${crypto.randomUUID()}`,
+        PORT: "0",
+      };
+      // A process group of its own: npm start runs a shell that runs Node, and all three stop together.
+      const merchant = spawn("npm", ["start"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      let merchantStderr = "";
+      merchant.stderr!.on("data", (chunk: Buffer) => void (merchantStderr += chunk));
       try {
         // It prints where it listens, then the command that checks its endpoint.
         let printed = "";
@@ -497,9 +565,10 @@ describe("the example merchant (examples/merchant/), installed from the tarball"
             const command = printed.match(/check the endpoint: (npx payin-conformance receiver .*)\n/)?.[1];
             if (url && command) resolve([url, command]);
           });
-          merchant.once("exit", (code) => reject(new Error(`the merchant exited with ${code}`)));
+          merchant.once("exit", (code) => reject(new Error(`the merchant exited with ${code}: ${merchantStderr}`)));
         });
-        const { stdout } = await exec(process.execPath, ["src/checkout.ts"], { cwd: dir, env: { ...env, MERCHANT_URL: merchantUrl } });
+        const { stdout, stderr } = await exec("npm", ["run", "checkout"], { cwd: dir, env: { ...env, MERCHANT_URL: merchantUrl } });
+        expect(stderr).toBe("");
         const [, orderId, sessionId] = stdout.match(/order (\S+): pending, 49\.99 EUR, session (\S+)/)!;
         expect(stdout).toContain(`payment link: ${env.PAYIN_BASE_URL}/pay/${sessionId}`);
 
@@ -535,8 +604,14 @@ describe("the example merchant (examples/merchant/), installed from the tarball"
             "the secret given with --secret is most likely not the one it verifies with.",
         );
         expect(await typeErrors).toBe("");
+        // Node's warnings start with its process id, npm's with its name: the endpoint may log its own failures there.
+        expect(merchantStderr).not.toMatch(/^(\(node:\d+\) |npm warn )/m);
       } finally {
-        merchant.kill("SIGTERM");
+        try {
+          process.kill(-merchant.pid!, "SIGTERM");
+        } catch {
+          // Its group has ended already (it failed to start).
+        }
         started.child.kill("SIGTERM");
       }
     },

@@ -9,9 +9,14 @@ const pkg = read("package.json");
 const openapi = read("generated/openapi.json");
 const asyncapi = read("generated/asyncapi.json");
 
-describe("one version for the package and both documents", () => {
+describe("one version for the package, both documents and the example merchant's dependency", () => {
   it("package.json, OpenAPI info.version and AsyncAPI info.version agree", () => {
     expect([openapi.info.version, asyncapi.info.version]).toEqual([pkg.version, pkg.version]);
+  });
+
+  // Copied out of an install, the example installs the package from the registry: the version it ships with, or a later compatible one.
+  it("the example merchant depends on this version of the package", () => {
+    expect(read("examples/merchant/package.json").dependencies).toEqual({ "payin-acceptance-contract": `^${pkg.version}` });
   });
 
   it("the CHANGELOG has an entry for the version", () => {
