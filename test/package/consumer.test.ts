@@ -25,6 +25,9 @@ import { packPackage, type Packed } from "../../scripts/lib/pack.ts";
 import { bin, floorNode, root } from "../../scripts/lib/paths.ts";
 import { TOOL_ENV, toolEnv } from "../../scripts/lib/tool-env.ts";
 import { atLeast, NODE_FLOOR } from "../../src/lib/node-floor.ts";
+import { receiverChecks } from "../../src/conformance/index.ts";
+import { buildEvent, signedDelivery } from "../../src/testing/index.ts";
+import { handlerSamples } from "./handler-samples.ts";
 
 const exec = promisify(execFile);
 const work = mkdtempSync(path.join(tmpdir(), "payin-consumer-"));
@@ -148,9 +151,11 @@ afterAll(() => {
 describe("the packed package", () => {
   // A budget, raised from 200 KiB when the receiver checks and the sandbox's faults came (213 KiB),
   // from 240 KiB when the docs the README links to came with it (262 KiB), and from 280 KiB when
-  // the flows document, the testing entry and the sandbox client's types came (289 KiB).
-  it("is under 320 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
-    expect(statSync(tarball).size).toBeLessThan(320 * 1024);
+  // the flows document, the testing entry and the sandbox client's types came (289 KiB), and from
+  // 320 KiB when the conformance guide's tables of checks were written into it and the checks of an
+  // endpoint's own failures came (322 KiB).
+  it("is under 340 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
+    expect(statSync(tarball).size).toBeLessThan(340 * 1024);
     const files = packed.files.map((f) => f.path);
     const shipped = new RegExp(
       [
@@ -589,9 +594,11 @@ describe(`the example merchant (examples/merchant/), copied out of the install a
         // The last step of its README: the command it printed, from the project, passes.
         const [npx, ...args] = checkCommand.split(" ");
         expect([npx, args.slice(0, 3)]).toEqual(["npx", ["payin-conformance", "receiver", "--url"]]);
-        const checked = await exec("npx", ["--no-install", ...args], { cwd: dir, env: toolEnv() });
+        // The contract's 15 s scaled down: the check of a fetch that hangs waits it out.
+        const checked = await exec("npx", ["--no-install", ...args, "--timeout-ms", "3000"], { cwd: dir, env: toolEnv() });
         expect(checked.stdout).toContain(`endpoint: ${merchantUrl}/webhooks/payin`);
-        expect(checked.stdout.trimEnd().split("\n").at(-1)).toMatch(/^(\d+) passed, 0 failed, 0 warned \(advisory\)$/);
+        expect(checked.stdout).toMatch(/^✓ receiver\.processing-fails\.fetch-dropped /m);
+        expect(checked.stdout.trimEnd().split("\n").at(-1)).toMatch(/^(\d+) passed, 0 failed, 0 warned \(advisory\), 0 skipped$/);
         // The same command with a secret that is not the endpoint's: said once, first.
         const wrong = args.map((arg, i) => (args[i - 1] === "--secret" ? "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" : arg));
         const refused = await exec("npx", ["--no-install", ...wrong], { cwd: dir, env: toolEnv() }).then(
@@ -616,4 +623,68 @@ describe(`the example merchant (examples/merchant/), copied out of the install a
       }
     },
   );
+});
+
+describe("the README's and the Quickstart's webhook handlers, taken from their Markdown", () => {
+  it("compile under strict tsc, and pass every receiver check against the installed sandbox, its own failures included", async () => {
+    const samples = handlerSamples();
+    for (const sample of samples) writeFileSync(path.join(project, `${sample.name}.ts`), sample.source);
+    writeFileSync(
+      path.join(project, "tsconfig.samples.json"),
+      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: samples.map((s) => `${s.name}.ts`) }),
+    );
+    const typeErrors = exec(bin("tsc"), ["-p", "tsconfig.samples.json"], { cwd: project }).then(
+      () => "",
+      (error: { stdout: string }) => error.stdout,
+    );
+    const installedSandbox = startBin("payin-sandbox", process.execPath);
+    const baseUrl = await installedSandbox.url;
+    const handlers: ChildProcess[] = [];
+    try {
+      const verdicts = await Promise.all(
+        samples.map(async (sample) => {
+          // The account's secret comes with its first registration, and stays when the Quickstart registers its own URL.
+          const token = `consumer-${sample.name}-${crypto.randomUUID()}`;
+          const registered = await fetch(`${baseUrl}/webhooks`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ url: "http://127.0.0.1:9/elsewhere" }),
+          });
+          const secret: string = (await registered.json()).signing_secret;
+          const file = path.join(project, `${sample.name}.run.ts`);
+          writeFileSync(file, sample.runnable);
+          const env = { ...process.env, PAYIN_BASE_URL: baseUrl, PAYIN_TOKEN: token, PAYIN_WEBHOOK_SECRET: secret };
+          const handler = spawn(process.execPath, [file], { cwd: project, env, stdio: ["ignore", "pipe", "inherit"] });
+          handlers.push(handler);
+          const port = await new Promise<string>((resolve, reject) => {
+            handler.stdout!.on("data", (chunk: Buffer) => {
+              const found = /listening on (\d+)/.exec(chunk.toString())?.[1];
+              if (found) resolve(found);
+            });
+            handler.once("exit", (code) => reject(new Error(`the ${sample.name} handler exited with ${code}`)));
+          });
+          const url = `http://127.0.0.1:${port}/webhooks`;
+          // The contract's 15 s scaled down: the check of a fetch that hangs waits it out.
+          const kit = [cli("conformance"), "receiver", "--url", url, "--secret", secret, "--base-url", baseUrl, "--token", token];
+          const checked = await run(process.execPath, [...kit, "--timeout-ms", "3000"]);
+          // Still serving after every failure the checks made.
+          const { headers, body } = await signedDelivery(buildEvent("session-created"), secret);
+          const after = await fetch(url, { method: "POST", headers, body });
+          return { sample: sample.name, code: checked.code, last: checked.stdout.trimEnd().split("\n").at(-1), after: after.status };
+        }),
+      );
+      expect(verdicts).toEqual(
+        samples.map((sample) => ({
+          sample: sample.name,
+          code: 0,
+          last: `${receiverChecks.length} passed, 0 failed, 0 warned (advisory), 0 skipped`,
+          after: 204,
+        })),
+      );
+      expect(await typeErrors).toBe("");
+    } finally {
+      for (const handler of handlers) handler.kill("SIGTERM");
+      installedSandbox.child.kill("SIGTERM");
+    }
+  });
 });
