@@ -16,8 +16,8 @@ export interface Receiver {
   readonly attempts: ReceivedAttempt[];
   /** With a secret: the events that verified, in arrival order (a retried event once per accepted attempt). */
   events: PayinEvent[];
-  /** The status for the next attempt (`n` counts from 1); "hang" never answers. */
-  answer: (attempt: { id: string; type: string; n: number }) => number | "hang";
+  /** The status for the next attempt (`n` counts from 1), at once or once it resolves; "hang" never answers. */
+  answer: (attempt: { id: string; type: string; n: number }) => number | "hang" | Promise<number>;
   /** Resolves once `count` attempts answered 2xx. */
   delivered(count: number, timeoutMs?: number): Promise<ReceivedAttempt[]>;
   close(): Promise<void>;
@@ -54,7 +54,11 @@ export async function startReceiver({ secret }: { secret?: string } = {}): Promi
     close: () => kit.close(),
   };
   kit.answer = async (arrival) => {
-    const status = receiver.answer({ id: String(arrival.headers["webhook-id"]), type: typeOf(arrival.body), n: kit.deliveries.length + 1 });
+    const status = await receiver.answer({
+      id: String(arrival.headers["webhook-id"]),
+      type: typeOf(arrival.body),
+      n: kit.deliveries.length + 1,
+    });
     if (status === "hang" || secret === undefined || status < 200 || status > 299) return status;
     try {
       events.push(await verifyWebhook(arrival.body, arrival.headers, secret));
