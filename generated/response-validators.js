@@ -5631,7 +5631,7 @@ const schema131 = {
 		},
 		"next_attempt_at": {
 			"$ref": "#/$defs/Timestamp",
-			"description": "When the next retry is due on the account's clock: `attempted_at` plus the schedule's next delay (with its jitter); absent when none will be made."
+			"description": "When the next retry is due on the account's clock: `attempted_at` plus `duration_ms` plus the schedule's next delay (with its jitter); absent when none will be made."
 		},
 		"faults": {
 			"description": "What delivery faults did to this attempt on purpose: `duplicate`, a second delivery of an acknowledged event; `shuffle`, sent before an earlier event of its session; `delay`, held `delay_ms` first. Absent for an attempt no fault touched.",

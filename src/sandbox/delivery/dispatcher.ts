@@ -259,9 +259,9 @@ export class Dispatcher {
     if (!first) return;
     const succeeded = first.error === null;
     const delay = this.#schedule[first.attempt - 1];
-    // Counted from the attempt, on the clock it was made by: a clock advanced while it was under way brings its retry
-    // due as it would have had the attempt been recorded first.
-    const nextAttemptAtMs = succeeded || delay === undefined ? null : first.attemptedAtMs + jittered(delay * 1000);
+    // Counted from the attempt's end on the clock it was made by: a clock advanced while it was under way brings its
+    // retry due as it would have had the attempt been recorded before the advance.
+    const nextAttemptAtMs = succeeded || delay === undefined ? null : first.attemptedAtMs + first.durationMs + jittered(delay * 1000);
     const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
     const applied = faults.filter((f) => f.effect !== "duplicate");
     // Not recorded when this process's lease ran out and another took the event: that one records it.
