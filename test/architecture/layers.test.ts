@@ -90,6 +90,19 @@ describe("the layers of src/", () => {
     ]);
   });
 
+  it("the HTTP edge reads no state of its own: of edge/, only server.ts, which opens the store, imports store/", () => {
+    const edge = path.join(src, "sandbox", "edge");
+    const store = path.join(src, "sandbox", "store");
+    const importers = graph.filter(([file, targets]) => file.startsWith(edge) && targets.some((t) => t.startsWith(store + path.sep)));
+    expect(importers.map(([file]) => path.relative(root, file))).toEqual(["src/sandbox/edge/server.ts"]);
+  });
+
+  it("every operation is reached through the service entry: only api/execute.ts imports the handlers", () => {
+    const handlers = path.join(src, "sandbox", "api", "index.ts");
+    const importers = graph.filter(([, targets]) => targets.includes(handlers)).map(([file]) => path.relative(root, file));
+    expect(importers).toEqual(["src/sandbox/api/execute.ts"]);
+  });
+
   it("only delivery wakes the dispatcher: no other file calls kick", () => {
     const kicking = graph.map(([file]) => file).filter((file) => /\bkick\(\)/.test(readFileSync(file, "utf8")));
     expect(kicking.map((file) => path.relative(root, file))).toEqual(["src/sandbox/delivery/dispatcher.ts"]);

@@ -4,7 +4,7 @@ import { validateAgainstSchema } from "@stoplight/prism-http/dist/validator/vali
 import { operations } from "../../generated/sandbox-requests.js";
 import { ajvErrorField, fieldPath } from "../../src/lib/field.ts";
 import { fieldErrors as mockFieldErrors } from "../../src/mock/violations.ts";
-import { fieldErrors } from "../../src/sandbox/edge/validation.ts";
+import { fieldErrors } from "../../src/sandbox/api/validation.ts";
 import type { WebhookVerificationError } from "../../src/webhooks/errors.ts";
 import { parseEvent } from "../../src/webhooks/parse.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";

@@ -33,6 +33,8 @@ export interface Answer {
   status: number;
   /** Sent as JSON (a problem document when the status is 4xx or 5xx); none for 204. */
   body?: unknown;
+  /** Headers of the answer beyond its content type: `Retry-After`, `Allow`, `WWW-Authenticate`. */
+  headers?: Record<string, string>;
 }
 
 /** How the sandbox validates an operation's body beyond its schema, where it must. */

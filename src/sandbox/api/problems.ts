@@ -1,8 +1,12 @@
 // The problems the sandbox answers in more than one place, through the package's one builder.
 import { problem, type Problem } from "../../lib/problem.ts";
 
-/** A handler's answer that refuses the request: the problem, with its own status. */
-export const refusal = (body: Problem) => ({ status: body.status, body });
+/** An answer that refuses the request: the problem, with its own status, and the headers it needs. */
+export const refusal = (body: Problem, headers?: Record<string, string>) => ({
+  status: body.status,
+  body,
+  ...(headers ? { headers } : {}),
+});
 
 export const webhookNotRegistered = () =>
   problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.");

@@ -3,6 +3,7 @@
 // them. No script, no asset from anywhere.
 import { escapeHtml as e, FAILURE_REASONS, formatAmount } from "../page/render.ts";
 import { PAGE_PREFIX } from "../../flow/urls.ts";
+import type { DashboardData } from "../../api/views.ts";
 
 export const DASHBOARD = "/_sandbox/dashboard";
 
@@ -41,18 +42,6 @@ export function signInPage(message?: { ok: boolean; text: string }): string {
 <button type="submit">Open</button></form></section>`,
     false,
   );
-}
-
-export interface DashboardData {
-  now: string;
-  counterparties: Array<{ id: string; email: string; phone_number: string; created_at_ms: number }>;
-  sessions: Array<{ id: string; status: string; amount: number; currency: string; counterparty_id: string; expires_at: string }>;
-  transactions: Array<{ id: string; status: string; session_id: string; amount: number; currency: string; failure_reason?: string }>;
-  events: Array<{ id: string; type: string; session_id: string; transaction_id: string | null; state: string; created_at_ms: number }>;
-  attempts: Map<
-    string,
-    Array<{ attempt: number; succeeded: boolean; response_status: number | null; error: string | null; attempted_at: string }>
-  >;
 }
 
 const table = (head: string[], rows: string[], empty: string) =>

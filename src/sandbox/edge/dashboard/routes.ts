@@ -5,20 +5,16 @@
 // browser that signed in with it and no other site can make it act; a POST whose Origin is
 // another site's is refused as well.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { OperationId } from "../../../../generated/sandbox-requests.js";
 import { readBody } from "../../../lib/request-body.ts";
-import { isoTime } from "../../../lib/time.ts";
-import { handlers } from "../../api/index.ts";
+import { execute } from "../../api/execute.ts";
 import type { Answer, Sandbox } from "../../api/operation.ts";
-import type { Account } from "../../store/accounts.ts";
-import { accountNow } from "../../flow/clock.ts";
-import { runDueWork } from "../../flow/due-work.ts";
+import { dashboardData } from "../../api/views.ts";
 import { redirect, sendHtml } from "../http.ts";
 import { FAILURE_REASONS } from "../page/render.ts";
-import { DASHBOARD, dashboardPage, signInPage, type DashboardData } from "./render.ts";
+import { DASHBOARD, dashboardPage, signInPage } from "./render.ts";
 
 const COOKIE = "payin_sandbox_token";
-/** How many of each kind the page lists, newest first. */
-const LIMIT = 50;
 
 const tokenOf = (req: IncomingMessage) =>
   req.headers.cookie
@@ -38,61 +34,36 @@ const sameOrigin = (req: IncomingMessage) => {
   return origin === undefined || (URL.canParse(origin) && new URL(origin).host === req.headers.host);
 };
 
-async function data(sandbox: Sandbox, account: Account): Promise<DashboardData> {
-  const { store } = sandbox;
-  await runDueWork(sandbox, account.id); // shows a session that has just expired as expired
-  const attempts = new Map<string, DashboardData["attempts"] extends Map<string, infer A> ? A : never>();
-  for (const row of await store.outbox.attempts(account.id)) {
-    const list = attempts.get(row.event_id) ?? [];
-    list.push({
-      attempt: row.attempt,
-      succeeded: row.succeeded === 1,
-      response_status: row.response_status,
-      error: row.error,
-      attempted_at: isoTime(row.attempted_at_ms),
-    });
-    attempts.set(row.event_id, list);
-  }
-  return {
-    now: isoTime(accountNow(account)),
-    counterparties: await store.counterparties.recent(account.id, LIMIT),
-    sessions: await store.sessions.recent(account.id, LIMIT),
-    transactions: await store.transactions.recent(account.id, LIMIT),
-    events: await store.outbox.recent(account.id, LIMIT),
-    attempts,
-  };
-}
-
 /** What an action's operation answered, as the page's message. */
 const outcome = (answer: Answer, done: string) =>
   answer.status < 300
     ? { ok: true, text: done }
     : { ok: false, text: (answer.body as { detail?: string }).detail ?? `answered ${answer.status}` };
 
-async function act(sandbox: Sandbox, account: Account, action: string, form: URLSearchParams) {
+/** An operation of the control API, through the service entry as every request goes, for the account of `token`. */
+async function run(sandbox: Sandbox, token: string, operationId: OperationId, parameters: Record<string, string>, json?: object) {
+  const raw = Buffer.from(JSON.stringify(json ?? null));
+  return (await execute(sandbox, { operationId, token, parameters, body: async () => ({ json, raw }) })).answer;
+}
+
+async function act(sandbox: Sandbox, token: string, action: string, form: URLSearchParams) {
   const sessionId = form.get("session_id") ?? "";
   if (action === "pay" || action === "fail") {
     const reason = form.get("failure_reason");
     if (action === "fail" && !(FAILURE_REASONS as readonly (string | null)[]).includes(reason))
       return { ok: false, text: `Choose a failure reason: ${FAILURE_REASONS.join(", ")}.` };
     const body = action === "pay" ? { outcome: "pay" } : { outcome: "fail", failure_reason: reason };
-    const answer = await handlers.simulatePayment.handle({ account, body, parameters: { session_id: sessionId } }, sandbox);
+    const answer = await run(sandbox, token, "simulatePayment", { session_id: sessionId }, body);
     return outcome(answer, `Session ${sessionId}: ${action === "pay" ? "paid" : `failed (${reason})`}.`);
   }
   if (action === "advance") {
     const seconds = Number(form.get("seconds"));
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > 31_536_000)
       return { ok: false, text: `Advance by a whole number of seconds from 1 to 31536000, not ${JSON.stringify(form.get("seconds"))}.` };
-    return outcome(
-      await handlers.advanceClock.handle({ account, body: { seconds }, parameters: {} }, sandbox),
-      `The clock moved ${seconds} s.`,
-    );
+    return outcome(await run(sandbox, token, "advanceClock", {}, { seconds }), `The clock moved ${seconds} s.`);
   }
   const eventId = form.get("event_id") ?? "";
-  return outcome(
-    await handlers.redeliverEvent.handle({ account, body: undefined, parameters: { event_id: eventId } }, sandbox),
-    `Event ${eventId} sent again.`,
-  );
+  return outcome(await run(sandbox, token, "redeliverEvent", { event_id: eventId }), `Event ${eventId} sent again.`);
 }
 
 export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams }: URL) {
@@ -106,11 +77,7 @@ export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, re
         ? { ok: true, text: searchParams.get("done")! }
         : undefined;
     if (!token) return sendHtml(res, 200, signInPage(message));
-    return sendHtml(
-      res,
-      200,
-      dashboardPage(await data(sandbox, await sandbox.store.accounts.forToken(decodeURIComponent(token))), message),
-    );
+    return sendHtml(res, 200, dashboardPage(await dashboardData(sandbox, decodeURIComponent(token)), message));
   }
   if (req.method !== "POST") return sendHtml(res, 405, signInPage(), { Allow: "GET, HEAD, POST" });
   if (!sameOrigin(req)) return sendHtml(res, 403, signInPage({ ok: false, text: "A form of another site cannot act here." }));
@@ -125,6 +92,6 @@ export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, re
   if (action === "sign-out") return redirect(res, DASHBOARD, { "Set-Cookie": cookie("", 0) });
   if (!token) return back(res, false, "Sign in with a token first.");
   if (!["pay", "fail", "advance", "redeliver"].includes(action)) return back(res, false, `The dashboard has no action ${action}.`);
-  const result = await act(sandbox, await sandbox.store.accounts.forToken(decodeURIComponent(token)), action, form);
+  const result = await act(sandbox, decodeURIComponent(token), action, form);
   return back(res, result.ok, result.text);
 }

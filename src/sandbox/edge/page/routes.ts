@@ -5,13 +5,12 @@
 // unread is node:http's to drain once the answer is sent.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../../../lib/request-body.ts";
-import { runDueWork } from "../../flow/due-work.ts";
 import type { Sandbox } from "../../api/operation.ts";
+import { pageSession, payOnPage } from "../../api/views.ts";
 import type { Outcome } from "../../flow/payments.ts";
-import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
-import { redirect, safeDecode, sendHtml } from "../http.ts";
-
 import { PAGE_PREFIX } from "../../flow/urls.ts";
+import { redirect, safeDecode, sendHtml } from "../http.ts";
+import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
 
 const isFailureReason = (value: string | null): value is (typeof FAILURE_REASONS)[number] =>
   (FAILURE_REASONS as ReadonlyArray<string | null>).includes(value);
@@ -26,30 +25,22 @@ function outcomeOf(form: URLSearchParams): Outcome | undefined {
 }
 
 export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
-  const { store, payments } = sandbox;
   const id = safeDecode(pathname.slice(PAGE_PREFIX.length));
-  const found = id.includes("/") ? undefined : await store.sessions.find(id);
-  if (!found) {
-    return sendHtml(res, 404, notFoundPage(id));
-  }
-  const account = await store.accounts.byId(found.accountId);
+  const session = await pageSession(sandbox, id);
+  if (!session) return sendHtml(res, 404, notFoundPage(id));
 
   if (req.method === "GET" || req.method === "HEAD") {
-    await runDueWork(sandbox, account.id); // shows a session that has just expired as expired
-    const session = (await store.sessions.get(account.id, id))!;
     const failed = query.get("failed");
     return sendHtml(res, 200, paymentPage(session, isFailureReason(failed) ? { failed } : undefined));
   }
-  if (req.method !== "POST") {
-    return sendHtml(res, 405, paymentPage(found.session), { Allow: "GET, HEAD, POST" });
-  }
+  if (req.method !== "POST") return sendHtml(res, 405, paymentPage(session), { Allow: "GET, HEAD, POST" });
 
   const body = await readBody(req);
-  if (body === "too large") return sendHtml(res, 413, paymentPage(found.session), { Connection: "close" });
+  if (body === "too large") return sendHtml(res, 413, paymentPage(session), { Connection: "close" });
   const outcome = outcomeOf(new URLSearchParams(body.toString("utf8")));
-  if (!outcome) return sendHtml(res, 400, paymentPage(found.session));
-  const result = await payments.attempt(account, id, outcome);
-  if (!("done" in result)) return sendHtml(res, 409, paymentPage(result.refused === "not_found" ? found.session : result.session));
+  if (!outcome) return sendHtml(res, 400, paymentPage(session));
+  const result = await payOnPage(sandbox, id, outcome);
+  if (!("done" in result)) return sendHtml(res, 409, paymentPage(result.refused === "not_found" ? session : result.session));
   if (outcome.outcome === "pay") return redirect(res, result.done.session.redirect_url);
   return redirect(res, `${PAGE_PREFIX}${encodeURIComponent(id)}?failed=${outcome.failure_reason}`);
 }
