@@ -107,12 +107,12 @@ describe("the client's retries", () => {
 
   it("abandons an attempt after timeoutMs and retries it", async () => {
     const { payin, arm, journal } = account({ timeoutMs: 200 });
-    await arm({ operation_id: "createCounterparty", effect: "delay", delay_ms: 1000, times: 1 });
+    await arm({ operation_id: "createCounterparty", effect: "delay", delay_ms: 20_000, times: 1 });
     const started = performance.now();
     const { data, response } = await createCounterparty(payin);
-    // Answered by the retry, long before the delayed attempt would have been.
+    // Answered by the retry, long before the delayed attempt would have been, however busy the machine.
     expect(response.status).toBe(201);
-    expect(performance.now() - started).toBeLessThan(900);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect((await journal()).map((r) => [r.status, r.answered])).toEqual([[201, true]]);
     expect(data!.id).toMatch(/^cp_/);
   });

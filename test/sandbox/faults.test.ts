@@ -327,7 +327,8 @@ describe("a sandbox with a delay fault", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const started = performance.now();
       await own.close();
-      expect(performance.now() - started).toBeLessThan(1000);
+      // Far less than the 60 s either delay would hold it, however busy the machine.
+      expect(performance.now() - started).toBeLessThan(30_000);
       expect(await waiting).toBeInstanceOf(TypeError);
       expect(receiver.attempts).toEqual([]);
     } finally {
