@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { Store } from "../../src/sandbox/store/index.ts";
+import { openDatabase, Store } from "../../src/sandbox/store/index.ts";
 import { root } from "../lib/paths.ts";
 import { startPostgres } from "../lib/temp-postgres.ts";
 import { fill } from "./fill.ts";
@@ -127,9 +127,10 @@ export async function benchShared(seconds: number): Promise<SharedRow[]> {
 /** Fills a PostgreSQL database through the create handlers; resolves to the seconds it took. */
 async function fillDatabase(url: string, sessions: number): Promise<number> {
   const started = performance.now();
-  const store = await Store.open({ postgres: url });
+  const db = await openDatabase({ postgres: url });
+  const store = new Store(db);
   await fill(store, sessions, Math.max(4, Math.round(sessions / 1000)));
-  await store.db.run("ANALYZE");
+  await db.run("ANALYZE");
   await store.close();
   return (performance.now() - started) / 1000;
 }

@@ -11,14 +11,15 @@ import { runDueWork } from "../../src/sandbox/flow/due-work.ts";
 import { payloadOf } from "../../src/sandbox/delivery/payload.ts";
 import { Payments } from "../../src/sandbox/flow/payments.ts";
 import { sqliteMigrations as migrations } from "../../src/sandbox/store/migrations.ts";
-import { Store } from "../../src/sandbox/store/index.ts";
+import { openDatabase, Store } from "../../src/sandbox/store/index.ts";
 import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
 import { SESSION_LIFETIME_MS } from "../../src/lib/contract-facts.ts";
 
 /** A store in memory, and every SQL statement it prepares from now on. */
 async function spiedStore() {
-  const store = await Store.open();
-  const { db } = store.db as SqliteDatabase;
+  const sqlite = new SqliteDatabase();
+  const store = new Store(sqlite);
+  const { db } = sqlite;
   const statements = new Set<string>();
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => (statements.add(sql), prepare(sql))) as typeof db.prepare;
@@ -215,21 +216,20 @@ describe("a database of the schema 2.0.0 shipped with", () => {
       old.prepare("INSERT INTO idempotency_keys VALUES (1, 'createPaymentSession', 'k', 'h', 201, '{}', ?)").run(t);
       old.close();
 
-      const store = await Store.open({ file });
+      const db = await openDatabase({ file });
+      const store = new Store(db);
       const account = await store.accounts.forToken("old");
       expect(account.clockOffsetMs).toBe(offset);
       const { _status: _, payment_link: __, ...open } = session("ps_open", "created");
       expect(await store.sessions.get(1, "ps_open")).toEqual(open);
       expect(await store.sessions.get(1, "ps_paid")).toMatchObject({ status: "completed" });
       expect(await store.transactions.get(1, "txn_1")).toEqual(transaction);
-      const dues = (store.db as SqliteDatabase).db
-        .prepare(
-          "SELECT 'session' AS what, due_ms FROM payment_sessions WHERE id = 'ps_open' " +
-            "UNION ALL SELECT 'transaction', due_ms FROM transactions " +
-            "UNION ALL SELECT id, due_ms FROM events " +
-            "UNION ALL SELECT 'key', due_ms FROM idempotency_keys",
-        )
-        .all();
+      const dues = await db.all(
+        "SELECT 'session' AS what, due_ms FROM payment_sessions WHERE id = 'ps_open' " +
+          "UNION ALL SELECT 'transaction', due_ms FROM transactions " +
+          "UNION ALL SELECT id, due_ms FROM events " +
+          "UNION ALL SELECT 'key', due_ms FROM idempotency_keys",
+      );
       expect(dues).toEqual([
         { what: "session", due_ms: t + SESSION_LIFETIME_MS - offset },
         { what: "transaction", due_ms: t + 60_000 - offset },
@@ -254,7 +254,8 @@ describe("a database of the schema 2.0.0 shipped with", () => {
 
 describe("the records, as the compact store keeps them", () => {
   const setUp = async () => {
-    const store = await Store.open();
+    const db = new SqliteDatabase();
+    const store = new Store(db);
     const payments = new Payments(store);
     const account = await store.accounts.forToken(`records-${crypto.randomUUID()}`);
     await store.counterparties.create(
@@ -279,7 +280,7 @@ describe("the records, as the compact store keeps them", () => {
         accountNow(account),
         dueMs,
       );
-    return { store, payments, account, session };
+    return { store, db, payments, account, session };
   };
 
   it("gives a transaction its session's order, and none when the session has none", async () => {
@@ -309,24 +310,22 @@ describe("the records, as the compact store keeps them", () => {
   });
 
   it("keeps an Idempotency-Key until the real time its 24 hours end on a clock ahead of real time", async () => {
-    const { store, account } = await setUp();
+    const { store, db, account } = await setUp();
     await store.advanceClock(account, 5000);
     const now = accountNow(account);
     await store.idempotencyKeys.claim(account.id, "op", "k", "h", now, account.clockOffsetMs);
-    const { due_ms } = (await store.db.get<{ due_ms: number }>("SELECT due_ms FROM idempotency_keys"))!;
+    const { due_ms } = (await db.get<{ due_ms: number }>("SELECT due_ms FROM idempotency_keys"))!;
     expect(due_ms).toBe(now + 24 * 60 * 60 * 1000 - 5000);
     await store.idempotencyKeys.forgetExpired(account.id, due_ms - 1);
-    expect(await store.db.get("SELECT COUNT(*) AS n FROM idempotency_keys")).toEqual({ n: 1 });
+    expect(await db.get("SELECT COUNT(*) AS n FROM idempotency_keys")).toEqual({ n: 1 });
     await store.idempotencyKeys.forgetExpired(account.id, due_ms);
-    expect(await store.db.get("SELECT COUNT(*) AS n FROM idempotency_keys")).toEqual({ n: 0 });
+    expect(await db.get("SELECT COUNT(*) AS n FROM idempotency_keys")).toEqual({ n: 0 });
     await store.close();
   });
 
   it("passes on a database error that is not the contact rule's own conflict", async () => {
-    const { store, account } = await setUp();
-    (store.db as SqliteDatabase).db.exec(
-      "CREATE TRIGGER no_counterparties BEFORE INSERT ON counterparties BEGIN SELECT RAISE(ABORT, 'refused'); END",
-    );
+    const { store, db, account } = await setUp();
+    db.db.exec("CREATE TRIGGER no_counterparties BEFORE INSERT ON counterparties BEGIN SELECT RAISE(ABORT, 'refused'); END");
     await expect(
       store.counterparties.create(
         account.id,

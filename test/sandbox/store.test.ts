@@ -8,8 +8,8 @@ import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../src/lib/contract-facts.ts";
-import { DatabaseUnavailableError } from "../../src/sandbox/store/database.ts";
-import { Store } from "../../src/sandbox/store/index.ts";
+import { type Database, DatabaseUnavailableError } from "../../src/sandbox/store/database.ts";
+import { openDatabase, Store } from "../../src/sandbox/store/index.ts";
 import { sqliteMigrations } from "../../src/sandbox/store/migrations.ts";
 import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
@@ -22,9 +22,9 @@ beforeAll(() => {
 });
 afterAll(() => cluster?.stop());
 
-/** A statement or several, run as given, outside the store (to break it on purpose). */
-async function exec(store: Store, url: string | undefined, sql: string) {
-  if (url === undefined) return (store.db as SqliteDatabase).db.exec(sql);
+/** A statement, or on PostgreSQL several, run as given, outside the store (to break it on purpose). */
+async function exec(db: Database, url: string | undefined, sql: string) {
+  if (url === undefined) return db.run(sql);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -34,7 +34,7 @@ async function exec(store: Store, url: string | undefined, sql: string) {
   }
 }
 
-const count = async (store: Store, table: string) => (await store.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
+const count = async (db: Database, table: string) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
 
 const engines = [
   { engine: "SQLite", skip: undefined, url: () => undefined },
@@ -42,19 +42,20 @@ const engines = [
 ];
 
 describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl }) => {
-  /** A new store on a new database, and that database's URL (none for SQLite). */
+  /** A new store on a new database, the database under it, and its URL (none for SQLite). */
   const open = async () => {
     const url = newUrl();
-    return { store: await Store.open(url === undefined ? {} : { postgres: url }), url };
+    const db = await openDatabase(url === undefined ? {} : { postgres: url });
+    return { store: new Store(db), db, url };
   };
 
   it.skipIf(skip)("makes every table on a new database", async () => {
-    const { store } = await open();
+    const { store, db } = await open();
     const tables =
-      store.db.dialect === "sqlite"
+      db.dialect === "sqlite"
         ? "SELECT name FROM sqlite_master WHERE type = 'table'"
         : "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'";
-    expect((await store.db.all<{ name: string }>(tables)).map((r) => r.name)).toEqual(
+    expect((await db.all<{ name: string }>(tables)).map((r) => r.name)).toEqual(
       expect.arrayContaining([
         "accounts",
         "counterparties",
@@ -72,22 +73,22 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
   });
 
   it.skipIf(skip)("rolls a transaction back whole, nested work included, and calls its commit hooks only after a commit", async () => {
-    const { store } = await open();
+    const { store, db } = await open();
     const account = await store.accounts.forToken("t");
     const heard: string[] = [];
     await expect(
       store.transaction(async () => {
-        store.db.afterCommit(() => heard.push("rolled back"));
+        db.afterCommit(() => heard.push("rolled back"));
         await store.webhooks.register(account.id, "https://a.example.com/", 1);
         await store.transaction(() => store.webhooks.register(account.id, "https://b.example.com/", 2));
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
-    expect(await count(store, "webhooks")).toBe(0);
+    expect(await count(db, "webhooks")).toBe(0);
     const hook = () => heard.push("committed");
     await store.transaction(async () => {
-      store.db.afterCommit(hook);
-      store.db.afterCommit(hook);
+      db.afterCommit(hook);
+      db.afterCommit(hook);
       await store.webhooks.register(account.id, "https://a.example.com/", 1);
       expect(heard).toEqual([]);
     });
@@ -163,7 +164,7 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
   });
 
   it.skipIf(skip)("keeps an Idempotency-Key for 24 hours of the account's clock, to the millisecond, then forgets it", async () => {
-    const { store } = await open();
+    const { store, db } = await open();
     const account = await store.accounts.forToken("keys");
     const keys = store.idempotencyKeys;
     const t0 = 1_000_000;
@@ -185,13 +186,13 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     // The sweep removes the keys past their lifetime, of one account or of all.
     await keys.claim(account.id, "op", "old", "h", t0, 0);
     await keys.forgetExpired(account.id, t0 + IDEMPOTENCY_KEY_LIFETIME_MS - 1);
-    expect(await count(store, "idempotency_keys")).toBe(2);
+    expect(await count(db, "idempotency_keys")).toBe(2);
     await keys.forgetExpired(account.id, t0 + IDEMPOTENCY_KEY_LIFETIME_MS);
-    expect(await count(store, "idempotency_keys")).toBe(1);
+    expect(await count(db, "idempotency_keys")).toBe(1);
     await keys.forgetExpired(null, t0 + 2 * IDEMPOTENCY_KEY_LIFETIME_MS - 1);
-    expect(await count(store, "idempotency_keys")).toBe(1);
+    expect(await count(db, "idempotency_keys")).toBe(1);
     await keys.forgetExpired(null, t0 + 2 * IDEMPOTENCY_KEY_LIFETIME_MS);
-    expect(await count(store, "idempotency_keys")).toBe(0);
+    expect(await count(db, "idempotency_keys")).toBe(0);
     await store.close();
   });
 
@@ -222,10 +223,10 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
   });
 
   it.skipIf(skip)("passes on a database error that is not the key's own conflict", async () => {
-    const { store, url } = await open();
+    const { store, db, url } = await open();
     const account = await store.accounts.forToken("keys");
     await exec(
-      store,
+      db,
       url,
       url === undefined
         ? "CREATE TRIGGER no_keys BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'refused'); END"
@@ -237,7 +238,7 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
   });
 
   it.skipIf(skip)("lets one claim of a due event win, and another take it once its lease has run out", async () => {
-    const { store } = await open();
+    const { store, db } = await open();
     const account = await store.accounts.forToken("claims");
     await store.webhooks.register(account.id, "http://127.0.0.1:9/", 1);
     const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "A", last_name: "B" } as const;
@@ -255,7 +256,7 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     expect(claims.filter(Boolean)).toHaveLength(1);
     // A claimed event is no longer due for anyone; once the lease runs out it is, and another takes it.
     expect(await store.outbox.due(Date.now(), 10)).toEqual([]);
-    await store.db.run("UPDATE events SET claim_until_ms = ? WHERE seq = ?", Date.now() - 1, due!.seq);
+    await db.run("UPDATE events SET claim_until_ms = ? WHERE seq = ?", Date.now() - 1, due!.seq);
     expect(await store.outbox.due(Date.now(), 10)).toHaveLength(1);
     expect(await store.outbox.claim(due!.seq, "p4", Date.now() + 60_000, Date.now())).toBe(true);
     // The holder whose lease ran out records nothing; the one that holds the claim does.
@@ -327,9 +328,9 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
   });
 
   it.skipIf(skip)("closes its database", async () => {
-    const { store } = await open();
+    const { store, db } = await open();
     await store.close();
-    await expect(store.db.get("SELECT 1")).rejects.toThrow();
+    await expect(db.get("SELECT 1")).rejects.toThrow();
   });
 });
 
@@ -361,20 +362,21 @@ describe("the store on a SQLite file", () => {
 describe.skipIf(postgresMissing)("the store on PostgreSQL", () => {
   it("migrates once when several processes start on a new database at once", async () => {
     const url = cluster!.createDatabase();
-    const stores = await Promise.all(Array.from({ length: 4 }, () => Store.open({ postgres: url })));
-    const versions = await stores[0]!.db.all<{ version: number }>("SELECT version FROM sandbox_schema");
+    const databases = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ postgres: url })));
+    const stores = databases.map((db) => new Store(db));
+    const versions = await databases[0]!.all<{ version: number }>("SELECT version FROM sandbox_schema");
     expect(versions).toEqual([{ version: 1 }]);
     // Every one of them works on the one schema.
     await Promise.all(stores.map((store, i) => store.accounts.forToken(`start-${i}`)));
-    expect(await count(stores[0]!, "accounts")).toBe(4);
+    expect(await count(databases[0]!, "accounts")).toBe(4);
     await Promise.all(stores.map((store) => store.close()));
   });
 
   it("refuses a database a newer sandbox made, and one it cannot reach or log in to, naming where and why", async () => {
     const url = cluster!.createDatabase();
-    const store = await Store.open({ postgres: url });
-    await store.db.run("UPDATE sandbox_schema SET version = 99");
-    await store.close();
+    const db = await openDatabase({ postgres: url });
+    await db.run("UPDATE sandbox_schema SET version = 99");
+    await db.close();
     const socket = cluster!.socketFolder;
     await expect(Store.open({ postgres: url })).rejects.toThrow(
       `The sandbox cannot use its database at ${socket}: the database was made by a newer sandbox (schema 99; this one knows 1).`,
@@ -423,21 +425,21 @@ describe.skipIf(postgresMissing)("the store on PostgreSQL", () => {
 
   it("runs again the one of two transactions PostgreSQL aborts in a deadlock of their locks", async () => {
     const url = cluster!.createDatabase();
-    const [a, b] = await Promise.all([Store.open({ postgres: url }), Store.open({ postgres: url })]);
+    const [a, b] = await Promise.all([openDatabase({ postgres: url }), openDatabase({ postgres: url })]);
     let runs = 0;
     let bothHold = () => {};
     const both = new Promise<void>((resolve) => (bothHold = resolve));
     let holding = 0;
     // Each takes one account's lock, waits until the other holds its own, then asks for the other's.
-    const crossing = (store: Store, first: number, second: number) =>
-      store.transaction(async () => {
+    const crossing = (db: Database, first: number, second: number) =>
+      db.transaction(async () => {
         runs++;
-        await store.db.lock(first);
-        await store.db.get("SELECT 1");
+        await db.lock(first);
+        await db.get("SELECT 1");
         if (++holding === 2) bothHold();
         await both;
-        await store.db.lock(second);
-        return store.db.get<{ done: number }>("SELECT 1 AS done");
+        await db.lock(second);
+        return db.get<{ done: number }>("SELECT 1 AS done");
       });
     expect(await Promise.all([crossing(a, 1, 2), crossing(b, 2, 1)])).toEqual([{ done: 1 }, { done: 1 }]);
     expect(runs).toBe(3);

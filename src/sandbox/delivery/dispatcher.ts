@@ -1,26 +1,25 @@
-// Delivers the outbox's events to each account's webhook URL (decision
-// D14): signed with the account's secret by the package's own signWebhook, a 2xx within the
-// timeout acknowledges, anything else is retried with the same webhook-id and a fresh signature
-// on a schedule measured on the account's clock. The events of one session go one at a time,
-// in the order they were made, each once the earlier ones are acknowledged or have failed for
-// good (the order rule, as Svix's ordered mode), so a receiver sees each flow in order, unless a
-// delivery fault armed on the account says otherwise (duplicates, a shuffled order, a delay).
-// Several processes on one database each deliver what is due: each attempt is claimed first,
-// with a lease that another process takes over if this one dies before recording it.
+// Delivers the outbox's events to each account's webhook URL (decision D14): signed with the
+// account's secret, a 2xx within the transport's timeout acknowledges, anything else is retried
+// with the same webhook-id and a fresh signature on a schedule measured on the account's clock.
+// The events of one session go one at a time, in the order they were made, each once the earlier
+// ones are acknowledged or have failed for good (the order rule, as Svix's ordered mode), so a
+// receiver sees each flow in order, unless a delivery fault armed on the account says otherwise
+// (duplicates, a shuffled order, a delay). Several processes on one database each deliver what is
+// due: each attempt is claimed first, with a lease that another process takes over if this one
+// dies before recording it. What is sent and when is decided here; how it reaches the receiver is
+// the transport's (transport.ts), so that another plugs in without touching the schedule.
 import { randomUUID } from "node:crypto";
-import http, { type OutgoingHttpHeaders } from "node:http";
-import https from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
-import { signWebhook } from "../../webhooks/sign.ts";
-import { accountNow, realTime } from "../flow/clock.ts";
-import { DELIVERY_TIMEOUT_MS, RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
+import { realTime } from "../flow/clock.ts";
+import { RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
 import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
 import type { DueEvent, DueKey } from "../store/outbox.ts";
 import type { Store } from "../store/index.ts";
 import { reportUnlessUnavailable } from "../store/database.ts";
-import { payloadOf } from "./payload.ts";
-import { isLoopbackHost } from "../flow/urls.ts";
+import { HttpTransport } from "./http-transport.ts";
+import { makeAttempt } from "./attempt.ts";
+import type { Transport } from "./transport.ts";
 
 /** How often retries that real time brought due are looked for. */
 const TICK_MS = 1000;
@@ -29,54 +28,11 @@ const BATCH = 256;
 /** How often a wait on another process's attempt looks whether it is recorded. */
 const HELD_POLL_MS = 20;
 
-// node:http's client with connections kept alive, rather than fetch: a third of the cost per
-// delivery here.
-const clients = {
-  "http:": { request: http.request, agent: new http.Agent({ keepAlive: true }) },
-  "https:": { request: https.request, agent: new https.Agent({ keepAlive: true }) },
-} as const;
-// A test's receiver on this machine has a self-signed certificate, and nothing between two
-// loopback processes can pose as it: its certificate is not checked (D21). Every other host's is.
-const loopbackTls = { request: https.request, agent: new https.Agent({ keepAlive: true, rejectUnauthorized: false }) };
-
-class TimeoutError extends Error {
-  override name = "TimeoutError";
-}
-
-/** POSTs the body and resolves to the status the receiver answers, once its headers arrive. */
-function post(url: string, headers: OutgoingHttpHeaders, body: string, timeoutMs: number, signal: AbortSignal): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    // POST /webhooks takes only https:// and loopback http:// URLs.
-    const client =
-      target.protocol === "https:" && isLoopbackHost(target.hostname) ? loopbackTls : clients[target.protocol as keyof typeof clients];
-    const req = client.request(
-      target,
-      { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: client.agent, signal },
-      (res) => {
-        clearTimeout(timer);
-        // Unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another
-        // connection; what the receiver sees is the same.
-        // Stryker disable next-line CallExpression: see above
-        res.resume();
-        resolve(res.statusCode!);
-      },
-    );
-    const timer = setTimeout(() => req.destroy(new TimeoutError()), timeoutMs);
-    req.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    req.end(body);
-  });
-}
-
 export interface DeliverySettings {
   /** Delays in seconds of sandbox time before each retry; its length is the number of retries. */
   retryScheduleSeconds?: readonly number[];
-  timeoutMs?: number;
-  /** Hosts outside loopback that may be delivered to; `*` for every host (decision D21). */
-  allowedHosts?: readonly string[];
+  /** How each attempt reaches its receiver: HTTP to the registered URL, with its default timeout, unless another is given. */
+  transport?: Transport;
 }
 
 interface InFlight {
@@ -88,8 +44,7 @@ interface InFlight {
 export class Dispatcher {
   readonly #store: Store;
   readonly #schedule: readonly number[];
-  readonly #timeoutMs: number;
-  readonly #allowedHosts: ReadonlySet<string>;
+  readonly #transport: Transport;
   /** The attempt under way of each session that has one (`account/session`): a session's events go one at a time. */
   readonly #inFlight = new Map<string, InFlight>();
   /** This process's claims on the events it is sending, released when it closes. */
@@ -101,8 +56,7 @@ export class Dispatcher {
   constructor(store: Store, settings: DeliverySettings = {}) {
     this.#store = store;
     this.#schedule = settings.retryScheduleSeconds ?? RETRY_SCHEDULE_SECONDS;
-    this.#timeoutMs = settings.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    this.#allowedHosts = new Set(settings.allowedHosts?.map((host) => host.toLowerCase()));
+    this.#transport = settings.transport ?? new HttpTransport();
     // Whatever a transaction puts in the outbox goes out once it has committed, not at the next tick.
     store.outbox.onCommitted(() => this.#kick());
   }
@@ -127,10 +81,9 @@ export class Dispatcher {
     setImmediate(() => {
       this.#kicked = false;
       const now = Date.now();
-      // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next kick
       if (this.#closing.signal.aborted) return;
       this.#store.outbox
-        .due(now, BATCH + this.#inFlight.size)
+        .due(now, this.#readLimit())
         .then((due) => this.#start(due, now))
         .catch(reportUnlessUnavailable);
     });
@@ -149,8 +102,7 @@ export class Dispatcher {
     /** Events another process holds (it claimed them first): the advance waits for their attempts too. */
     const heldElsewhere = new Set<number>();
     while (!this.#closing.signal.aborted) {
-      // Stryker disable next-line ArithmeticOperator: the loop reads again until nothing is due, whatever each pass's limit
-      const due = await this.#store.outbox.dueFor(account.id, targetMs, BATCH + this.#inFlight.size);
+      const due = await this.#store.outbox.dueFor(account.id, targetMs, this.#readLimit());
       // Due here again: its holder's lease ran out without an attempt recorded, and this process makes it.
       for (const { seq } of due) heldElsewhere.delete(seq);
       this.#start(due, targetMs);
@@ -197,9 +149,15 @@ export class Dispatcher {
     return false;
   }
 
+  /** Due events one pass reads: a batch besides those in flight here, which it skips. */
+  #readLimit() {
+    // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next
+    return BATCH + this.#inFlight.size;
+  }
+
   /** How long a claim holds: long enough for the attempt and its duplicate, each with its delay and the receiver's whole timeout. */
   #leaseMs(faults: readonly FaultRow[]) {
-    return 2 * (this.#timeoutMs + (faults.find((f) => f.effect === "delay")?.delay_ms ?? 0)) + 1000;
+    return 2 * (this.#transport.timeoutMs + (faults.find((f) => f.effect === "delay")?.delay_ms ?? 0)) + 1000;
   }
 
   /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */
@@ -255,9 +213,9 @@ export class Dispatcher {
     const delayed = faults.find((f) => f.effect === "delay");
     // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
     if (delayed) await sleep(delayed.delay_ms!, undefined, { signal: this.#closing.signal }).catch(() => {});
-    const first = await this.#send(event, account, event.attempts + 1);
+    const first = await makeAttempt(this.#transport, event, account, event.attempts + 1, this.#closing.signal);
     if (!first) return;
-    const succeeded = first.error === null;
+    const { succeeded } = first;
     const delay = this.#schedule[first.attempt - 1];
     // Counted from the attempt's end on the clock it was made by: a clock advanced while it was under way brings its
     // retry due as it would have had the attempt been recorded before the advance.
@@ -266,7 +224,7 @@ export class Dispatcher {
     const applied = faults.filter((f) => f.effect !== "duplicate");
     // Not recorded when this process's lease ran out and another took the event: that one records it.
     const recorded = await this.#store.transaction(async () => {
-      const attempt = { ...first, succeeded, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) };
+      const attempt = { ...first, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) };
       if (!(await this.#store.outbox.recordAttempt(attempt, this.#claim))) return false;
       for (const fault of applied) await this.#store.faults.acted(fault);
       return true;
@@ -275,67 +233,14 @@ export class Dispatcher {
     if (recorded && nextDueMs !== null) setTimeout(() => this.#kick(), Math.max(0, nextDueMs - Date.now())).unref();
     const duplicate = faults.find((f) => f.effect === "duplicate");
     if (!recorded || !succeeded || !duplicate) return;
-    const again = await this.#send(event, account, first.attempt + 1);
+    const again = await makeAttempt(this.#transport, event, account, first.attempt + 1, this.#closing.signal);
     if (!again) return;
     await this.#store.transaction(async () => {
-      await this.#store.outbox.recordExtraAttempt({
-        ...again,
-        succeeded: again.error === null,
-        nextAttemptAtMs: null,
-        nextDueMs: null,
-        faults: ["duplicate"],
-      });
+      await this.#store.outbox.recordExtraAttempt({ ...again, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });
       await this.#store.faults.acted(duplicate);
     });
-  }
-
-  /** Posts the event, signed now; undefined when the sandbox closed meanwhile (the attempt is made again after a restart). */
-  async #send(event: DueEvent, account: Account, attempt: number) {
-    const attemptedAtMs = accountNow(account);
-    const started = performance.now();
-    let responseStatus: number | null = null;
-    let error: string | null = this.#refusal(event.url);
-    if (error === null) {
-      try {
-        // Signed at the real time: the receiver checks the timestamp against its own clock.
-        const payload = payloadOf(event);
-        const headers = await signWebhook({ id: event.id, timestamp: new Date(), payload, secret: event.secret });
-        const headersOut = { ...headers, "Content-Type": "application/json", "User-Agent": "payin-sandbox" };
-        responseStatus = await post(event.url, headersOut, payload, this.#timeoutMs, this.#closing.signal);
-        // A 2xx acknowledges; node:http never hands over a 1xx as the answer.
-        if (responseStatus > 299) error = `The receiver answered ${responseStatus}.`;
-      } catch (caught) {
-        error = describe(caught, this.#timeoutMs);
-      }
-    }
-    if (this.#closing.signal.aborted) return undefined;
-    const { accountId, id: eventId, sessionId, url } = event;
-    return {
-      accountId,
-      eventId,
-      sessionId,
-      attempt,
-      url,
-      responseStatus,
-      error,
-      attemptedAtMs,
-      durationMs: Math.round(performance.now() - started),
-    };
-  }
-
-  /** Why the sandbox makes no connection to `url`, or null when it may (decision D21). */
-  #refusal(url: string): string | null {
-    const hostname = URL.parse(url)?.hostname;
-    if (hostname === undefined || isLoopbackHost(hostname) || this.#allowedHosts.has("*") || this.#allowedHosts.has(hostname)) return null;
-    return `Not sent: the sandbox delivers only to loopback hosts unless started with --allow-webhook-host ${hostname}.`;
   }
 }
 
 /** A delay drawn uniformly within RETRY_JITTER of `ms`. */
 export const jittered = (ms: number) => Math.round(ms * (1 + (Math.random() * 2 - 1) * RETRY_JITTER));
-
-function describe(error: unknown, timeoutMs: number): string {
-  if ((error as Error).name === "TimeoutError") return `No answer within ${timeoutMs / 1000} s.`;
-  const { code, message } = error as { code?: string; message: string };
-  return `The request failed: ${code ?? message}.`;
-}

@@ -3,6 +3,7 @@
 // node:sqlite, or in PostgreSQL shared by any number of these processes.
 import { createServer } from "node:http";
 import { Dispatcher } from "../delivery/dispatcher.ts";
+import { HttpTransport } from "../delivery/http-transport.ts";
 import { runDueWork } from "../flow/due-work.ts";
 import { handlePage } from "./page/routes.ts";
 import { handleDashboard } from "./dashboard/routes.ts";
@@ -75,8 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const payments = new Payments(store, options.settlementDelaySeconds);
   const dispatcher = new Dispatcher(store, {
     retryScheduleSeconds: options.retryScheduleSeconds,
-    timeoutMs: options.deliveryTimeoutMs,
-    allowedHosts: options.allowWebhookHosts,
+    transport: new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts }),
   });
   // The origin is known once the server listens, before any request can arrive.
   const closing = new AbortController();

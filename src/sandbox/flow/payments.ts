@@ -37,7 +37,7 @@ export class Payments {
     const store = this.#store;
     return store.transaction(async (): Promise<PaymentResult> => {
       // Two payments of one session at once, in any process: the second sees what the first did.
-      await store.db.lock(account.id, sessionId);
+      await store.lockSession(account.id, sessionId);
       await this.expireDue(account.id, Date.now()); // a session past its expiry is expired before anyone may pay it
       const session = await store.sessions.get(account.id, sessionId);
       if (!session) return { refused: "not_found" };

@@ -1,7 +1,10 @@
 // Accounts are bearer tokens: each distinct token is its own account, made on first use. Its
 // clock's offset is read from the database at each look-up, so that every process serving the
-// account keeps one clock; one object per account stays in memory, so that a clock moved
-// through one look-up is moved for every holder of the account here (a delivery under way).
+// account keeps one clock; while anyone here holds an account's object, a look-up finds that
+// object, so that a clock moved through one look-up is moved for every holder of the account
+// here (a delivery under way). The objects are held weakly: an account no one holds any more
+// (a CI run's token, used once) leaves memory, and its next look-up makes a new object from the
+// database, which is all that an object no one holds could have known.
 import type { Database } from "./database.ts";
 
 export interface Account {
@@ -21,7 +24,11 @@ const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE
 const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
 
 export class Accounts {
-  readonly #byId = new Map<number, Account>();
+  readonly #byId = new Map<number, WeakRef<Account>>();
+  // Once an object is collected its entry goes too, unless a newer object of the account stands there.
+  readonly #collected = new FinalizationRegistry<number>((id) => {
+    if (this.#byId.get(id)?.deref() === undefined) this.#byId.delete(id);
+  });
   readonly #db: Database;
 
   constructor(db: Database) {
@@ -52,10 +59,19 @@ export class Accounts {
     return this.#cached((await this.#db.get<Account>(GET, id))!);
   }
 
+  /** How many accounts have an object in memory: those held here, and those no one holds that are not yet collected. */
+  get inMemory(): number {
+    return this.#byId.size;
+  }
+
   #cached(row: Account): Account {
-    let account = this.#byId.get(row.id);
-    if (!account) this.#byId.set(row.id, (account = { id: row.id, clockOffsetMs: row.clockOffsetMs }));
-    else account.clockOffsetMs = row.clockOffsetMs;
+    let account = this.#byId.get(row.id)?.deref();
+    if (account) account.clockOffsetMs = row.clockOffsetMs;
+    else {
+      account = { id: row.id, clockOffsetMs: row.clockOffsetMs };
+      this.#byId.set(row.id, new WeakRef(account));
+      this.#collected.register(account, row.id);
+    }
     return account;
   }
 

@@ -32,8 +32,29 @@ const ACCOUNT_TABLES = [
  */
 export type StoreLocation = { file?: string } | { postgres: string; timeoutMs?: number };
 
+/**
+ * Opens the database at `location`, its schema brought up to date: SQLite in memory by default.
+ * PostgreSQL's driver is loaded only for a PostgreSQL URL. A test keeps it to look under the store.
+ */
+export async function openDatabase(location: StoreLocation = {}): Promise<Database> {
+  if ("postgres" in location) {
+    const { PostgresDatabase } = await import("./postgres.ts").catch((error: { code?: string }) => {
+      // pg is an optional peer dependency: only a shared sandbox needs it.
+      if (error.code === "ERR_MODULE_NOT_FOUND")
+        throw new Error("A PostgreSQL database needs its driver: npm install pg", { cause: error });
+      throw error;
+    });
+    return PostgresDatabase.open(location.postgres, { timeoutMs: location.timeoutMs });
+  }
+  const sqlite = new SqliteDatabase(location.file);
+  // One process serves a SQLite file: what a process before it claimed and left unrecorded is free now.
+  await sqlite.run("UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim IS NOT NULL");
+  return sqlite;
+}
+
+/** The state, by resource, on one database that only the store's modules reach: the rest of the sandbox asks for named operations. */
 export class Store {
-  readonly db: Database;
+  readonly #db: Database;
   readonly accounts: Accounts;
   readonly counterparties: Counterparties;
   readonly sessions: Sessions;
@@ -46,7 +67,7 @@ export class Store {
   readonly #dueTimes;
 
   constructor(db: Database) {
-    this.db = db;
+    this.#db = db;
     this.accounts = new Accounts(db);
     this.counterparties = new Counterparties(db);
     this.sessions = new Sessions(db);
@@ -59,21 +80,9 @@ export class Store {
     this.#dueTimes = new DueTimes(db);
   }
 
-  /** Opens the store: SQLite in memory by default. PostgreSQL's driver is loaded only for a PostgreSQL URL. */
+  /** Opens the store on the database at `location` (openDatabase). */
   static async open(location: StoreLocation = {}): Promise<Store> {
-    if ("postgres" in location) {
-      const { PostgresDatabase } = await import("./postgres.ts").catch((error: { code?: string }) => {
-        // pg is an optional peer dependency: only a shared sandbox needs it.
-        if (error.code === "ERR_MODULE_NOT_FOUND")
-          throw new Error("A PostgreSQL database needs its driver: npm install pg", { cause: error });
-        throw error;
-      });
-      return new Store(await PostgresDatabase.open(location.postgres, { timeoutMs: location.timeoutMs }));
-    }
-    const sqlite = new SqliteDatabase(location.file);
-    // One process serves a SQLite file: what a process before it claimed and left unrecorded is free now.
-    await sqlite.run("UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim IS NOT NULL");
-    return new Store(sqlite);
+    return new Store(await openDatabase(location));
   }
 
   /**
@@ -82,7 +91,16 @@ export class Store {
    * `work` may run again when PostgreSQL aborted it for another transaction's sake.
    */
   transaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    return this.#db.transaction(work);
+  }
+
+  /**
+   * Inside a transaction, until it ends: the lock that the writers of the session's events share
+   * (outbox.ts), in every process. What the transaction reads of the session then stays
+   * as read until it commits: of two payments of one session at once, the second sees the first's.
+   */
+  lockSession(accountId: number, sessionId: string) {
+    return this.#db.lock(accountId, sessionId);
   }
 
   /** Moves the account's clock `ms` ahead; what it has due comes that much sooner in real time. */
@@ -98,13 +116,13 @@ export class Store {
     return this.transaction(async () => {
       // Writers of the account's events share this lock: none commits a session between the deletes of sessions and of
       // counterparties (one that had begun deadlocks with the reset, and PostgreSQL aborts one of the two, run again).
-      await this.db.lock(account.id);
-      for (const table of ACCOUNT_TABLES) await this.db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
+      await this.#db.lock(account.id);
+      for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
       await this.accounts.resetClock(account);
     });
   }
 
   close() {
-    return this.db.close();
+    return this.#db.close();
   }
 }

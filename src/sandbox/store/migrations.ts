@@ -1,7 +1,9 @@
 // The sandbox database's schema, for each engine, as an append-only list of migrations: a
 // database made by an older sandbox is brought up to date at start. Never edit a migration that
 // has shipped; add one. Every table is keyed by account first: one account never reads another's
-// rows. PostgreSQL's list starts at the schema SQLite's reached with its sixth.
+// rows. PostgreSQL's list starts at the schema SQLite's reached with its sixth. A change is
+// written in both lists: test/sandbox/schema.test.ts compares what each engine's catalog holds
+// after them (every column, key, constraint and index) and names what one has and the other lacks.
 export const sqliteMigrations: readonly string[] = [
   `
   CREATE TABLE accounts (

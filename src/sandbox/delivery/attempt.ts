@@ -1,0 +1,49 @@
+// One attempt of an event, whichever transport carries it: the envelope signed with the
+// account's secret by the package's own signWebhook, anew for each attempt, sent, timed, and
+// judged by the contract's rule (decision D14: a 2xx acknowledges, anything else fails).
+import { signWebhook } from "../../webhooks/sign.ts";
+import { accountNow } from "../flow/clock.ts";
+import type { Account } from "../store/accounts.ts";
+import type { Attempt, DueEvent } from "../store/outbox.ts";
+import { payloadOf } from "./payload.ts";
+import type { Transport, WebhookRequest } from "./transport.ts";
+
+/** An attempt made: what the receiver answered, or why it did not, whether that acknowledges, and when on the account's clock. */
+export type MadeAttempt = Omit<Attempt, "nextAttemptAtMs" | "nextDueMs" | "faults">;
+
+/** The event as its receiver gets it, signed at the real time: the receiver checks the timestamp against its own clock. */
+export async function signedRequest(event: DueEvent): Promise<WebhookRequest> {
+  const body = payloadOf(event);
+  const signature = await signWebhook({ id: event.id, timestamp: new Date(), payload: body, secret: event.secret });
+  return { url: event.url, headers: { ...signature, "Content-Type": "application/json", "User-Agent": "payin-sandbox" }, body };
+}
+
+/** Makes attempt number `attempt` of the event; undefined when `signal` aborted it (the sandbox closed meanwhile). */
+export async function makeAttempt(
+  transport: Transport,
+  event: DueEvent,
+  account: Account,
+  attempt: number,
+  signal: AbortSignal,
+): Promise<MadeAttempt | undefined> {
+  const attemptedAtMs = accountNow(account);
+  const started = performance.now();
+  const result = await transport.send(await signedRequest(event), signal);
+  if (signal.aborted) return undefined;
+  const responseStatus = "status" in result ? result.status : null;
+  // A transport never hands over a 1xx as the answer.
+  const error = "error" in result ? result.error : responseStatus! > 299 ? `The receiver answered ${responseStatus}.` : null;
+  const { accountId, id: eventId, sessionId, url } = event;
+  return {
+    accountId,
+    eventId,
+    sessionId,
+    attempt,
+    url,
+    responseStatus,
+    error,
+    succeeded: error === null,
+    attemptedAtMs,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
