@@ -128,7 +128,7 @@ export const eventChecks: Check[] = [
         await verified(first, secret, context.eventsSeen);
         // With the control API, the retry is brought forward instead of waited for.
         if (context.offers.has("control"))
-          expectAnswer(await context.target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 10 } }), 200);
+          expectAnswer(await context.target.call("POST", PATHS.clockAdvance, { body: { seconds: 10 } }), 200);
         // After an advance the retry has been made; without one, it is waited for.
         const waitMs = context.offers.has("control") ? 2_000 : RETRY_WAIT_MS;
         const retry = await receiver
@@ -166,7 +166,7 @@ export const eventChecks: Check[] = [
       expectAnswer(await simulate(failed.session.id, { outcome: "fail", failure_reason: "card_declined" }), 200);
       // A minute short of the hour the link is valid: the unpaid sessions are still open. The
       // advance answers once what it made due is delivered.
-      expectAnswer(await target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 59 * 60 } }), 200);
+      expectAnswer(await target.call("POST", PATHS.clockAdvance, { body: { seconds: 59 * 60 } }), 200);
       const early = receiver.deliveries.find(
         (d) => eventOf(d)?.type === "session-expired" && eventOf(d)?.data?.session_id === expired.session.id,
       );
@@ -175,7 +175,7 @@ export const eventChecks: Check[] = [
           `body: ${early.body.slice(0, 300)}`,
         ]);
       // A day on: the payment settles and the two unpaid sessions expire.
-      expectAnswer(await target.call("POST", "/_sandbox/v1/clock/advance", { body: { seconds: 86_400 } }), 200);
+      expectAnswer(await target.call("POST", PATHS.clockAdvance, { body: { seconds: 86_400 } }), 200);
       const expected = [
         [paid.session.id, EVENT_FLOWS.success],
         [failed.session.id, EVENT_FLOWS.failure],
