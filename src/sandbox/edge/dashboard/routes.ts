@@ -13,7 +13,7 @@ import type { Account } from "../../store/accounts.ts";
 import { accountNow } from "../../flow/clock.ts";
 import { runDueWork } from "../../flow/due-work.ts";
 import { redirect, sendHtml } from "../http.ts";
-import { FAILURE_REASONS } from "../page/render.ts";
+import { FAILURE_REASONS } from "../../flow/failure-reasons.ts";
 import { DASHBOARD, dashboardPage, signInPage, type DashboardData } from "./render.ts";
 
 const COOKIE = "payin_sandbox_token";

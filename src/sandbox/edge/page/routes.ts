@@ -8,20 +8,18 @@ import { readBody } from "../../../lib/request-body.ts";
 import { runDueWork } from "../../flow/due-work.ts";
 import type { Sandbox } from "../../api/operation.ts";
 import type { Outcome } from "../../flow/payments.ts";
-import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
+import { isOfferedFailureReason } from "../../flow/failure-reasons.ts";
+import { notFoundPage, paymentPage } from "./render.ts";
 import { redirect, safeDecode, sendHtml } from "../http.ts";
 
 import { PAGE_PREFIX } from "../../flow/urls.ts";
-
-const isFailureReason = (value: string | null): value is (typeof FAILURE_REASONS)[number] =>
-  (FAILURE_REASONS as ReadonlyArray<string | null>).includes(value);
 
 /** The customer's choice from the page's form; undefined when the form is not one the page sends. */
 function outcomeOf(form: URLSearchParams): Outcome | undefined {
   const outcome = form.get("outcome");
   if (outcome === "pay") return { outcome: "pay" };
   const reason = form.get("failure_reason");
-  if (outcome === "fail" && isFailureReason(reason)) return { outcome: "fail", failure_reason: reason };
+  if (outcome === "fail" && isOfferedFailureReason(reason)) return { outcome: "fail", failure_reason: reason };
   return undefined;
 }
 
@@ -38,7 +36,7 @@ export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: Se
     await runDueWork(sandbox, account.id); // shows a session that has just expired as expired
     const session = (await store.sessions.get(account.id, id))!;
     const failed = query.get("failed");
-    return sendHtml(res, 200, paymentPage(session, isFailureReason(failed) ? { failed } : undefined));
+    return sendHtml(res, 200, paymentPage(session, isOfferedFailureReason(failed) ? { failed } : undefined));
   }
   if (req.method !== "POST") {
     return sendHtml(res, 405, paymentPage(found.session), { Allow: "GET, HEAD, POST" });
