@@ -8,8 +8,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
-import { eventEntries } from "./lib/events.ts";
-import { eventTypesModule } from "./lib/event-types.ts";
+import { eventEntries, eventFlows, eventRanks } from "./lib/events.ts";
+import { eventFlowsModule, eventTypesModule } from "./lib/event-types.ts";
 import { eventValidatorsDeclarations, eventValidatorsModule } from "./lib/event-validators.ts";
 import { problemTitlesModule } from "./lib/problem-titles.ts";
 import { responseValidatorsDeclarations, responseValidatorsModule } from "./lib/response-validators.ts";
@@ -50,11 +50,14 @@ const asyncapi = JSON.parse(readFileSync(output("asyncapi.json"), "utf8"));
 writeFileSync(output("asyncapi.json"), `${JSON.stringify(asyncapi, null, 2)}\n`);
 writeFileSync(output("asyncapi.yaml"), YAML.stringify(asyncapi, { lineWidth: 0 }));
 
-// Events: types and runtime lists from the OpenAPI webhooks (their validators are built below).
+// Events: types, runtime lists, the flows and each event's rank from the AsyncAPI document (their
+// validators, of the OpenAPI document's schemas, are built below).
 const openapiJson = readFileSync(output("openapi.json"), "utf8");
-const events = eventEntries(JSON.parse(openapiJson));
+const events = eventEntries(asyncapi);
+const sequences = eventFlows(asyncapi, events);
 writeFileSync(output("event-validators.d.ts"), eventValidatorsDeclarations(events));
 writeFileSync(output("event-types.ts"), eventTypesModule(events));
+writeFileSync(output("event-flows.ts"), eventFlowsModule(sequences, eventRanks(events, sequences)));
 
 // The sandbox's control API: bundle and types, then the sandbox's routes and request
 // validators from both documents.

@@ -3,6 +3,7 @@
 // endpoint's own failures, built as the service builds them, with fresh event ids; and a way to
 // write the same event as other bytes. The ways a delivery is bent after it was signed are the
 // testing entry's (../testing/deliveries.ts).
+import { EVENT_FLOWS } from "../../generated/event-flows.ts";
 import type { PayinEventType } from "../../generated/event-types.ts";
 import { eventPayload } from "../lib/event-payload.ts";
 import { newId } from "../lib/ids.ts";
@@ -35,16 +36,8 @@ export interface Payments {
   origin: "created" | "sessions" | "made-up";
 }
 
-/** Which payment each event type is about: the failed one's session is still open, to expire. */
-const PAYMENT_OF: Record<PayinEventType, "paid" | "failed"> = {
-  "session-created": "paid",
-  "transaction-created": "paid",
-  "transaction-completed": "paid",
-  "session-completed": "paid",
-  "transaction-settled": "paid",
-  "transaction-failed": "failed",
-  "session-expired": "failed",
-};
+/** Which payment an event is about: the paid one for a paid session's events, else the failed one (its session open, to expire). */
+const paymentOf = (type: PayinEventType) => ((EVENT_FLOWS.success as readonly PayinEventType[]).includes(type) ? "paid" : "failed");
 
 export interface OutgoingEvent {
   id: string;
@@ -52,7 +45,7 @@ export interface OutgoingEvent {
 }
 
 /** A new event of `type` about its payment (or the one given), with a fresh id, happening now. */
-export function newEvent(type: PayinEventType, payments: Payments, payment = payments[PAYMENT_OF[type]]): OutgoingEvent {
+export function newEvent(type: PayinEventType, payments: Payments, payment = payments[paymentOf(type)]): OutgoingEvent {
   const id = newId("msg");
   const body = eventPayload({
     id,

@@ -1,4 +1,7 @@
-// Request bodies the checks send: valid ones, unique where the contract's rules need them to be.
+// Request bodies the checks send: valid ones, unique where the contract's rules need them to be;
+// and the paths they send them to, each a template of the documents (./paths.ts).
+import { notAPath, pathTo } from "./paths.ts";
+
 const unique = () => crypto.getRandomValues(new Uint32Array(1))[0]!.toString().padStart(10, "0");
 
 /** A PAYIN counterparty whose email and phone number no earlier run used. */
@@ -23,11 +26,21 @@ export const sessionBody = (counterpartyId: string) => ({
 });
 
 export const PATHS = {
-  counterparties: "/api/v1/send/counterparties/",
-  counterpartySchema: "/api/v1/send/counterparties/schema/?payment_rail=PAYIN&type=INDIVIDUAL",
-  sessions: "/api/v1/earn/payment-sessions/",
-  transaction: (id: string) => `/api/v1/earn/transactions/${encodeURIComponent(id)}/`,
-  webhooks: "/webhooks",
-  /** The sandbox's control API: what the customer does on the payment page. */
-  simulate: (sessionId: string) => `/_sandbox/v1/payment-sessions/${encodeURIComponent(sessionId)}/simulate`,
+  counterparties: pathTo("/api/v1/send/counterparties/"),
+  /** With a query such as `payment_rail=PAYIN&type=INDIVIDUAL`, the rail and type of a counterparty the contract has. */
+  counterpartySchema: (query = "payment_rail=PAYIN&type=INDIVIDUAL") => `${pathTo("/api/v1/send/counterparties/schema/")}?${query}`,
+  sessions: pathTo("/api/v1/earn/payment-sessions/"),
+  transaction: (id: string) => pathTo("/api/v1/earn/transactions/{transaction_id}/", { transaction_id: id }),
+  webhooks: pathTo("/webhooks"),
+  /** For the check that a path the contract lacks is answered 404. */
+  unknown: notAPath("/api/v1/earn/refunds/"),
+  // The sandbox's control API: what the customer does on the payment page, the account's clock,
+  // state, faults, request journal and delivery log.
+  simulate: (sessionId: string) => pathTo("/_sandbox/v1/payment-sessions/{session_id}/simulate", { session_id: sessionId }),
+  clockAdvance: pathTo("/_sandbox/v1/clock/advance"),
+  reset: pathTo("/_sandbox/v1/reset"),
+  faults: pathTo("/_sandbox/v1/faults"),
+  fault: (id: string) => pathTo("/_sandbox/v1/faults/{fault_id}", { fault_id: id }),
+  requests: pathTo("/_sandbox/v1/requests"),
+  deliveries: (sessionId: string) => `${pathTo("/_sandbox/v1/deliveries")}?${new URLSearchParams({ session_id: sessionId })}`,
 } as const;

@@ -51,7 +51,7 @@ export interface ConformanceReport {
   results: CheckResult[];
   /** Each documented status of each of the contract's operations, exercised by a check or not. */
   coverage: CoverageRow[];
-  /** Each of the seven event types, received and verified or not. */
+  /** Each event type, received and verified or not. */
   events: Array<{ type: string; exercised: boolean }>;
   /** The share of the statuses and event types exercised, in percent. */
   coveragePercent: number;

@@ -37,7 +37,7 @@ export class SandboxAccount {
     const why = (exchange: Exchange, path: string) =>
       `needs the sandbox's control API at --base-url to make the endpoint's fetch fail: ` +
       `${target.baseUrl} answered ${exchange.answer.status} to GET ${path}`;
-    for (const path of ["/_sandbox/v1/faults", "/_sandbox/v1/requests"]) {
+    for (const path of [PATHS.faults, PATHS.requests]) {
       const exchange = await target.call("GET", path);
       if (exchange.answer.status !== 200) return why(exchange, path);
     }
@@ -46,7 +46,7 @@ export class SandboxAccount {
 
   /** Arms `fault` on every fetch of a transaction until it is disarmed; its id, and when it was armed on the account's clock. */
   async armOnFetch(fault: object): Promise<{ id: string; armedAtMs: number }> {
-    const { answer, json } = await this.#target.call("POST", "/_sandbox/v1/faults", {
+    const { answer, json } = await this.#target.call("POST", PATHS.faults, {
       body: { target: "request", operation_id: "getTransaction", ...fault },
     });
     if (answer.status !== 201) throw new Error(`the sandbox answered ${answer.status} to arm a fault: ${answer.text.slice(0, 300)}`);
@@ -54,13 +54,13 @@ export class SandboxAccount {
   }
 
   async disarm(id: string): Promise<void> {
-    const { answer } = await this.#target.call("DELETE", `/_sandbox/v1/faults/${encodeURIComponent(id)}`);
+    const { answer } = await this.#target.call("DELETE", PATHS.fault(id));
     if (answer.status !== 204) throw new Error(`the sandbox answered ${answer.status} to disarm fault ${id}: ${answer.text.slice(0, 300)}`);
   }
 
   /** The fetches of the transaction in the account's journal, newest first. */
   async fetchesOf(transactionId: string): Promise<Fetch[]> {
-    const { json } = await this.#target.call("GET", "/_sandbox/v1/requests");
+    const { json } = await this.#target.call("GET", PATHS.requests);
     const path = PATHS.transaction(transactionId);
     return (json.data as Fetch[]).filter((request) => request.path === path);
   }
@@ -73,7 +73,7 @@ export class SandboxAccount {
   async quiet(sessionId: string, url: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { json } = await this.#target.call("GET", `/_sandbox/v1/deliveries?session_id=${encodeURIComponent(sessionId)}`);
+      const { json } = await this.#target.call("GET", PATHS.deliveries(sessionId));
       const attempts = (json.data as Attempt[]).filter((attempt) => attempt.url === url);
       const last = new Map<string, Attempt>(attempts.map((attempt) => [attempt.event_id, attempt]));
       const pending = [...last.values()].some((a) => a.status === "failed" && a.next_attempt_at !== undefined);

@@ -1,4 +1,4 @@
-// Valid events of each of the seven types for a merchant's unit tests: built as the service
+// Valid events of each type for a merchant's unit tests: built as the service
 // builds them (the envelope of ../lib/event-payload.ts, with fresh ids and the time now), then
 // changed by the test's overrides and checked against the event's schema, so that a fixture is
 // never an event the service could not send.
@@ -30,7 +30,7 @@ function merged(base: Record<string, unknown>, overrides: Record<string, unknown
  */
 export function buildEvent<T extends PayinEventType>(type: T, overrides?: DeepPartial<EventOf<T>>): EventOf<T> {
   const validate = EVENT_VALIDATORS[type];
-  if (!validate) throw new Error(`buildEvent: ${JSON.stringify(type)} is not one of the seven event types`);
+  if (!validate) throw new Error(`buildEvent: ${JSON.stringify(type)} is not an event type of the contract`);
   const base = JSON.parse(
     eventPayload({
       id: newId("msg"),

@@ -5,13 +5,14 @@
 // objects, and the sandbox delivers the events (`--help` lists the flags).
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { EVENT_FLOWS } from "../../generated/event-flows.ts";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { parseFlags, refuse, type Command } from "../lib/cli.ts";
 import { packageRoot } from "../package-root.ts";
 import { secretFlagError } from "../webhooks/secret.ts";
 import { deliver } from "./deliver.ts";
 import { parseOverrides, SANDBOX_ACTIONS, SandboxRefused, triggerOnSandbox, type SandboxAction } from "./on-sandbox.ts";
-import { buildFlow, eventTypesOf, examplesFrom, FLOWS } from "./flows.ts";
+import { buildFlow, eventTypesOf, examplesFrom } from "./flows.ts";
 
 const command = {
   name: "payin-trigger",
@@ -30,7 +31,7 @@ const command = {
     session: { type: "string", value: "ID", description: "the session pay, fail and expire act on" },
     override: { type: "string", value: "K=V,…", description: "amount, currency and failure_reason of the flow's session and payment" },
   },
-  more: `flows:  ${Object.entries(FLOWS)
+  more: `flows:  ${Object.entries(EVENT_FLOWS)
     .map(([name, types]) => `${name} (${types.join(" → ")})`)
     .join("\n        ")}
 events: ${EVENT_TYPES.join(", ")}`,

@@ -1,20 +1,12 @@
 // Realistic event sequences built from the contract's example events, with identifiers that
 // are fresh for each run and consistent across the flow.
-import type { PayinEvent, PayinEventType } from "../../generated/event-types.ts";
-import { EVENT_TYPES } from "../../generated/event-types.ts";
+import { EVENT_FLOWS, type EventFlowName } from "../../generated/event-flows.ts";
+import { EVENT_TYPES, type PayinEvent, type PayinEventType } from "../../generated/event-types.ts";
 import { resolveRef, type Json } from "../lib/json.ts";
-
-export const FLOWS = {
-  success: ["session-created", "transaction-created", "transaction-completed", "session-completed", "transaction-settled"],
-  failure: ["session-created", "transaction-created", "transaction-failed", "session-expired"],
-  expiry: ["session-created", "session-expired"],
-} as const satisfies Record<string, readonly PayinEventType[]>;
-
-export type FlowName = keyof typeof FLOWS;
 
 /** The event types of a flow name, or of a single event name; undefined for anything else. */
 export function eventTypesOf(name: string): readonly PayinEventType[] | undefined {
-  if (Object.hasOwn(FLOWS, name)) return FLOWS[name as FlowName];
+  if (Object.hasOwn(EVENT_FLOWS, name)) return EVENT_FLOWS[name as EventFlowName];
   return (EVENT_TYPES as readonly string[]).includes(name) ? [name as PayinEventType] : undefined;
 }
 

@@ -3,11 +3,14 @@
 // customer and moves the account's clock through the control API, and lets the sandbox deliver
 // the real events to the account's webhook URL; then it reports each delivery attempt of the
 // session. A handler that fetches the transaction an event names finds it.
+import type { EventFlowName } from "../../generated/event-flows.ts";
 import { createPayinClient } from "../client.ts";
 import { createSandboxClient } from "../sandbox-client.ts";
 import { SESSION_LIFETIME_MS } from "../lib/contract-facts.ts";
 
-/** What each action does on the sandbox: a new session and a flow, or a step on a session that exists. */
+type Step = "pay" | "fail" | "expire";
+
+/** What each action does on the sandbox: a new session and a flow (each of the contract's), or a step on a session that exists. */
 export const SANDBOX_ACTIONS = {
   success: { creates: true, does: "pay" },
   failure: { creates: true, does: "fail" },
@@ -15,7 +18,7 @@ export const SANDBOX_ACTIONS = {
   pay: { creates: false, does: "pay" },
   fail: { creates: false, does: "fail" },
   expire: { creates: false, does: "expire" },
-} as const;
+} as const satisfies Record<EventFlowName | Step, { creates: boolean; does: Step }>;
 export type SandboxAction = keyof typeof SANDBOX_ACTIONS;
 
 /** The fields `--override` sets. */

@@ -23,7 +23,7 @@ export function parseEvent(payload: string | Uint8Array, webhookId: string): Pay
   if (!Object.hasOwn(EVENT_VALIDATORS, type)) {
     throw new WebhookVerificationError(
       "unknown_event_type",
-      `The event type ${JSON.stringify(type)} is not one of the seven this version knows: acknowledge it with 2xx and ignore it.`,
+      `The event type ${JSON.stringify(type)} is not one this version knows: acknowledge it with 2xx and ignore it.`,
     );
   }
   const validate = EVENT_VALIDATORS[type as PayinEventType];

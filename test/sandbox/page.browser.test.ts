@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
-import { FAILURE_REASONS } from "../../src/sandbox/edge/page/render.ts";
+import { FAILURE_REASONS } from "../../src/sandbox/flow/failure-reasons.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { launchChromium, skipBrowserTests } from "../support/chromium.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";

@@ -1,6 +1,10 @@
 // The payment page's HTML: what each session state shows, what it offers, and that nothing from a session escapes into markup.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FAILURE_REASONS, notFoundPage, paymentPage, type PageSession } from "../../src/sandbox/edge/page/render.ts";
+import { generatedDir } from "../../scripts/lib/paths.ts";
+import { DEFAULT_FAILURE_REASON, FAILURE_REASONS } from "../../src/sandbox/flow/failure-reasons.ts";
+import { notFoundPage, paymentPage, type PageSession } from "../../src/sandbox/edge/page/render.ts";
 
 const session: PageSession = {
   id: "ps_test_1",
@@ -74,6 +78,14 @@ describe("the payment page", () => {
       ["processing_error", "Processing error"],
     ]);
     expect(values.map(([code]) => code)).toEqual([...FAILURE_REASONS]);
+  });
+
+  it("offers the reasons, and the default, the control API's simulate says it does", () => {
+    const controlApi = JSON.parse(readFileSync(path.join(generatedDir, "sandbox.json"), "utf8"));
+    const described: string = controlApi.components.schemas.SimulatePayment.properties.failure_reason.description;
+    const named = described.match(/the payment page offers ([^)]*)\)/)![1]!;
+    expect([...named.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual([...FAILURE_REASONS]);
+    expect(described).toContain(`Default \`${DEFAULT_FAILURE_REASON}\`.`);
   });
 
   it("encodes the session id into the form's action", () => {

@@ -1,7 +1,8 @@
 // The flows the trigger sends, in this process: names, identifiers and timestamps.
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES, type PayinEvent } from "../../generated/event-types.ts";
-import { buildFlow, eventTypesOf, examplesFrom, FLOWS } from "../../src/trigger/flows.ts";
+import { EVENT_FLOWS } from "../../generated/event-flows.ts";
+import { buildFlow, eventTypesOf, examplesFrom } from "../../src/trigger/flows.ts";
 import { openapi } from "../support/documents.ts";
 import { exampleEvents } from "../support/events.ts";
 
@@ -14,7 +15,7 @@ describe("trigger flows", () => {
   });
 
   it("names a flow, a single event, or nothing", () => {
-    expect(eventTypesOf("success")).toEqual(FLOWS.success);
+    expect(eventTypesOf("success")).toEqual(EVENT_FLOWS.success);
     expect(eventTypesOf("expiry")).toEqual(["session-created", "session-expired"]);
     expect(eventTypesOf("transaction-failed")).toEqual(["transaction-failed"]);
     for (const name of ["nonsense", "constructor", "toString", "__proto__", ""]) expect(eventTypesOf(name), name).toBeUndefined();
@@ -22,8 +23,8 @@ describe("trigger flows", () => {
 
   it("gives the events of a flow one session, counterparty, order and transaction, fresh ids, and timestamps 2 s apart ending now", () => {
     const now = new Date("2026-11-22T05:00:00Z");
-    const events = buildFlow(FLOWS.success, examples, now);
-    expect(events.map((e) => e.type)).toEqual(FLOWS.success);
+    const events = buildFlow(EVENT_FLOWS.success, examples, now);
+    expect(events.map((e) => e.type)).toEqual(EVENT_FLOWS.success);
     const data = events.map((e) => e.data as unknown as Record<string, string>);
     for (const key of ["session_id", "counterparty_id", "order_id"]) expect(new Set(data.map((d) => d[key])).size, key).toBe(1);
     expect(new Set(data.flatMap((d) => (d.transaction_id ? [d.transaction_id] : []))).size).toBe(1);
@@ -50,7 +51,7 @@ describe("trigger flows", () => {
       data: { ...events[2]!.data, ...pick(example.data, data[2]!) },
     }).toEqual(example);
     // Each flow anew.
-    expect(buildFlow(FLOWS.success, examples, now)[0]!.data).not.toEqual(events[0]!.data);
+    expect(buildFlow(EVENT_FLOWS.success, examples, now)[0]!.data).not.toEqual(events[0]!.data);
   });
 
   it("ends now by default", () => {

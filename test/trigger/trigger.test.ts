@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
-import { FLOWS } from "../../src/trigger/flows.ts";
+import { EVENT_FLOWS } from "../../generated/event-flows.ts";
 import { EXAMPLE_SECRET } from "../support/events.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";
 
@@ -18,7 +18,7 @@ let receiver: Receiver | undefined;
 afterEach(() => receiver?.close());
 
 describe("npm run trigger", () => {
-  it.each(Object.entries(FLOWS))("delivers the %s flow, every event verified by the receiver", async (flow, types) => {
+  it.each(Object.entries(EVENT_FLOWS))("delivers the %s flow, every event verified by the receiver", async (flow, types) => {
     receiver = await startReceiver({ secret: EXAMPLE_SECRET });
     const { code, stdout } = await trigger(flow, "--url", receiver.url, "--secret", EXAMPLE_SECRET);
 

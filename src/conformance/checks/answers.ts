@@ -18,7 +18,7 @@ export const answerChecks: Check[] = [
     needs: ["control"],
     async run({ target }) {
       // The control API empties the account first: its records, its webhook, its clock.
-      const reset = await target.call("POST", "/_sandbox/v1/reset");
+      const reset = await target.call("POST", PATHS.reset);
       expectAnswer(reset, 204);
       const answer = await target.call("GET", PATHS.webhooks);
       expectAnswer(answer, 404);
@@ -44,7 +44,7 @@ export const answerChecks: Check[] = [
     id: "answers.counterparty-schema",
     name: "get counterparty schema answers 200 with a JSON Schema of the PAYIN individual",
     async run({ target }) {
-      const schema = await target.call("GET", PATHS.counterpartySchema);
+      const schema = await target.call("GET", PATHS.counterpartySchema());
       expectAnswer(schema, 200);
       const required: unknown = schema.json.required_fields;
       expectThat(

@@ -133,7 +133,7 @@ export const negativeChecks: Check[] = [
         ["type=INDIVIDUAL", "payment_rail"],
       ] as const;
       for (const [query, field] of cases) {
-        const answer = await target.call("GET", `/api/v1/send/counterparties/schema/?${query}`);
+        const answer = await target.call("GET", PATHS.counterpartySchema(query));
         expectAnswer(answer, 422);
         const named: string[] = (answer.json?.errors ?? []).map((e: { field: string }) => e.field);
         if (!named.includes(field))

@@ -3,6 +3,7 @@
 // unreliable network sends (it must refuse a forgery without asking for it again, and take a
 // retry or a late event in its stride); last, what it does when its own processing fails
 // (processing-failure.ts). Each failure says what the flaw lets happen.
+import { EVENT_FLOWS } from "../../../generated/event-flows.ts";
 import { EVENT_TYPES } from "../../../generated/event-types.ts";
 import { newId, newSigningSecret } from "../../lib/ids.ts";
 import { CheckFailure, type Check } from "../check.ts";
@@ -117,7 +118,8 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     name: "a session's events out of order are each acknowledged",
     async run(context) {
       const { endpoint, payments } = context;
-      for (const type of ["session-completed", "transaction-completed", "transaction-created", "session-created"] as const) {
+      // A paid session's events, last first.
+      for (const type of [...EVENT_FLOWS.success].reverse()) {
         const event = newEvent(type, payments, payments.reordered);
         expectAcknowledged(
           context,

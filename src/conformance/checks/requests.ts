@@ -3,7 +3,7 @@
 // media type, and a path the contract does not have.
 import { CheckFailure, expectAnswer, expectThat, shown, type Check } from "../check.ts";
 import { allOperations } from "../oracle.ts";
-import { newCounterparty } from "../fixtures.ts";
+import { newCounterparty, PATHS } from "../fixtures.ts";
 
 /** The contract's operations with a concrete path: a path parameter gets a made-up id. */
 const contractOperations = allOperations
@@ -114,14 +114,14 @@ export const requestChecks: Check[] = [
     id: "requests.huge-body",
     name: "a body of 20 MB is answered 413, without hanging",
     async run({ target }) {
-      expectAnswer(await target.call("POST", "/api/v1/send/counterparties/", { body: { first_name: "x".repeat(20 * 1024 * 1024) } }), 413);
+      expectAnswer(await target.call("POST", PATHS.counterparties, { body: { first_name: "x".repeat(20 * 1024 * 1024) } }), 413);
     },
   },
   {
     id: "requests.unknown-path",
     name: "a path the contract does not have is answered 404 with a problem",
     async run({ target }) {
-      const answer = await target.call("GET", "/api/v1/earn/refunds/");
+      const answer = await target.call("GET", PATHS.unknown);
       expectThat(answer.answer.status === 404, `answered ${answer.answer.status}, not 404`, answer);
       const type = answer.answer.headers.get("content-type") ?? "";
       if (!type.startsWith("application/problem+json") || answer.json?.status !== 404)

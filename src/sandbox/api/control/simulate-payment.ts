@@ -1,11 +1,9 @@
 // POST /_sandbox/v1/payment-sessions/{session_id}/simulate: what the customer's Pay or Fail on
 // the payment page does, for a test without a browser.
 import type { Operation } from "../operation.ts";
+import { DEFAULT_FAILURE_REASON } from "../../flow/failure-reasons.ts";
 import { paymentLink } from "../../flow/urls.ts";
 import { notPayable, refusal, sessionNotFound } from "../problems.ts";
-
-/** The reason a failure gets when the test names none. */
-export const DEFAULT_FAILURE_REASON = "card_declined";
 
 export const simulatePayment: Operation = {
   async handle({ account, body, parameters }, { payments, origin }) {

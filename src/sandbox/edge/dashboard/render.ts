@@ -1,7 +1,8 @@
 // The sandbox dashboard as plain HTML strings: a token form, or one account's counterparties,
 // sessions, transactions and events with their delivery attempts, and the forms that act on
 // them. No script, no asset from anywhere.
-import { escapeHtml as e, FAILURE_REASONS, formatAmount } from "../page/render.ts";
+import { FAILURE_REASONS } from "../../flow/failure-reasons.ts";
+import { escapeHtml as e, formatAmount } from "../page/render.ts";
 import { PAGE_PREFIX } from "../../flow/urls.ts";
 import type { DashboardData } from "../../api/views.ts";
 

@@ -11,7 +11,7 @@ import { execute } from "../../api/execute.ts";
 import type { Answer, Sandbox } from "../../api/operation.ts";
 import { dashboardData } from "../../api/views.ts";
 import { redirect, sendHtml } from "../http.ts";
-import { FAILURE_REASONS } from "../page/render.ts";
+import { FAILURE_REASONS } from "../../flow/failure-reasons.ts";
 import { DASHBOARD, dashboardPage, signInPage } from "./render.ts";
 
 const COOKIE = "payin_sandbox_token";

@@ -1,7 +1,5 @@
 // The sandbox's payment page behind every payment_link, rendered as plain HTML strings (no script, no external asset).
-
-/** Reasons the customer can pick when choosing Fail; the codes become the transaction's failure_reason. */
-export const FAILURE_REASONS = ["card_declined", "insufficient_funds", "authentication_failed", "processing_error"] as const;
+import { FAILURE_REASONS, isOfferedFailureReason, type OfferedFailureReason } from "../../flow/failure-reasons.ts";
 
 export interface PageSession {
   id: string;
@@ -14,7 +12,7 @@ export interface PageSession {
   status: "created" | "completed" | "expired";
 }
 
-const REASON_LABELS: Readonly<Record<string, string>> = {
+const REASON_LABELS: Readonly<Record<OfferedFailureReason, string>> = {
   card_declined: "Card declined",
   insufficient_funds: "Insufficient funds",
   authentication_failed: "Authentication failed",
@@ -54,7 +52,7 @@ function formatExpiry(iso: string): string {
   );
 }
 
-const reasonLabel = (code: string) => REASON_LABELS[code] ?? code;
+const reasonLabel = (code: string) => (isOfferedFailureReason(code) ? REASON_LABELS[code] : code);
 
 // Icons are inline SVG so the page loads nothing from anywhere.
 const ICONS = {

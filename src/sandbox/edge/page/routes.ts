@@ -8,19 +8,17 @@ import { readBody } from "../../../lib/request-body.ts";
 import type { Sandbox } from "../../api/operation.ts";
 import { pageSession, payOnPage } from "../../api/views.ts";
 import type { Outcome } from "../../flow/payments.ts";
+import { isOfferedFailureReason } from "../../flow/failure-reasons.ts";
 import { PAGE_PREFIX } from "../../flow/urls.ts";
 import { redirect, safeDecode, sendHtml } from "../http.ts";
-import { FAILURE_REASONS, notFoundPage, paymentPage } from "./render.ts";
-
-const isFailureReason = (value: string | null): value is (typeof FAILURE_REASONS)[number] =>
-  (FAILURE_REASONS as ReadonlyArray<string | null>).includes(value);
+import { notFoundPage, paymentPage } from "./render.ts";
 
 /** The customer's choice from the page's form; undefined when the form is not one the page sends. */
 function outcomeOf(form: URLSearchParams): Outcome | undefined {
   const outcome = form.get("outcome");
   if (outcome === "pay") return { outcome: "pay" };
   const reason = form.get("failure_reason");
-  if (outcome === "fail" && isFailureReason(reason)) return { outcome: "fail", failure_reason: reason };
+  if (outcome === "fail" && isOfferedFailureReason(reason)) return { outcome: "fail", failure_reason: reason };
   return undefined;
 }
 
@@ -31,7 +29,7 @@ export async function handlePage(sandbox: Sandbox, req: IncomingMessage, res: Se
 
   if (req.method === "GET" || req.method === "HEAD") {
     const failed = query.get("failed");
-    return sendHtml(res, 200, paymentPage(session, isFailureReason(failed) ? { failed } : undefined));
+    return sendHtml(res, 200, paymentPage(session, isOfferedFailureReason(failed) ? { failed } : undefined));
   }
   if (req.method !== "POST") return sendHtml(res, 405, paymentPage(session), { Allow: "GET, HEAD, POST" });
 
