@@ -9,7 +9,13 @@ import { root } from "../../scripts/lib/paths.ts";
 const width = Number(/"lineWidth":\s*(\d+)/.exec(readFileSync(path.join(root, "biome.jsonc"), "utf8"))![1]);
 /** What biome.jsonc leaves out: files tools write, and Markdown and HTML, which it does not format. */
 const formatted = /\.(ts|mts|cts|js|mjs|cjs|json|jsonc|css|ya?ml)$/;
-const written = /^(generated\/|test\/package\/node-floor\/)|(^|\/)(last-release\.json|package-lock\.json)$|\/__snapshots__\//;
+const written = new RegExp(
+  [
+    String.raw`^(generated\/|test\/package\/node-floor\/|test\/mutation\/)`,
+    String.raw`(^|\/)(last-release\.json|package-lock\.json)$`,
+    String.raw`\/__snapshots__\/`,
+  ].join("|"),
+);
 
 /** Each line of a formatted file longer than the width, as `file:line (length)`. */
 export function overWide(files: ReadonlyArray<[string, string]>, max: number): string[] {
