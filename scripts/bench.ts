@@ -3,7 +3,7 @@
 // the sessions of the scale sections (default 200,000);
 // `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres`
 // runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
-// of the working tree.
+// of the working tree, `--before COMMIT` against that commit rather than the one before the layers.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     scale: { type: "string", default: "200000" },
     only: { type: "string" },
     now: { type: "string" },
+    before: { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -115,10 +116,10 @@ if (sections.has("faults")) {
 if (sections.has("layers")) {
   const { flows, inFlight, roundSeconds } = LAYERS_FLOWS;
   console.log(
-    `\nsandbox in layer folders against ${BEFORE_LAYERS}, the commit before them ` +
+    `\nsandbox now against ${values.before ?? `${BEFORE_LAYERS}, the commit before the layer folders`} ` +
       `(TypeScript source, loopback, alternating rounds, medians):`,
   );
-  const [before, again, now] = await benchLayers(seconds, { now: values.now });
+  const [before, again, now] = await benchLayers(seconds, { now: values.now, before: values.before });
   console.log(
     `  create payment session (autocannon, 10 connections, ${seconds} s each in ${roundSeconds} s rounds); ` +
       `one flow, simulate (pay) to the endpoint's receipt of transaction-completed ` +

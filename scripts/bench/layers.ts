@@ -27,15 +27,19 @@ export interface LayerFigures {
 
 /**
  * `now` is a commit to measure in place of the working tree (checked out beside it as well),
- * for when the working tree's sandbox does not start.
+ * for when the working tree's sandbox does not start; `before` the commit to measure it against
+ * (default the one before the layers: a change of the house since, such as issue 40's, names its own).
  */
-export async function benchLayers(durationSeconds: number, { now }: { now?: string } = {}): Promise<LayerFigures[]> {
+export async function benchLayers(
+  durationSeconds: number,
+  { now, before: beforeCommit = BEFORE_LAYERS }: { now?: string; before?: string } = {},
+): Promise<LayerFigures[]> {
   const measure = (nowCli: string, nowName: string) =>
-    withEarlierSandbox(BEFORE_LAYERS, async (before) => {
+    withEarlierSandbox(beforeCommit, async (before) => {
       const clis = [
-        { name: `before the layers (${BEFORE_LAYERS})`, cli: before.cli },
+        { name: `before (${beforeCommit})`, cli: before.cli },
         // The same code in another process: how far apart two runs of one server land, the noise.
-        { name: "before the layers, a second process", cli: before.cli },
+        { name: "before, a second process", cli: before.cli },
         { name: nowName, cli: nowCli },
       ];
       const contenders = clis.map(
