@@ -8508,6 +8508,32 @@ validate64.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
+const validate_listen_200_body = validate67;
+function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate67.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (typeof data !== "string") {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "string" },
+			message: "must be string"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	validate67.errors = vErrors;
+	return errors === 0;
+}
+validate67.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
 const responses = [
 	{
 		document: "contract",
@@ -9848,7 +9874,157 @@ const responses = [
 			numeric: true,
 			validate: validate_advanceClock_503_header_Retry_After
 		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listen",
+		method: "GET",
+		path: "/_sandbox/v1/listen",
+		status: "200",
+		mediaType: "text/event-stream",
+		validateBody: validate_listen_200_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listen",
+		method: "GET",
+		path: "/_sandbox/v1/listen",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listen",
+		method: "GET",
+		path: "/_sandbox/v1/listen",
+		status: "422",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listen",
+		method: "GET",
+		path: "/_sandbox/v1/listen",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "listen",
+		method: "GET",
+		path: "/_sandbox/v1/listen",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "204",
+		mediaType: null,
+		validateBody: null,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "400",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "413",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "415",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "422",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_503_header_Retry_After
+		}]
 	}
 ];
 
-export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_advanceClock_503_header_Retry_After, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };
+export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_advanceClock_503_header_Retry_After, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_listen_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };

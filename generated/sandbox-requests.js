@@ -2985,6 +2985,270 @@ validate53.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
+const validate_listen_parameters = validate54;
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate54.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.forward_to !== void 0) {
+			let data0 = data.forward_to;
+			if (typeof data0 === "string") {
+				if (func1(data0) > 2048) {
+					const err0 = {
+						instancePath: instancePath + "/forward_to",
+						schemaPath: "#/properties/forward_to/maxLength",
+						keyword: "maxLength",
+						params: { limit: 2048 },
+						message: "must NOT have more than 2048 characters"
+					};
+					if (vErrors === null) vErrors = [err0];
+					else vErrors.push(err0);
+					errors++;
+				}
+				if (!formats4(data0)) {
+					const err1 = {
+						instancePath: instancePath + "/forward_to",
+						schemaPath: "#/properties/forward_to/format",
+						keyword: "format",
+						params: { format: "uri" },
+						message: "must match format \"uri\""
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+			} else {
+				const err2 = {
+					instancePath: instancePath + "/forward_to",
+					schemaPath: "#/properties/forward_to/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+		}
+	} else {
+		const err3 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err3];
+		else vErrors.push(err3);
+		errors++;
+	}
+	validate54.errors = vErrors;
+	return errors === 0;
+}
+validate54.evaluated = {
+	"props": { "forward_to": true },
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_answerDelivery_parameters = validate55;
+const pattern19 = new RegExp("^dlv_[A-Za-z0-9_-]{1,60}$", "u");
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate55.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.delivery_id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "delivery_id" },
+				message: "must have required property 'delivery_id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.delivery_id !== void 0) {
+			let data0 = data.delivery_id;
+			if (typeof data0 === "string") {
+				if (!pattern19.test(data0)) {
+					const err1 = {
+						instancePath: instancePath + "/delivery_id",
+						schemaPath: "#/properties/delivery_id/pattern",
+						keyword: "pattern",
+						params: { pattern: "^dlv_[A-Za-z0-9_-]{1,60}$" },
+						message: "must match pattern \"^dlv_[A-Za-z0-9_-]{1,60}$\""
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+			} else {
+				const err2 = {
+					instancePath: instancePath + "/delivery_id",
+					schemaPath: "#/properties/delivery_id/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+		}
+	} else {
+		const err3 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err3];
+		else vErrors.push(err3);
+		errors++;
+	}
+	validate55.errors = vErrors;
+	return errors === 0;
+}
+validate55.evaluated = {
+	"props": { "delivery_id": true },
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_answerDelivery_body = validate56;
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate56.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		for (const key0 in data) if (!(key0 === "status" || key0 === "error")) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/additionalProperties",
+				keyword: "additionalProperties",
+				params: { additionalProperty: key0 },
+				message: "must NOT have additional properties"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.status !== void 0) {
+			let data0 = data.status;
+			if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+				const err1 = {
+					instancePath: instancePath + "/status",
+					schemaPath: "#/properties/status/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (typeof data0 == "number" && isFinite(data0)) {
+				if (data0 > 599 || isNaN(data0)) {
+					const err2 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/properties/status/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 599
+						},
+						message: "must be <= 599"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+				if (data0 < 200 || isNaN(data0)) {
+					const err3 = {
+						instancePath: instancePath + "/status",
+						schemaPath: "#/properties/status/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 200
+						},
+						message: "must be >= 200"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+			}
+		}
+		if (data.error !== void 0) {
+			let data1 = data.error;
+			if (typeof data1 === "string") {
+				if (func1(data1) > 500) {
+					const err4 = {
+						instancePath: instancePath + "/error",
+						schemaPath: "#/properties/error/maxLength",
+						keyword: "maxLength",
+						params: { limit: 500 },
+						message: "must NOT have more than 500 characters"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+				if (func1(data1) < 1) {
+					const err5 = {
+						instancePath: instancePath + "/error",
+						schemaPath: "#/properties/error/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			} else {
+				const err6 = {
+					instancePath: instancePath + "/error",
+					schemaPath: "#/properties/error/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+		}
+	} else {
+		const err7 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err7];
+		else vErrors.push(err7);
+		errors++;
+	}
+	validate56.errors = vErrors;
+	return errors === 0;
+}
+validate56.evaluated = {
+	"props": true,
+	"dynamicProps": false,
+	"dynamicItems": false
+};
 const operations = [
 	{
 		document: "contract",
@@ -3316,6 +3580,47 @@ const operations = [
 			"500",
 			"503"
 		]
+	},
+	{
+		document: "sandbox",
+		operationId: "listen",
+		method: "GET",
+		path: "/_sandbox/v1/listen",
+		parameters: [{
+			"name": "forward_to",
+			"in": "query"
+		}],
+		validateParameters: validate_listen_parameters,
+		validateBody: null,
+		statuses: [
+			"200",
+			"401",
+			"422",
+			"500",
+			"503"
+		]
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		parameters: [{
+			"name": "delivery_id",
+			"in": "path"
+		}],
+		validateParameters: validate_answerDelivery_parameters,
+		validateBody: validate_answerDelivery_body,
+		statuses: [
+			"204",
+			"400",
+			"401",
+			"413",
+			"415",
+			"422",
+			"500",
+			"503"
+		]
 	}
 ];
 const counterpartyCreateSchema = {
@@ -3521,4 +3826,4 @@ const currencyMinorUnits = {
 	"XPF": 0
 };
 
-export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_disarmFault_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };
+export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_answerDelivery_body, validate_answerDelivery_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_disarmFault_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_listen_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

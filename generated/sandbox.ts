@@ -215,6 +215,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/v1/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listen for deliveries
+         * @description Connects a listener to the caller's account (what `payin-listen` does): a stream of
+         *     Server-Sent Events over plain HTTP/1.1 that takes the account's webhook deliveries from now
+         *     on, in place of its registered URL while it is connected (decision D23). One listener per
+         *     account: a new one ends the one before. Events that waited for somewhere to go (no URL was
+         *     registered) are delivered at once.
+         *
+         *     The stream's events:
+         *     - `ready`, first: `{"signing_secret": "whsec_…", "forward_to": "…"}`, the account's secret,
+         *       made now if it had none, which every delivery is signed with;
+         *     - `delivery`, for each attempt: `{"delivery_id": "dlv_…", "headers": {…}, "body": "…"}`, the
+         *       request to pass on to the local endpoint as it is (the Standard Webhooks headers, signed),
+         *       to be answered with `POST /_sandbox/v1/listen/deliveries/{delivery_id}`;
+         *     - `end`, when the sandbox ends the stream: `{"reason": "…"}`.
+         *
+         *     A comment line (`: ping`) comes every ten seconds so that a proxy keeps the stream open. A
+         *     listener that goes away without a word is noticed within six seconds; the deliveries it had
+         *     not answered are failed and retried on the schedule.
+         */
+        get: operations["listen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/v1/listen/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a delivery
+         * @description What the listener's local endpoint answered to a delivery of its stream, or why it gave no answer: the attempt's answer, as any endpoint's (a 2xx acknowledges; anything else, or an error, is retried on the schedule with the same `webhook-id`). Any process of the sandbox takes it. An answer to a delivery that is not waiting for one (answered already, given up on, another account's) changes nothing.
+         */
+        post: operations["answerDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -756,6 +812,22 @@ export interface components {
             /** @description The requests, at most the last 100. */
             data: components["schemas"]["RecordedRequest"][];
         };
+        /**
+         * DeliveryAnswer
+         * @description What became of a delivery the listener passed on to its endpoint; exactly one of `status` and `error`.
+         */
+        DeliveryAnswer: {
+            /**
+             * @description The status the local endpoint answered.
+             * @example 204
+             */
+            status?: number;
+            /**
+             * @description Why the local endpoint gave no answer (refused, timed out).
+             * @example The request failed: ECONNREFUSED.
+             */
+            error?: string;
+        };
     };
     responses: {
         /** @description The request body could not be parsed as JSON. */
@@ -1214,6 +1286,81 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    listen: {
+        parameters: {
+            query?: {
+                /** @description Where the listener passes each delivery on, shown as the attempts' `url` in the delivery log. */
+                forward_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, until the listener or the sandbox ends it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The `forward_to` is not a URL. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    answerDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's `delivery_id`, from the listener's stream. */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryAnswer"];
+            };
+        };
+        responses: {
+            /** @description Taken. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body holds neither a status nor an error, or both. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

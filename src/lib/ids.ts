@@ -4,7 +4,7 @@
 // which kept the tables' pages splitting under load.
 import { randomBytes } from "node:crypto";
 
-export function newId(prefix: "cp" | "ps" | "txn" | "msg" | "flt"): string {
+export function newId(prefix: "cp" | "ps" | "txn" | "msg" | "flt" | "dlv"): string {
   // Base 36 keeps the time's order as text (SQLite compares bytes); 9 digits last until 5188.
   return `${prefix}_${Date.now().toString(36).padStart(9, "0")}${randomBytes(12).toString("base64url")}`;
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { generatedDir } from "../../scripts/lib/paths.ts";
-import { openapiBundle } from "../support/documents.ts";
+import { openapiBundle, sandboxApi } from "../support/documents.ts";
 
 const asyncapiBundle = JSON.parse(readFileSync(path.join(generatedDir, "asyncapi.json"), "utf8"));
 
@@ -46,6 +46,7 @@ describe("the decision register", () => {
   it.each([
     ["OpenAPI", openapiBundle],
     ["AsyncAPI", asyncapiBundle],
+    ["sandbox's control API", sandboxApi],
   ])("every x-decision in the %s document names an entry", (_, doc) => {
     const refs = decisionRefs(doc);
     expect(refs.length).toBeGreaterThan(5);
@@ -53,7 +54,7 @@ describe("the decision register", () => {
   });
 
   it("every entry is pointed at by some element of the documents", () => {
-    const used = new Set([...decisionRefs(openapiBundle), ...decisionRefs(asyncapiBundle)].map(([id]) => id));
+    const used = new Set([openapiBundle, asyncapiBundle, sandboxApi].flatMap((doc) => decisionRefs(doc)).map(([id]) => id));
     expect([...entries.keys()].filter((id) => !used.has(id))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../src/lib/contract-facts.ts";
 import { type Database, DatabaseUnavailableError } from "../../src/sandbox/store/database.ts";
 import { openDatabase, Store } from "../../src/sandbox/store/index.ts";
-import { sqliteMigrations } from "../../src/sandbox/store/migrations.ts";
+import { postgresMigrations, sqliteMigrations } from "../../src/sandbox/store/migrations.ts";
 import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
 
@@ -365,7 +365,7 @@ describe.skipIf(postgresMissing)("the store on PostgreSQL", () => {
     const databases = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ postgres: url })));
     const stores = databases.map((db) => new Store(db));
     const versions = await databases[0]!.all<{ version: number }>("SELECT version FROM sandbox_schema");
-    expect(versions).toEqual([{ version: 1 }]);
+    expect(versions).toEqual([{ version: postgresMigrations.length }]);
     // Every one of them works on the one schema.
     await Promise.all(stores.map((store, i) => store.accounts.forToken(`start-${i}`)));
     expect(await count(databases[0]!, "accounts")).toBe(4);
@@ -379,7 +379,8 @@ describe.skipIf(postgresMissing)("the store on PostgreSQL", () => {
     await db.close();
     const socket = cluster!.socketFolder;
     await expect(Store.open({ postgres: url })).rejects.toThrow(
-      `The sandbox cannot use its database at ${socket}: the database was made by a newer sandbox (schema 99; this one knows 1).`,
+      `The sandbox cannot use its database at ${socket}: ` +
+        `the database was made by a newer sandbox (schema 99; this one knows ${postgresMigrations.length}).`,
     );
     const nobody = url.replace("postgres@", "nobody@");
     await expect(Store.open({ postgres: nobody })).rejects.toThrow(

@@ -1,11 +1,13 @@
 // Every operation of the two documents and its handler; the type makes a missing one a compile error.
 import { advanceClock } from "./control/advance-clock.ts";
+import { answerDelivery } from "./control/answer-delivery.ts";
 import { armFault } from "./control/arm-fault.ts";
 import { clearFaults } from "./control/clear-faults.ts";
 import { disarmFault } from "./control/disarm-fault.ts";
 import { getSandboxPaymentSession } from "./control/get-payment-session.ts";
 import { listDeliveries } from "./control/list-deliveries.ts";
 import { listFaults } from "./control/list-faults.ts";
+import { listen } from "./control/listen.ts";
 import { listRequests } from "./control/list-requests.ts";
 import { redeliverEvent } from "./control/redeliver-event.ts";
 import { resetAccount } from "./control/reset-account.ts";
@@ -36,4 +38,6 @@ export const handlers: Operations = {
   clearFaults,
   disarmFault,
   listRequests,
+  listen,
+  answerDelivery,
 };

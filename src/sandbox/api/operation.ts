@@ -6,6 +6,7 @@ import type { ValidationError } from "../../../generated/event-validators.js";
 import type { OperationId } from "../../../generated/sandbox-requests.js";
 import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
 import type { Dispatcher } from "../delivery/dispatcher.ts";
+import type { ListenerEvent, ListenerHub } from "../delivery/listener-hub.ts";
 import type { Payments } from "../flow/payments.ts";
 import type { Account } from "../store/accounts.ts";
 import type { Store } from "../store/index.ts";
@@ -15,6 +16,8 @@ export interface Sandbox {
   store: Store;
   payments: Payments;
   dispatcher: Dispatcher;
+  /** The listeners connected to accounts (payin-listen), which take their deliveries (decision D23). */
+  listeners: ListenerHub;
   /** Aborted when the sandbox closes: what waits on purpose (a delay fault) stops waiting. */
   closing: AbortSignal;
   /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */
@@ -35,6 +38,8 @@ export interface Answer {
   body?: unknown;
   /** Headers of the answer beyond its content type: `Retry-After`, `Allow`, `WWW-Authenticate`. */
   headers?: Record<string, string>;
+  /** In place of a body, a stream of server-sent events (an event, or a comment line as it is), until either side ends it. */
+  stream?: AsyncIterable<ListenerEvent | string>;
 }
 
 /** How the sandbox validates an operation's body beyond its schema, where it must. */

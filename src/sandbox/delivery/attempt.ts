@@ -15,31 +15,40 @@ export type MadeAttempt = Omit<Attempt, "nextAttemptAtMs" | "nextDueMs" | "fault
 export async function signedRequest(event: DueEvent): Promise<WebhookRequest> {
   const body = payloadOf(event);
   const signature = await signWebhook({ id: event.id, timestamp: new Date(), payload: body, secret: event.secret });
-  return { url: event.url, headers: { ...signature, "Content-Type": "application/json", "User-Agent": "payin-sandbox" }, body };
+  return {
+    accountId: event.accountId,
+    url: event.url,
+    headers: { ...signature, "Content-Type": "application/json", "User-Agent": "payin-sandbox" },
+    body,
+  };
 }
 
-/** Makes attempt number `attempt` of the event; undefined when `signal` aborted it (the sandbox closed meanwhile). */
+/**
+ * Makes attempt number `attempt` of the event; undefined when `signal` aborted it (the sandbox closed meanwhile),
+ * "nowhere" when the account has neither a URL nor a listener to send it to.
+ */
 export async function makeAttempt(
   transport: Transport,
   event: DueEvent,
   account: Account,
   attempt: number,
   signal: AbortSignal,
-): Promise<MadeAttempt | undefined> {
+): Promise<MadeAttempt | "nowhere" | undefined> {
   const attemptedAtMs = accountNow(account);
   const started = performance.now();
   const result = await transport.send(await signedRequest(event), signal);
   if (signal.aborted) return undefined;
+  if ("nowhere" in result) return "nowhere";
   const responseStatus = "status" in result ? result.status : null;
   // A transport never hands over a 1xx as the answer.
   const error = "error" in result ? result.error : responseStatus! > 299 ? `The receiver answered ${responseStatus}.` : null;
-  const { accountId, id: eventId, sessionId, url } = event;
+  const { accountId, id: eventId, sessionId } = event;
   return {
     accountId,
     eventId,
     sessionId,
     attempt,
-    url,
+    url: result.to ?? event.url!,
     responseStatus,
     error,
     succeeded: error === null,

@@ -135,8 +135,10 @@ export class Dispatcher {
     // process die before recording it, its lease runs out and this one tries again.
     let retryAt = 0;
     while (!this.#closing.signal.aborted) {
-      const attempts = (await this.#store.outbox.get(key.accountId, key.id))?.attempts;
-      if (attempts === undefined || before === undefined) return false;
+      const event = await this.#store.outbox.get(key.accountId, key.id);
+      const attempts = event?.attempts;
+      // Gone, or back to waiting: its account's listener left meanwhile, and it has no URL.
+      if (attempts === undefined || before === undefined || event!.state === "waiting") return false;
       if (attempts !== before) return true;
       if (Date.now() < retryAt) {
         await sleep(HELD_POLL_MS, undefined, { signal: this.#closing.signal }).catch(() => {});
@@ -214,6 +216,7 @@ export class Dispatcher {
     // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
     if (delayed) await sleep(delayed.delay_ms!, undefined, { signal: this.#closing.signal }).catch(() => {});
     const first = await makeAttempt(this.#transport, event, account, event.attempts + 1, this.#closing.signal);
+    if (first === "nowhere") return this.#store.outbox.wait(event.seq, this.#claim);
     if (!first) return;
     const { succeeded } = first;
     const delay = this.#schedule[first.attempt - 1];
@@ -234,7 +237,7 @@ export class Dispatcher {
     const duplicate = faults.find((f) => f.effect === "duplicate");
     if (!recorded || !succeeded || !duplicate) return;
     const again = await makeAttempt(this.#transport, event, account, first.attempt + 1, this.#closing.signal);
-    if (!again) return;
+    if (!again || again === "nowhere") return;
     await this.#store.transaction(async () => {
       await this.#store.outbox.recordExtraAttempt({ ...again, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });
       await this.#store.faults.acted(duplicate);

@@ -66,6 +66,7 @@ export class HttpTransport implements Transport {
   }
 
   async send(request: WebhookRequest, signal: AbortSignal): Promise<TransportResult> {
+    if (request.url === null) return { nowhere: true };
     const refusal = this.#refusal(request.url);
     if (refusal !== null) return { error: refusal };
     try {

@@ -8,15 +8,21 @@
 
 /** One attempt of an event as the receiver gets it: signed, with its JSON body. */
 export interface WebhookRequest {
-  /** The URL registered for the account (POST /webhooks). */
-  url: string;
+  /** The account whose event it is: a listener connected to it takes its deliveries (decision D23). */
+  accountId: number;
+  /** The URL registered for the account (POST /webhooks); null when it has none. */
+  url: string | null;
   /** The signature's headers (webhook-id, webhook-timestamp, webhook-signature), Content-Type and User-Agent. */
   headers: Readonly<Record<string, string>>;
   body: string;
 }
 
-/** What became of one attempt: the receiver's final answer (never a 1xx), or why there was none. */
-export type TransportResult = { status: number } | { error: string };
+/**
+ * What became of one attempt: the receiver's final answer (never a 1xx), or why there was none,
+ * with where it went when not to `url` (a listener's endpoint); or that there was nowhere to send
+ * it (no URL, no listener), and no attempt was made.
+ */
+export type TransportResult = (({ status: number } | { error: string }) & { to?: string }) | { nowhere: true };
 
 export interface Transport {
   /** The longest an attempt may take before it counts as unanswered: another process takes over a claim only after it. */

@@ -11,6 +11,7 @@ import { problem } from "../../lib/problem.ts";
 import { slashAwayDetail } from "../../lib/trailing-slash.ts";
 import { execute, type Body } from "../api/execute.ts";
 import type { Answer, Sandbox } from "../api/operation.ts";
+import type { ListenerEvent } from "../delivery/listener-hub.ts";
 import { refusal } from "../api/problems.ts";
 import { CORS_HEADERS, isPreflight, preflightHeaders } from "./cors.ts";
 import { bearerToken, sendJson } from "./http.ts";
@@ -54,7 +55,29 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   });
   // A drop fault: the work is done and the answer made; the client never gets it.
   if (dropped) return void req.socket.destroy();
+  if (answer.stream) return stream(res, answer.stream, cors);
   send(answer);
+}
+
+/**
+ * Server-sent events, written as they come, until either side ends: the client's leaving ends
+ * the stream (and the listener with it); the stream's end closes the answer.
+ */
+async function stream(res: ServerResponse, events: AsyncIterable<ListenerEvent | string>, cors: Record<string, string> | undefined) {
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream",
+    "Cache-Control": "no-store",
+    // A reverse proxy that buffers answers (nginx) passes this one on as it comes.
+    "X-Accel-Buffering": "no",
+    ...cors,
+  });
+  const iterator = events[Symbol.asyncIterator]();
+  res.on("close", () => void iterator.return?.());
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    const item = next.value;
+    res.write(typeof item === "string" ? item : `event: ${item.event}\ndata: ${JSON.stringify(item.data)}\n\n`);
+  }
+  res.end();
 }
 
 function notFound(pathname: string, near: { path: string; document: string } | undefined): Answer {

@@ -4,6 +4,7 @@
 import { createServer } from "node:http";
 import { Dispatcher } from "../delivery/dispatcher.ts";
 import { HttpTransport } from "../delivery/http-transport.ts";
+import { ListenerHub } from "../delivery/listener-hub.ts";
 import { runDueWork } from "../flow/due-work.ts";
 import { handlePage } from "./page/routes.ts";
 import { handleDashboard } from "./dashboard/routes.ts";
@@ -74,13 +75,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     throw new Error(`The database must be a postgres:// URL, not ${JSON.stringify(options.database)}; a SQLite file is given as db.`);
   const store = await Store.open(options.database === undefined ? { file: options.db } : { postgres: options.database });
   const payments = new Payments(store, options.settlementDelaySeconds);
-  const dispatcher = new Dispatcher(store, {
-    retryScheduleSeconds: options.retryScheduleSeconds,
-    transport: new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts }),
-  });
+  // A listener connected to an account takes its deliveries; the registered URL gets them otherwise (decision D23).
+  const http = new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts });
+  const listeners = new ListenerHub(store, http);
+  const dispatcher = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, transport: listeners });
   // The origin is known once the server listens, before any request can arrive.
   const closing = new AbortController();
-  const sandbox: Sandbox = { store, payments, dispatcher, closing: closing.signal, origin: "" };
+  const sandbox: Sandbox = { store, payments, dispatcher, listeners, closing: closing.signal, origin: "" };
 
   const server = createServer((req, res) => {
     const handled = req.url?.startsWith(PAGE_PREFIX)
@@ -104,8 +105,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   server.on("clientError", answerClientError);
   let port: number;
   try {
+    await listeners.start();
     port = await listen(server, options.port ?? 4010, host);
   } catch (error) {
+    await listeners.close();
     await store.close();
     throw error;
   }
@@ -129,12 +132,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url,
     port,
     close: () =>
-      (closed ??= new Promise<void>((resolve) => {
-        clearInterval(ticker);
-        closing.abort();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })
+      (closed ??= listeners
+        .close()
+        .then(
+          () =>
+            new Promise<void>((resolve) => {
+              clearInterval(ticker);
+              closing.abort();
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        )
         .then(() => dispatcher.close())
         .then(() => dueWork)
         .then(() => store.close())),

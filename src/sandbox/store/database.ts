@@ -28,6 +28,15 @@ export interface Database {
   lock(account: number, session?: string): Promise<void>;
   /** Calls `hook` once the transaction under way commits (now, outside one); a hook given twice is called once. */
   afterCommit(hook: () => void): void;
+  /**
+   * Sends `message` to every process on this database that listens on `channel` (this one too), as
+   * the listeners of payin-listen talk across processes: PostgreSQL's NOTIFY, or in-process on
+   * SQLite, which one process serves. A message no one listens for is lost: what must not be lost
+   * is in the tables.
+   */
+  notify(channel: string, message: string): Promise<void>;
+  /** Calls `hear` with each message sent on `channel` from now on, until the returned function is called. */
+  listen(channel: string, hear: (message: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import { DueTimes } from "./due.ts";
 import { Faults } from "./faults.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Journal } from "./journal.ts";
+import { Listeners } from "./listeners.ts";
 import { Outbox } from "./outbox.ts";
 import { Sessions } from "./sessions.ts";
 import { SqliteDatabase } from "./sqlite.ts";
@@ -22,6 +23,8 @@ const ACCOUNT_TABLES = [
   "payment_sessions",
   "counterparties",
   "webhooks",
+  // A listener connected to the account ends with it, and connects again to the account made anew.
+  "listeners",
   "faults",
   "requests",
 ] as const;
@@ -64,6 +67,7 @@ export class Store {
   readonly outbox: Outbox;
   readonly faults: Faults;
   readonly journal: Journal;
+  readonly listeners: Listeners;
   readonly #dueTimes;
 
   constructor(db: Database) {
@@ -77,6 +81,7 @@ export class Store {
     this.outbox = new Outbox(db);
     this.faults = new Faults(db);
     this.journal = new Journal(db);
+    this.listeners = new Listeners(db);
     this.#dueTimes = new DueTimes(db);
   }
 
@@ -120,6 +125,15 @@ export class Store {
       for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
       await this.accounts.resetClock(account);
     });
+  }
+
+  /** Sends a message to every process of this sandbox listening on `channel` (payin-listen's deliveries and answers). */
+  notify(channel: string, message: string) {
+    return this.#db.notify(channel, message);
+  }
+
+  listen(channel: string, hear: (message: string) => void) {
+    return this.#db.listen(channel, hear);
   }
 
   close() {

@@ -298,6 +298,29 @@ export const sqliteMigrations: readonly string[] = [
   -- The events a process claimed, which it gives up when it closes.
   CREATE INDEX events_claimed ON events (claim) WHERE claim IS NOT NULL;
   `,
+  // payin-listen: a listener connected to the account takes its deliveries (decision D23), its
+  // signing secret made when it first connects if no URL was ever registered (a webhook row
+  // without a URL); one listener per account, held by a process that renews its lease.
+  `
+  ALTER TABLE webhooks RENAME TO webhooks_old;
+  CREATE TABLE webhooks (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
+    url TEXT,
+    signing_secret TEXT NOT NULL,
+    registrations INTEGER NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    updated_at_ms INTEGER NOT NULL
+  );
+  INSERT INTO webhooks SELECT account_id, url, signing_secret, registrations, created_at_ms, updated_at_ms FROM webhooks_old;
+  DROP TABLE webhooks_old;
+  CREATE TABLE listeners (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
+    process TEXT NOT NULL,
+    connection TEXT NOT NULL,
+    forward_to TEXT,
+    until_ms INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -435,5 +458,16 @@ export const postgresMigrations: readonly string[] = [
   CREATE INDEX requests_by_account ON requests (account_id, seq);
   -- The events a process claimed, which it gives up when it closes.
   CREATE INDEX events_claimed ON events (claim) WHERE claim IS NOT NULL;
+  `,
+  // payin-listen (decision D23): see the SQLite migration of the same name.
+  `
+  ALTER TABLE webhooks ALTER COLUMN url DROP NOT NULL;
+  CREATE TABLE listeners (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts (id),
+    process TEXT NOT NULL,
+    connection TEXT NOT NULL,
+    forward_to TEXT,
+    until_ms BIGINT NOT NULL
+  );
   `,
 ];

@@ -29,7 +29,8 @@ export interface DueEvent {
   request: { order_id?: string; amount: number; currency: string };
   failureReason: string | null;
   attempts: number;
-  url: string;
+  /** The registered URL; null when the account has only a listener (decision D23). */
+  url: string | null;
   secret: string;
 }
 
@@ -84,25 +85,27 @@ interface LoadedRow {
   transactionId: string | null;
   createdAtMs: number;
   attempts: number;
-  url: string;
+  url: string | null;
   secret: string;
   counterpartyId: string;
   request: string;
   failureReason: string | null;
 }
 
-// An event waits (`waiting`) while its account has no webhook URL. Otherwise it is pending,
+// An event waits (`waiting`) while its account has neither a webhook URL nor a listener connected
+// (decision D23). Otherwise it is pending,
 // and due (`due_ms`) from the time it was made, unless an earlier event of its session is
 // still pending: the order rule lets a session's next event go only once the one before is
 // done with, and it is then due from the time it was made, as it would have been.
 const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
-// Parameters: account, id, type, session, transaction, at, then account (hooked), account and
-// session (an earlier one pending), at and account (its due time).
+// Parameters: account, id, type, session, transaction, at, then account and session (an earlier
+// one pending), at and account (its due time), then account (a URL), account and now (a listener).
 const INSERT = `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
   SELECT CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
     CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending')
       THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
-  FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?) AS hooked) AS account
+  FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL)
+    OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked) AS account
   RETURNING due_ms`;
 const WAITING_TO_PENDING = "UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'";
 const FIRST_OF_EACH_SESSION = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
@@ -118,7 +121,8 @@ const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? A
 // (A session's event held behind an earlier one has no due time: a shuffle fault's pick.)
 const CLAIM = `UPDATE events SET claim = ?, claim_until_ms = ?
   WHERE seq = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) AND ${UNCLAIMED}`;
-// Only events of an account with a URL are pending; the joins give it, the secret, and what the payload tells.
+// Only events of an account with a URL or a listener are pending; the joins give the URL (none for a listener's only),
+// the secret, and what the payload tells.
 const LOAD =
   'SELECT e.seq, e.account_id AS "accountId", e.id, e.type, e.session_id AS "sessionId", ' +
   `e.transaction_id AS "transactionId", e.created_at_ms AS "createdAtMs", e.attempts, w.url, w.signing_secret AS secret,
@@ -136,6 +140,9 @@ const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND 
 // The shuffle fault's pick: the session's newest pending event whose time has come.
 const NEWEST_PENDING = `SELECT ${KEY} FROM events
   WHERE account_id = ? AND session_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) ORDER BY seq DESC LIMIT 1`;
+// Gone with its target (the listener left, and no URL is registered): the event waits again, its session's later ones
+// behind it, until one connects or a URL is registered (release), written only by the process whose claim it was.
+const WAIT = "UPDATE events SET state = 'waiting', due_ms = NULL, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
 // What an attempt leaves, written only by the process whose claim it was.
 const AFTER_ATTEMPT =
   "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL " +
@@ -179,6 +186,7 @@ export class Outbox {
     const row = await this.#db.get<{ due_ms: number | null }>(
       INSERT,
       ...[accountId, newId("msg"), type, sessionId, transactionId, atMs, accountId, sessionId, atMs, accountId, accountId],
+      ...[accountId, Date.now()],
     );
     // An event that waits (for a URL, or behind its session's earlier one) gives delivery nothing to do yet.
     if (row!.due_ms !== null) this.#db.afterCommit(this.#announce);
@@ -252,6 +260,11 @@ export class Outbox {
     await this.#insertAttempt(a);
     if (state !== "pending") await this.#db.run(NEXT, a.accountId, a.sessionId);
     return true;
+  }
+
+  /** The event claimed under `claim` has nowhere to go: it waits, unattempted, for a URL or a listener. */
+  async wait(seq: number, claim: string) {
+    await this.#db.run(WAIT, seq, claim);
   }
 
   /** Records an attempt a fault added (a duplicate): the event stays as it was, its attempts counted. */

@@ -75,8 +75,12 @@ export class PostgresDatabase implements Database {
   /** Each statement's text for PostgreSQL (`$1` for `?`) and the name it is prepared under on each connection. */
   readonly #statements = new Map<string, { name: string; text: string }>();
 
-  private constructor(pool: pg.Pool) {
+  /** Where the database is, for the connections outside the pool (LISTEN). */
+  readonly #url: string;
+
+  private constructor(pool: pg.Pool, url: string) {
     this.#pool = pool;
+    this.#url = url;
   }
 
   /**
@@ -103,7 +107,7 @@ export class PostgresDatabase implements Database {
     pool.on("connect", (client) => client.on("error", () => {}));
     try {
       await migrate(url, timeoutMs);
-      return new PostgresDatabase(pool);
+      return new PostgresDatabase(pool, url);
     } catch (error) {
       await pool.end().catch(() => {});
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
@@ -189,6 +193,51 @@ export class PostgresDatabase implements Database {
 
   afterCommit(hook: () => void) {
     this.#transactions.afterCommit(hook);
+  }
+
+  async notify(channel: string, message: string) {
+    await this.#query("SELECT pg_notify(?, ?)", [channel, message]);
+  }
+
+  /**
+   * LISTEN on a connection of its own, outside the pool: a pooled one goes back to the pool and
+   * hears nothing. A lost connection is made again, with a growing pause, until unlistened; what
+   * was sent meanwhile is not heard (the tables keep what matters).
+   */
+  async listen(channel: string, hear: (message: string) => void) {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    const open = async () => {
+      const next = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: TIMEOUT_MS });
+      next.on("notification", (n) => void (n.channel === channel && n.payload !== undefined && hear(n.payload)));
+      next.on("error", () => lost(next));
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return next;
+    };
+    const lost = (gone: pg.Client) => {
+      gone.end().catch(() => {});
+      if (stopped || client !== gone) return;
+      client = undefined;
+      again(100);
+    };
+    const again = (pauseMs: number) =>
+      setTimeout(() => {
+        if (stopped) return;
+        open().then(
+          (next) => (stopped ? void next.end().catch(() => {}) : (client = next)),
+          () => again(Math.min(pauseMs * 2, 5000)),
+        );
+      }, pauseMs).unref();
+    try {
+      client = await open();
+    } catch (error) {
+      throw new DatabaseUnavailableError((error as Error).message, { cause: error });
+    }
+    return async () => {
+      stopped = true;
+      await client?.end().catch(() => {});
+    };
   }
 
   close() {

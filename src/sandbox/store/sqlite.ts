@@ -2,6 +2,7 @@
 // restarts (WAL, synchronous=NORMAL: a crash of the machine may lose the last commits, never
 // corrupt the file). One connection, whose calls are synchronous: a transaction holds it until it
 // ends, and whatever else comes meanwhile waits for it, so that no one sees a write half done.
+import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { callHooks, TransactionScope, type Database, type Parameter } from "./database.ts";
 import { sqliteMigrations } from "./migrations.ts";
@@ -17,6 +18,8 @@ export class SqliteDatabase implements Database {
   /** Whether a transaction holds the connection, and who waits for it, in turn. */
   #held = false;
   readonly #waiting: Array<() => void> = [];
+  /** The channels of notify and listen: one process serves a SQLite database, so they stay in it. */
+  readonly #channels = new EventEmitter().setMaxListeners(0);
 
   constructor(file: string = IN_MEMORY) {
     this.db = openSqlite(file);
@@ -89,7 +92,18 @@ export class SqliteDatabase implements Database {
     this.#transactions.afterCommit(hook);
   }
 
+  async notify(channel: string, message: string) {
+    // Heard after the caller goes on, as a message from another process would be.
+    queueMicrotask(() => this.#channels.emit(channel, message));
+  }
+
+  async listen(channel: string, hear: (message: string) => void) {
+    this.#channels.on(channel, hear);
+    return async () => void this.#channels.off(channel, hear);
+  }
+
   async close() {
+    this.#channels.removeAllListeners();
     this.db.close();
   }
 }

@@ -12,7 +12,8 @@ export const redeliverEvent: WaitingOperation = {
     const notFound = () => refusal(problem(404, "not_found", `No event with id ${id} exists for this account.`));
     const event = await store.outbox.get(account.id, id);
     if (!event) return notFound();
-    if (!(await store.webhooks.get(account.id))) return refusal(webhookNotRegistered());
+    // Somewhere to send it: a registered URL, or a listener connected (decision D23).
+    if (!(await store.webhooks.get(account.id))?.url && !(await store.listeners.active(account.id))) return refusal(webhookNotRegistered());
     const made = await dispatcher.redeliver(event);
     const attempt = (await store.outbox.attempts(account.id, event.sessionId)).filter((a) => a.event_id === id).at(-1);
     // Gone meanwhile: the account was reset while the redelivery waited (or the sandbox closed, and no one hears).

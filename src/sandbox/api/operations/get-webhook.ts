@@ -6,7 +6,8 @@ import { webhookTimes } from "../../store/webhooks.ts";
 export const getWebhook: Operation = {
   async handle({ account }, { store }) {
     const row = await store.webhooks.get(account.id);
-    if (row) return { status: 200, body: { url: row.url, ...webhookTimes(row) } };
+    // A row without a URL holds only the secret a listener made.
+    if (row?.url) return { status: 200, body: { url: row.url, ...webhookTimes(row) } };
     return refusal(webhookNotRegistered());
   },
 };

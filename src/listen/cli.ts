@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// `payin-listen --base-url URL --token TOKEN --forward-to URL [--events T,…]`: a hosted sandbox's
+// webhooks on this machine, like `stripe listen` (`--help` lists the flags). Prints the account's
+// signing secret, then a line per delivery; Ctrl-C stops it. Exit 2 for bad flags, a sandbox it
+// cannot reach or that refuses the token; 0 once stopped.
+import { EVENT_TYPES } from "../../generated/event-types.ts";
+import { parseFlags, refuse, type Command } from "../lib/cli.ts";
+import { listen, ListenRefused } from "./listen.ts";
+
+const command = {
+  name: "payin-listen",
+  synopsis: "--base-url URL --token TOKEN --forward-to URL [--events TYPE,…]",
+  flags: {
+    "base-url": { type: "string", value: "URL", description: "the sandbox (payin-sandbox, hosted or local)" },
+    token: { type: "string", value: "TOKEN", description: "the bearer token of the account whose deliveries come here" },
+    "forward-to": { type: "string", value: "URL", description: "the local endpoint each delivery is passed on to" },
+    events: {
+      type: "string",
+      value: "TYPE,…",
+      shownDefault: "all",
+      description: "only these event types; the others are acknowledged unseen",
+    },
+  },
+  more: `events: ${EVENT_TYPES.join(", ")}`,
+} as const satisfies Command<any>;
+
+const { values } = parseFlags(command);
+const url = (flag: "base-url" | "forward-to") => {
+  const value = values[flag] ?? refuse(command, `--${flag} is required`);
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    refuse(command, `--${flag} must be an http:// or https:// URL, not ${JSON.stringify(value)}`);
+  return value;
+};
+const baseUrl = url("base-url");
+const token = values.token ?? refuse(command, "--token is required");
+const forwardTo = url("forward-to");
+const events = values.events?.split(",").map((type) => type.trim());
+const unknown = events?.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+if (unknown?.length) refuse(command, `--events names no event type ${unknown.join(", ")}`);
+
+try {
+  const listener = await listen({ baseUrl, token, forwardTo, ...(events ? { events } : {}) });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void listener.close());
+  await listener.done;
+} catch (error) {
+  if (!(error instanceof ListenRefused)) throw error;
+  console.error(`payin-listen: ${error.message}`);
+  process.exit(2);
+}

@@ -1,0 +1,170 @@
+// `listen()`: a hosted sandbox's webhooks on this machine (payin-listen, like `stripe listen`).
+// Connects to the sandbox's listen stream as the account of the token, passes each delivery on to
+// a local endpoint exactly as it came (the Standard Webhooks headers, signed with the account's
+// secret, which it gives first), and reports the endpoint's answer back as the delivery's answer:
+// the sandbox logs, retries and orders it as any endpoint's (decision D23). A dropped connection
+// is made again, with a growing pause; what was sent meanwhile waits in the sandbox.
+import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
+import { serverEvents } from "./sse.ts";
+
+export interface ListenOptions {
+  /** The sandbox. */
+  baseUrl: string;
+  /** The bearer token of the account to listen to. */
+  token: string;
+  /** The local endpoint each delivery is passed on to. */
+  forwardTo: string;
+  /** Only these event types are passed on; the others are acknowledged here, unseen. All by default. */
+  events?: readonly string[];
+  /** Where its lines go: the secret, one per delivery, reconnections. Default console.log. */
+  log?: (line: string) => void;
+  /** How long the local endpoint has to answer. Default the contract's 15 s. */
+  timeoutMs?: number;
+}
+
+export interface Listener {
+  /** The account's signing secret, `whsec_…`: every delivery is signed with it. */
+  secret: string;
+  /** Resolves once the listener stops: closed, or another listener took the account over (its reason). */
+  done: Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The sandbox refused to connect the listener, or cannot be reached: nothing will be delivered. */
+export class ListenRefused extends Error {
+  override readonly name = "ListenRefused";
+}
+
+interface Delivery {
+  delivery_id: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const MAX_PAUSE_MS = 10_000;
+
+/** Connects, and resolves once the sandbox gave the secret; rejects with ListenRefused when it cannot connect at first. */
+export async function listen(options: ListenOptions): Promise<Listener> {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const log = options.log ?? console.log;
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const auth = { Authorization: `Bearer ${options.token}` };
+  const stopping = new AbortController();
+  let secret: ((value: string) => void) | undefined;
+  const ready = new Promise<string>((resolve) => (secret = resolve));
+
+  /** One connection's stream: resolves with why it ended (a takeover stops listening; anything else reconnects). */
+  async function connection(): Promise<{ replaced?: string }> {
+    const url = `${base}/_sandbox/v1/listen?${new URLSearchParams({ forward_to: options.forwardTo })}`;
+    const response = await fetch(url, { headers: { ...auth, Accept: "text/event-stream" }, signal: stopping.signal });
+    if (response.status !== 200) {
+      const text = await response.text().catch(() => "");
+      const detail = (() => {
+        try {
+          return (JSON.parse(text) as { detail?: string }).detail;
+        } catch {
+          return undefined;
+        }
+      })();
+      throw new ListenRefused(`${base} answered ${response.status} to the listener${detail ? `: ${detail}` : ""}`);
+    }
+    // Node's web streams are async iterable; the DOM's types do not say so.
+    for await (const { event, data } of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
+      const value = JSON.parse(data);
+      if (event === "ready") {
+        if (secret) secret(value.signing_secret);
+        else log(`Connected again to ${base}.`);
+        secret = undefined;
+      } else if (event === "delivery") void pass(value as Delivery);
+      else if (event === "end") return { replaced: value.reason };
+    }
+    return {};
+  }
+
+  /** Passes a delivery on to the local endpoint and reports its answer, or why there was none, to the sandbox. */
+  async function pass(delivery: Delivery) {
+    const parsed = JSON.parse(delivery.body) as { type?: string };
+    const type = parsed.type ?? "?";
+    const id = delivery.headers["webhook-id"] ?? "?";
+    const started = performance.now();
+    let answer: { status: number } | { error: string };
+    if (options.events && !options.events.includes(type)) answer = { status: 204 };
+    else {
+      try {
+        const response = await fetch(options.forwardTo, {
+          method: "POST",
+          headers: delivery.headers,
+          body: delivery.body,
+          redirect: "manual",
+          signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)]),
+        });
+        await response.body?.cancel();
+        answer = { status: response.status };
+      } catch (error) {
+        if (stopping.signal.aborted) return;
+        const { name, cause, message } = error as Error & { cause?: Error & { code?: string } };
+        const why = cause?.code ?? cause?.message ?? message;
+        answer = { error: name === "TimeoutError" ? `No answer within ${timeoutMs / 1000} s.` : `The request failed: ${why}.` };
+      }
+    }
+    const took = `${Math.round(performance.now() - started)} ms`;
+    const outcome =
+      options.events && !options.events.includes(type) ? "skipped (--events)" : "status" in answer ? String(answer.status) : answer.error;
+    log(`${new Date().toISOString()}  ${type}  ${id}  ${outcome}  ${took}`);
+    await fetch(`${base}/_sandbox/v1/listen/deliveries/${encodeURIComponent(delivery.delivery_id)}`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify(answer),
+      signal: stopping.signal,
+    }).then(
+      (response) => response.body?.cancel(),
+      // The sandbox gives up waiting, fails the attempt and retries it: nothing is lost.
+      () => {},
+    );
+  }
+
+  // The first connection says whether the sandbox takes the listener at all.
+  const first = connection();
+  const refused = first.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const secretOrRefusal = await Promise.race([ready.then((value) => ({ value })), refused.then((error) => ({ error }))]);
+  if ("error" in secretOrRefusal) {
+    const error = secretOrRefusal.error as Error;
+    throw error instanceof ListenRefused
+      ? error
+      : new ListenRefused(`${base} cannot be reached: ${(error.cause as Error)?.message ?? error.message}`);
+  }
+  log(`Ready! Your webhook signing secret is ${secretOrRefusal.value} (deliveries go to ${options.forwardTo}; Ctrl-C to stop)`);
+
+  const done = (async () => {
+    let ended = await first.catch(() => ({}));
+    for (let pauseMs = 500; !stopping.signal.aborted; pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS)) {
+      if ("replaced" in ended && ended.replaced) {
+        log(`Stopped: ${ended.replaced}`);
+        return ended.replaced;
+      }
+      log(`The connection to ${base} was lost; connecting again in ${pauseMs / 1000} s.`);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      if (stopping.signal.aborted) break;
+      ended = await connection().then(
+        (result) => {
+          pauseMs = 250;
+          return result;
+        },
+        (error: unknown) => (error instanceof ListenRefused ? { replaced: error.message } : {}),
+      );
+    }
+    return "closed";
+  })();
+
+  return {
+    secret: secretOrRefusal.value,
+    done,
+    async close() {
+      stopping.abort();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,11 @@
+// GET /_sandbox/v1/listen: connects a listener (payin-listen) to the caller's account, which then
+// takes its deliveries (decision D23); answered with the stream of them.
+import { accountNow } from "../../flow/clock.ts";
+import type { Operation } from "../operation.ts";
+
+export const listen: Operation = {
+  async handle({ account, parameters }, { listeners }) {
+    const stream = await listeners.connect(account.id, parameters.forward_to ?? null, accountNow(account));
+    return { status: 200, stream };
+  },
+};

@@ -1,0 +1,215 @@
+// payin-listen (listen()): a sandbox's deliveries on a local endpoint, over the sandbox's listen
+// stream, with the endpoint's answer as the delivery's answer (decision D23). On SQLite in one
+// process, then on PostgreSQL with two processes: the listener on one, the events made through
+// the other.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen, ListenRefused, type Listener } from "../../src/listen/index.ts";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
+import { accountOn } from "../support/sandbox-account.ts";
+import { startReceiver } from "../support/receiver.ts";
+import { verifyWebhook } from "../../src/webhooks/index.ts";
+
+const PAID = ["session-created", "transaction-created", "transaction-completed", "session-completed"];
+
+let sandbox: RunningSandbox;
+const listeners: Listener[] = [];
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, retryScheduleSeconds: [1, 1, 1] });
+});
+afterAll(async () => {
+  await Promise.all(listeners.map((l) => l.close()));
+  await sandbox.close();
+});
+
+/** A listener on `base` for the account, passing deliveries on to a receiver of its own. */
+async function listening(base: string, token: string, options: { events?: string[] } = {}) {
+  const lines: string[] = [];
+  const receiver = await startReceiver();
+  const listener = await listen({ baseUrl: base, token, forwardTo: receiver.url, log: (line) => lines.push(line), ...options });
+  listeners.push(listener);
+  return { listener, lines, receiver };
+}
+
+describe("payin-listen on one sandbox", () => {
+  it("prints the account's secret, passes each delivery on signed with it, in order, and logs each answer", async () => {
+    const account = accountOn(sandbox.url);
+    // Made before any listener, with no URL registered: it waits, and comes once one connects.
+    const early = await account.session();
+    const receiver = await startReceiver();
+    const lines: string[] = [];
+    const listener = await listen({ baseUrl: sandbox.url, token: account.token, forwardTo: receiver.url, log: (l) => lines.push(l) });
+    listeners.push(listener);
+    expect(listener.secret).toMatch(/^whsec_/);
+    expect(lines[0]).toBe(`Ready! Your webhook signing secret is ${listener.secret} (deliveries go to ${receiver.url}; Ctrl-C to stop)`);
+    const session = await account.session();
+    await account.simulate(session.id, { outcome: "pay" });
+    const delivered = await receiver.delivered(5);
+    const types = (sessionId: string) => delivered.filter((d) => JSON.parse(d.body).data.session_id === sessionId).map((d) => d.type);
+    expect(types(early.id)).toEqual(["session-created"]);
+    expect(types(session.id)).toEqual(PAID);
+    // The secret it printed is the account's: POST /webhooks keeps it, and the deliveries verify with it.
+    for (const d of delivered) await expect(verifyWebhook(d.body, d.headers, listener.secret)).resolves.toBeTruthy();
+    expect((await account.call("POST", "/webhooks", { url: receiver.url })).body.signing_secret).toBe(listener.secret);
+    expect(lines.slice(1)).toContainEqual(
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}session-created {2}msg_\S+ {2}204 {2}\d+ ms$/),
+    );
+    const log = await account.deliveries();
+    expect(log.every((d) => d.url === receiver.url && d.status === "succeeded")).toBe(true);
+    await receiver.close();
+  });
+
+  it("reports a local 500 as the delivery's answer: retried with the same webhook-id, and the session's later events wait", async () => {
+    const account = accountOn(sandbox.url);
+    const { receiver } = await listening(sandbox.url, account.token);
+    receiver.answer = ({ n }) => (n === 1 ? 500 : 204);
+    const session = await account.session();
+    await account.simulate(session.id, { outcome: "pay" });
+    await receiver.delivered(4);
+    const attempts = receiver.attempts;
+    expect(attempts.map((a) => [a.type, a.status])).toEqual([
+      ["session-created", 500],
+      ["session-created", 204],
+      ["transaction-created", 204],
+      ["transaction-completed", 204],
+      ["session-completed", 204],
+    ]);
+    expect(attempts[0]!.id).toBe(attempts[1]!.id);
+    const log = await account.deliveries();
+    expect(log.slice(0, 2).map((d) => [d.attempt, d.status, d.response_status])).toEqual([
+      [1, "failed", 500],
+      [2, "succeeded", 204],
+    ]);
+    await receiver.close();
+  });
+
+  it("takes the deliveries from the registered URL while connected, and leaves them to it after (decision D23)", async () => {
+    const account = accountOn(sandbox.url);
+    const registered = await startReceiver();
+    await account.register(registered.url);
+    const { listener, receiver } = await listening(sandbox.url, account.token);
+    await account.session();
+    await receiver.delivered(1);
+    await listener.close();
+    await account.session();
+    await registered.delivered(1);
+    expect([receiver.attempts.length, registered.attempts.length]).toEqual([1, 1]);
+    await Promise.all([receiver.close(), registered.close()]);
+  });
+
+  it("acknowledges unseen the types --events leaves out, and says so", async () => {
+    const account = accountOn(sandbox.url);
+    const { receiver, lines } = await listening(sandbox.url, account.token, { events: ["transaction-completed"] });
+    const session = await account.session();
+    await account.simulate(session.id, { outcome: "pay" });
+    await receiver.delivered(1);
+    await expect.poll(() => lines.filter((l) => l.includes("skipped (--events)")).length).toBe(3);
+    expect(receiver.attempts.map((a) => a.type)).toEqual(["transaction-completed"]);
+    await receiver.close();
+  });
+
+  it("ends the listener a newer one replaces; a failure of the local endpoint is logged and retried, never a crash", async () => {
+    const account = accountOn(sandbox.url);
+    const first = await listening(sandbox.url, account.token);
+    const closed = await startReceiver();
+    await closed.close();
+    const lines: string[] = [];
+    const second = await listen({ baseUrl: sandbox.url, token: account.token, forwardTo: closed.url, log: (l) => lines.push(l) });
+    listeners.push(second);
+    expect(await first.listener.done).toBe("Another listener connected to this account.");
+    await account.session();
+    await expect.poll(() => lines.find((l) => l.includes("session-created")), { timeout: 5000 }).toMatch(/ECONNREFUSED/);
+    expect((await account.deliveries())[0]).toMatchObject({ status: "failed", error: expect.stringMatching(/ECONNREFUSED/) });
+    await first.receiver.close();
+  });
+
+  it("leaves a delivery under way when it stops to be made again, and passes it on once a listener connects again", async () => {
+    const account = accountOn(sandbox.url);
+    const first = await listening(sandbox.url, account.token);
+    let arrived: string | undefined;
+    first.receiver.answer = ({ id }) => ((arrived = id), "hang");
+    const session = await account.session();
+    await expect.poll(() => arrived).toBeDefined();
+    await first.listener.close();
+    await expect.poll(async () => (await account.deliveries())[0]?.error).toBe("The listener disconnected before it answered.");
+    const { receiver } = await listening(sandbox.url, account.token);
+    const [again] = await receiver.delivered(1);
+    expect([again!.id, JSON.parse(again!.body).data.session_id]).toEqual([arrived, session.id]);
+    await Promise.all([first.receiver.close(), receiver.close()]);
+  });
+
+  it("refuses a forward_to that is not a URL, and an answer with neither a status nor an error, naming the field", async () => {
+    const account = accountOn(sandbox.url);
+    expect((await account.call("GET", "/_sandbox/v1/listen?forward_to=not%20a%20url")).body.errors).toEqual([
+      { field: "forward_to", message: 'must match format "uri"' },
+    ]);
+    for (const body of [{}, { status: 204, error: "both" }])
+      expect((await account.call("POST", "/_sandbox/v1/listen/deliveries/dlv_unknown", body)).body.errors).toEqual([
+        { field: "status", message: "give either the status the endpoint answered or the error it gave, not both nor neither" },
+      ]);
+    // An answer no delivery waits for changes nothing.
+    expect((await account.call("POST", "/_sandbox/v1/listen/deliveries/dlv_unknown", { status: 204 })).status).toBe(204);
+  });
+
+  it("refuses to start without a token the sandbox takes, or a sandbox to reach", async () => {
+    await expect(listen({ baseUrl: sandbox.url, token: "", forwardTo: "http://127.0.0.1:9/", log: () => {} })).rejects.toThrow(
+      new ListenRefused(
+        `${sandbox.url} answered 401 to the listener: The Authorization header is missing or its bearer token is not valid.`,
+      ),
+    );
+    const gone = await startReceiver();
+    await gone.close();
+    const nobody = new URL(gone.url).origin;
+    await expect(listen({ baseUrl: nobody, token: "t", forwardTo: gone.url, log: () => {} })).rejects.toThrow(
+      new RegExp(`^${nobody} cannot be reached: .*ECONNREFUSED`),
+    );
+  });
+});
+
+describe.skipIf(postgresMissing)("payin-listen on a sandbox of two processes on PostgreSQL", () => {
+  let cluster: TestPostgres;
+  let one: RunningSandbox;
+  let two: RunningSandbox;
+  beforeAll(async () => {
+    cluster = startPostgres();
+    const options = { port: 0, database: cluster.createDatabase(), retryScheduleSeconds: [1, 1, 1] };
+    [one, two] = await Promise.all([startSandbox(options), startSandbox(options)]);
+  });
+  afterAll(async () => {
+    await Promise.all([one?.close(), two?.close()]);
+    cluster?.stop();
+  });
+
+  it("passes on the events made through the other process, with a local 500 retried and logged there", async () => {
+    const token = `listen-${crypto.randomUUID()}`;
+    const { receiver, listener } = await listening(one.url, token);
+    receiver.answer = ({ n }) => (n === 2 ? 500 : 204);
+    const other = accountOn(two.url, token);
+    const session = await other.session();
+    await other.simulate(session.id, { outcome: "pay" });
+    await receiver.delivered(4);
+    for (const a of receiver.attempts) await expect(verifyWebhook(a.body, a.headers, listener.secret)).resolves.toBeTruthy();
+    expect(receiver.attempts.map((a) => [a.type, a.status])).toEqual([
+      ["session-created", 204],
+      ["transaction-created", 500],
+      ["transaction-created", 204],
+      ["transaction-completed", 204],
+      ["session-completed", 204],
+    ]);
+    const log = await other.deliveries();
+    expect(log.filter((d) => d.event_type === "transaction-created").map((d) => d.response_status)).toEqual([500, 204]);
+    await receiver.close();
+  });
+
+  it("keeps what was made while the listener was away, and passes it on once one connects again", async () => {
+    const token = `listen-${crypto.randomUUID()}`;
+    const first = await listening(one.url, token);
+    await first.listener.close();
+    const other = accountOn(two.url, token);
+    const session = await other.session();
+    const { receiver } = await listening(one.url, token);
+    const [delivered] = await receiver.delivered(1);
+    expect(JSON.parse(delivered!.body).data.session_id).toBe(session.id);
+    await Promise.all([first.receiver.close(), receiver.close()]);
+  });
+});
