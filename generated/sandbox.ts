@@ -129,7 +129,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the account
-         * @description Empties the caller's account: its counterparties, sessions, transactions, webhook URL and secret, idempotency keys, faults, request journal, and its clock offset. Other accounts are untouched.
+         * @description Empties the caller's account: its counterparties, sessions, transactions, webhook URL and secret, idempotency keys, faults, request journal, and its clock offset; a connected listener is ended within seconds, as the secret it was given is gone. Other accounts are untouched.
          */
         post: operations["resetAccount"];
         delete?: never;

@@ -1,7 +1,7 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
 // the sessions of the scale sections (default 200,000);
-// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres`
+// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres,listen`
 // runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
 // of the working tree, `--before COMMIT` against that commit rather than the one before the layers.
 import { execFileSync } from "node:child_process";
@@ -16,6 +16,7 @@ import { benchSandbox } from "./bench/sandbox.ts";
 import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
 import { benchDrivers } from "./bench/drivers.ts";
+import { benchListen } from "./bench/listen.ts";
 import { benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
@@ -30,8 +31,23 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
+/** A p50 and a p99 in milliseconds, as two right-aligned cells. */
+const latencyCells = (f: { p50Ms: number; p99Ms: number }) =>
+  `${`${f.p50Ms.toFixed(1)} ms`.padStart(9)} ${`${f.p99Ms.toFixed(1)} ms`.padStart(9)}`;
 const sections = new Set(
-  values.only?.split(",") ?? ["webhooks", "mock", "sandbox", "faults", "layers", "flows", "conformance", "scale", "drivers", "postgres"],
+  values.only?.split(",") ?? [
+    "webhooks",
+    "mock",
+    "sandbox",
+    "faults",
+    "layers",
+    "flows",
+    "conformance",
+    "scale",
+    "drivers",
+    "postgres",
+    "listen",
+  ],
 );
 
 if (sections.has("webhooks")) {
@@ -227,13 +243,11 @@ if (sections.has("postgres")) {
       "receipt of transaction-completed, one flow at a time, 300 flows):",
   );
   const rows = await benchShared(seconds);
-  const flowCells = (f: { p50Ms: number; p99Ms: number }) =>
-    `${`${f.p50Ms.toFixed(1)} ms`.padStart(9)} ${`${f.p99Ms.toFixed(1)} ms`.padStart(9)}`;
   console.log(`  ${"".padEnd(32)} ${"req/s".padStart(8)} ${"p99".padStart(7)}   ${"flow p50".padStart(9)} ${"flow p99".padStart(9)}`);
   for (const r of rows)
     console.log(
       `  ${r.name.padEnd(32)} ${Math.round(r.create.rate).toString().padStart(8)} ` +
-        `${`${r.create.p99} ms`.padStart(7)}   ${flowCells(r.flow)}`,
+        `${`${r.create.p99} ms`.padStart(7)}   ${latencyCells(r.flow)}`,
     );
   const [memory, file, one, two] = rows;
   const share = (of: SharedRow) => `${((100 * one!.create.rate) / of.create.rate).toFixed(0)} %`;
@@ -255,7 +269,8 @@ if (sections.has("postgres")) {
     [`${sessions.toLocaleString("en-US")} sessions`, s.full],
   ] as const)
     console.log(
-      `  ${name.padEnd(32)} ${Math.round(m.create.rate).toString().padStart(8)} ${`${m.create.p99} ms`.padStart(7)}   ${flowCells(m.flow)}`,
+      `  ${name.padEnd(32)} ${Math.round(m.create.rate).toString().padStart(8)} ` +
+        `${`${m.create.p99} ms`.padStart(7)}   ${latencyCells(m.flow)}`,
     );
   const worst = Math.max(
     s.empty.create.rate / s.full.create.rate,
@@ -269,5 +284,24 @@ if (sections.has("postgres")) {
       `flow p50 ${(s.full.flow.p50Ms / s.empty.flow.p50Ms).toFixed(2)}x, ` +
       `flow p99 ${(s.full.flow.p99Ms / s.empty.flow.p99Ms).toFixed(2)}x ` +
       `(goal: no figure worse than 1.5x; worst ${worst.toFixed(2)}x)`,
+  );
+}
+
+if (sections.has("listen")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  const l = await benchListen();
+  console.log(
+    `\npayin-listen: two compiled payin-sandbox processes on one throwaway PostgreSQL, the compiled payin-listen on one, ` +
+      `the events made through the other; from a session's create request to the local endpoint's receipt of its session-created, ` +
+      `${l.events} events one at a time, in alternating rounds with a URL registered for another account:`,
+  );
+  console.log(`  ${"".padEnd(32)} ${"p50".padStart(9)} ${"p99".padStart(9)}`);
+  console.log(`  ${"through the listener".padEnd(32)} ${latencyCells(l.listener)}`);
+  console.log(`  ${"to a registered URL".padEnd(32)} ${latencyCells(l.url)}`);
+  console.log(
+    `  listener p99 ${l.listener.p99Ms.toFixed(1)} ms (goal: under 1,000 ms), ` +
+      `${(l.listener.p50Ms / l.url.p50Ms).toFixed(2)}x a URL's p50; ` +
+      `idle over 10 s with the listener connected: payin-listen ${l.idle.listener.toFixed(2)} %, each sandbox process at most ` +
+      `${l.idle.sandboxes.toFixed(2)} % of a core (${l.idle.sandboxesWithout.toFixed(2)} % before the listener connected)`,
   );
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 export interface Figure {
   name: string;
   value: number;
@@ -45,4 +47,10 @@ export function printFigures(figures: Figure[]) {
   // Rates as whole numbers; times (µs) with the one decimal that tells steps of a call apart.
   const format = (f: Figure) => (f.unit === "µs" ? f.value.toFixed(1) : Math.round(f.value).toLocaleString("en-US"));
   for (const f of figures) console.log(`  ${f.name.padEnd(40)} ${format(f).padStart(12)} ${f.unit}`);
+}
+
+/** CPU time of a process so far, in milliseconds (user and system, from /proc; 10 ms ticks). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }

@@ -12,7 +12,7 @@ import autocannon from "autocannon";
 import { root } from "../lib/paths.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { fill } from "./fill.ts";
-import { median } from "./measure.ts";
+import { cpuMs, median } from "./measure.ts";
 
 export interface ScaleFigures {
   sessions: number;
@@ -71,12 +71,6 @@ const post = (url: string, route: string, token: string, body: unknown) =>
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
-
-/** CPU time of a process so far, in milliseconds (user and system, from /proc). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 

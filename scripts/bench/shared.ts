@@ -30,7 +30,8 @@ export interface SharedRow {
   flow: FlowFigures;
 }
 
-async function startBin(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+/** The compiled payin-sandbox with `args`, once it says where it listens. */
+export async function startBin(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [CLI, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {

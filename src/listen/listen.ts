@@ -33,7 +33,16 @@ export interface Listener {
 /** The sandbox refused to connect the listener, or cannot be reached: nothing will be delivered. */
 export class ListenRefused extends Error {
   override readonly name = "ListenRefused";
+  /** The sandbox's status, when it answered. */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.status = status;
+  }
 }
+
+/** A sandbox (or its load balancer) that is busy or restarting: connect again later, as for a dropped connection. */
+const transient = (status: number | undefined) => status === undefined || status === 429 || status >= 500;
 
 interface Delivery {
   delivery_id: string;
@@ -54,7 +63,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   const ready = new Promise<string>((resolve) => (secret = resolve));
 
   /** One connection's stream: resolves with why it ended (a takeover stops listening; anything else reconnects). */
-  async function connection(): Promise<{ replaced?: string }> {
+  async function connection(): Promise<{ replaced?: string } | { busy: string }> {
     const url = `${base}/_sandbox/v1/listen?${new URLSearchParams({ forward_to: options.forwardTo })}`;
     const response = await fetch(url, { headers: { ...auth, Accept: "text/event-stream" }, signal: stopping.signal });
     if (response.status !== 200) {
@@ -66,7 +75,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
           return undefined;
         }
       })();
-      throw new ListenRefused(`${base} answered ${response.status} to the listener${detail ? `: ${detail}` : ""}`);
+      throw new ListenRefused(`${base} answered ${response.status} to the listener${detail ? `: ${detail}` : ""}`, response.status);
     }
     // Node's web streams are async iterable; the DOM's types do not say so.
     for await (const { event, data } of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
@@ -145,7 +154,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
         log(`Stopped: ${ended.replaced}`);
         return ended.replaced;
       }
-      log(`The connection to ${base} was lost; connecting again in ${pauseMs / 1000} s.`);
+      log(`${"busy" in ended ? ended.busy : `The connection to ${base} was lost`}; connecting again in ${pauseMs / 1000} s.`);
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
       if (stopping.signal.aborted) break;
       ended = await connection().then(
@@ -153,7 +162,8 @@ export async function listen(options: ListenOptions): Promise<Listener> {
           pauseMs = 250;
           return result;
         },
-        (error: unknown) => (error instanceof ListenRefused ? { replaced: error.message } : {}),
+        (error: unknown) =>
+          !(error instanceof ListenRefused) ? {} : transient(error.status) ? { busy: error.message } : { replaced: error.message },
       );
     }
     return "closed";

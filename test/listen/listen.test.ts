@@ -8,9 +8,16 @@ import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver } from "../support/receiver.ts";
+import { startLoadBalancer } from "../support/load-balancer.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "../../scripts/lib/paths.ts";
 
 const PAID = ["session-created", "transaction-created", "transaction-completed", "session-completed"];
+/** The line payin-listen prints per delivery: when, type, webhook-id, the answer, how long it took. */
+const DELIVERY_LINE = /^\d{4}-\d\d-\d\dT[\d:.]+Z {2}[a-z-]+ {2}msg_\S+ {2}(\d{3}|.+) {2}\d+ ms$/;
+const READY_LINE = /^Ready! Your webhook signing secret is whsec_[A-Za-z0-9+/=]+ \(deliveries go to \S+; Ctrl-C to stop\)$/;
 
 let sandbox: RunningSandbox;
 const listeners: Listener[] = [];
@@ -51,9 +58,10 @@ describe("payin-listen on one sandbox", () => {
     // The secret it printed is the account's: POST /webhooks keeps it, and the deliveries verify with it.
     for (const d of delivered) await expect(verifyWebhook(d.body, d.headers, listener.secret)).resolves.toBeTruthy();
     expect((await account.call("POST", "/webhooks", { url: receiver.url })).body.signing_secret).toBe(listener.secret);
-    expect(lines.slice(1)).toContainEqual(
-      expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}session-created {2}msg_\S+ {2}204 {2}\d+ ms$/),
-    );
+    expect(lines[0]).toMatch(READY_LINE);
+    expect(lines.slice(1).length).toBeGreaterThan(0);
+    for (const line of lines.slice(1)) expect(line).toMatch(DELIVERY_LINE);
+    expect(lines.slice(1)).toContainEqual(expect.stringMatching(/ {2}session-created {2}msg_\S+ {2}204 {2}/));
     const log = await account.deliveries();
     expect(log.every((d) => d.url === receiver.url && d.status === "succeeded")).toBe(true);
     await receiver.close();
@@ -123,6 +131,14 @@ describe("payin-listen on one sandbox", () => {
     await first.receiver.close();
   });
 
+  it("ends with the account's reset, whose secret it printed is gone with it", async () => {
+    const account = accountOn(sandbox.url);
+    const { listener, receiver } = await listening(sandbox.url, account.token);
+    await account.call("POST", "/_sandbox/v1/reset");
+    expect(await listener.done).toBe("Another listener connected to this account, or the account was reset.");
+    await receiver.close();
+  });
+
   it("leaves a delivery under way when it stops to be made again, and passes it on once a listener connects again", async () => {
     const account = accountOn(sandbox.url);
     const first = await listening(sandbox.url, account.token);
@@ -155,6 +171,7 @@ describe("payin-listen on one sandbox", () => {
     await expect(listen({ baseUrl: sandbox.url, token: "", forwardTo: "http://127.0.0.1:9/", log: () => {} })).rejects.toThrow(
       new ListenRefused(
         `${sandbox.url} answered 401 to the listener: The Authorization header is missing or its bearer token is not valid.`,
+        401,
       ),
     );
     const gone = await startReceiver();
@@ -163,6 +180,18 @@ describe("payin-listen on one sandbox", () => {
     await expect(listen({ baseUrl: nobody, token: "t", forwardTo: gone.url, log: () => {} })).rejects.toThrow(
       new RegExp(`^${nobody} cannot be reached: .*ECONNREFUSED`),
     );
+  });
+});
+
+describe("the output the guides show", () => {
+  it.each(["testing.md", "hosting.md"])("in %s is what payin-listen prints: the secret's line, then one line per delivery", (guide) => {
+    const text = readFileSync(path.join(root, "scripts", "docs", "guides", guide), "utf8");
+    const block = /npx payin-listen [\s\S]*?```text\n([^`]*)```/.exec(text)?.[1];
+    expect(block, `${guide} shows payin-listen's output in a text block after its command`).toBeDefined();
+    const [ready, ...deliveries] = block!.trimEnd().split("\n");
+    expect(ready).toMatch(READY_LINE);
+    expect(deliveries.length).toBeGreaterThan(0);
+    for (const line of deliveries) expect(line).toMatch(DELIVERY_LINE);
   });
 });
 
@@ -199,6 +228,30 @@ describe.skipIf(postgresMissing)("payin-listen on a sandbox of two processes on 
     const log = await other.deliveries();
     expect(log.filter((d) => d.event_type === "transaction-created").map((d) => d.response_status)).toEqual([500, 204]);
     await receiver.close();
+  });
+
+  it("behind a load balancer, connects again after a cut and through 502s, and loses nothing made meanwhile", async () => {
+    const balancer = await startLoadBalancer([one.url, two.url]);
+    const token = `listen-${crypto.randomUUID()}`;
+    const { receiver, lines, listener } = await listening(balancer.url, token);
+    const other = accountOn(two.url, token);
+    await other.session();
+    await receiver.delivered(1);
+    // Its answer recorded first: one cut before would leave the attempt to be made again (at least once).
+    await expect.poll(async () => (await other.deliveries())[0]?.status).toBe("succeeded");
+    balancer.badGateway(2);
+    balancer.dropAll();
+    const meanwhile = await other.session();
+    const [, again] = await receiver.delivered(2);
+    expect(JSON.parse(again!.body).data.session_id).toBe(meanwhile.id);
+    expect(lines.filter((l) => !DELIVERY_LINE.test(l)).slice(1)).toEqual([
+      `The connection to ${balancer.url} was lost; connecting again in 0.5 s.`,
+      `${balancer.url} answered 502 to the listener; connecting again in 1 s.`,
+      `${balancer.url} answered 502 to the listener; connecting again in 2 s.`,
+      `Connected again to ${balancer.url}.`,
+    ]);
+    await listener.close();
+    await Promise.all([receiver.close(), balancer.close()]);
   });
 
   it("keeps what was made while the listener was away, and passes it on once one connects again", async () => {
