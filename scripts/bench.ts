@@ -17,7 +17,7 @@ import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
 import { benchDrivers } from "./bench/drivers.ts";
 import { benchListen } from "./bench/listen.ts";
-import { benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
+import { BEFORE_DURABLE_COMMITS, benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
 
@@ -249,13 +249,20 @@ if (sections.has("postgres")) {
       `  ${r.name.padEnd(32)} ${Math.round(r.create.rate).toString().padStart(8)} ` +
         `${`${r.create.p99} ms`.padStart(7)}   ${latencyCells(r.flow)}`,
     );
-  const [memory, file, one, two] = rows;
+  const [memory, file, one, two, fromSource, before] = rows;
   const share = (of: SharedRow) => `${((100 * one!.create.rate) / of.create.rate).toFixed(0)} %`;
   console.log(
     `  PostgreSQL, 1 process: ${share(memory!)} of SQLite's create rate in memory, ${share(file!)} of SQLite's on a file ` +
       "(goal: at least 50 %), " +
       `flow p99 ${one!.flow.p99Ms.toFixed(1)} ms (goal: under 20 ms); 2 processes: ${(two!.create.rate / one!.create.rate).toFixed(2)}x ` +
       `one's rate, flow p99 ${two!.flow.p99Ms.toFixed(1)} ms`,
+  );
+  console.log(
+    "  commits on disk before the answer (issue 42), both from source: " +
+      `${(fromSource!.create.rate / before!.create.rate).toFixed(2)}x ` +
+      `the create rate of ${BEFORE_DURABLE_COMMITS}, which did not wait (server: synchronous_commit = off, fsync on), ` +
+      `flow p50 ${(fromSource!.flow.p50Ms / before!.flow.p50Ms).toFixed(2)}x, ` +
+      `p99 ${(fromSource!.flow.p99Ms / before!.flow.p99Ms).toFixed(2)}x`,
   );
 
   const sessions = Number(values.scale);

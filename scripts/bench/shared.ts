@@ -11,6 +11,7 @@ import autocannon from "autocannon";
 import { openDatabase, Store } from "../../src/sandbox/store/index.ts";
 import { root } from "../lib/paths.ts";
 import { startPostgres } from "../lib/temp-postgres.ts";
+import { sandboxCli, withEarlierSandbox } from "./earlier.ts";
 import { fill } from "./fill.ts";
 import { startFlowSandbox, type FlowFigures } from "./flows.ts";
 import { median } from "./measure.ts";
@@ -30,9 +31,9 @@ export interface SharedRow {
   flow: FlowFigures;
 }
 
-/** The compiled payin-sandbox with `args`, once it says where it listens. */
-export async function startBin(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+/** The compiled payin-sandbox (or another entry point, `cli`) with `args`, once it says where it listens. */
+export async function startBin(args: string[], cli = CLI): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [cli, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       const found = chunk.toString().match(/listening on (http:\/\/\S+)/)?.[1];
@@ -48,6 +49,8 @@ interface Contender {
   name: string;
   args: string[];
   processes: number;
+  /** The entry point, when not the compiled bin of the working tree. */
+  cli?: string;
 }
 
 /**
@@ -58,7 +61,7 @@ async function createLoad(contenders: Contender[], seconds: number, roundSeconds
   const started = await Promise.all(
     contenders.map(async (c) => {
       const bins = [];
-      for (let i = 0; i < c.processes; i++) bins.push(await startBin(c.args));
+      for (let i = 0; i < c.processes; i++) bins.push(await startBin(c.args, c.cli));
       const body = sessionBody(await newCounterparty(bins[0]!.url));
       return { bins, body };
     }),
@@ -90,8 +93,8 @@ async function createLoad(contenders: Contender[], seconds: number, roundSeconds
   }
 }
 
-async function flowLatency({ args, processes }: Contender): Promise<FlowFigures> {
-  const sandbox = await startFlowSandbox(CLI, args, processes);
+async function flowLatency({ args, processes, cli = CLI }: Contender): Promise<FlowFigures> {
+  const sandbox = await startFlowSandbox(cli, args, processes);
   try {
     await sandbox.run(50, 1); // warm-up
     return await sandbox.run(FLOWS, 1);
@@ -100,29 +103,42 @@ async function flowLatency({ args, processes }: Contender): Promise<FlowFigures>
   }
 }
 
+/** The commit before the sandbox waited for its commits to be on disk (issue 42): what durability costs is measured against it. */
+export const BEFORE_DURABLE_COMMITS = "88ea946";
+
 /**
  * SQLite, in memory (the default) and on a file (durable, as PostgreSQL is), against PostgreSQL
- * with one and with two processes.
+ * with one and with two processes; and one PostgreSQL process of the sandbox that did not wait
+ * for its commits to be on disk (both from source, so that they differ in that alone).
  */
 export async function benchShared(seconds: number): Promise<SharedRow[]> {
-  const cluster = startPostgres("sandbox");
-  const folder = mkdtempSync(path.join(tmpdir(), "payin-bench-sqlite-"));
-  try {
-    const contenders: Contender[] = [
-      { name: "SQLite (in memory), 1 process", args: [], processes: 1 },
-      { name: "SQLite (file), 1 process", args: ["--db", path.join(folder, "sandbox.db")], processes: 1 },
-      { name: "PostgreSQL, 1 process", args: ["--database", cluster.createDatabase()], processes: 1 },
-      { name: "PostgreSQL, 2 processes", args: ["--database", cluster.createDatabase()], processes: 2 },
-    ];
-    const creates = await createLoad(contenders, seconds);
-    const rows: SharedRow[] = [];
-    for (const [i, contender] of contenders.entries())
-      rows.push({ name: contender.name, create: creates[i]!, flow: await flowLatency(contender) });
-    return rows;
-  } finally {
-    cluster.stop();
-    rmSync(folder, { recursive: true, force: true });
-  }
+  return withEarlierSandbox(BEFORE_DURABLE_COMMITS, async (before) => {
+    const cluster = startPostgres("sandbox");
+    const folder = mkdtempSync(path.join(tmpdir(), "payin-bench-sqlite-"));
+    try {
+      const contenders: Contender[] = [
+        { name: "SQLite (in memory), 1 process", args: [], processes: 1 },
+        { name: "SQLite (file), 1 process", args: ["--db", path.join(folder, "sandbox.db")], processes: 1 },
+        { name: "PostgreSQL, 1 process", args: ["--database", cluster.createDatabase()], processes: 1 },
+        { name: "PostgreSQL, 2 processes", args: ["--database", cluster.createDatabase()], processes: 2 },
+        { name: "PostgreSQL, 1 process, from source", args: ["--database", cluster.createDatabase()], processes: 1, cli: sandboxCli() },
+        {
+          name: `PostgreSQL, 1 process, ${BEFORE_DURABLE_COMMITS}`,
+          args: ["--database", cluster.createDatabase()],
+          processes: 1,
+          cli: before.cli,
+        },
+      ];
+      const creates = await createLoad(contenders, seconds);
+      const rows: SharedRow[] = [];
+      for (const [i, contender] of contenders.entries())
+        rows.push({ name: contender.name, create: creates[i]!, flow: await flowLatency(contender) });
+      return rows;
+    } finally {
+      cluster.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 }
 
 /** Fills a PostgreSQL database through the create handlers; resolves to the seconds it took. */

@@ -37,6 +37,8 @@ export interface TestPostgres {
   /** Stops the server (fast shutdown: connections are cut), keeping the cluster; `resume` starts it again. */
   pause(): void;
   resume(): void;
+  /** Stops the server as a crash does (immediate: nothing flushed), keeping the cluster; `resume` recovers it. */
+  crash(): void;
   /** Suspends the server's processes (SIGSTOP): connections stay open and go silent, as in a network cut; `thaw` wakes them. */
   freeze(): void;
   thaw(): void;
@@ -98,6 +100,7 @@ export function startPostgres(settings: "test" | "sandbox" = "test"): TestPostgr
     },
     pause: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-s", "stop"]),
     resume: start,
+    crash: () => run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "-s", "stop"]),
     freeze: () => serverProcesses(data).forEach((pid) => process.kill(pid, "SIGSTOP")),
     thaw: () => serverProcesses(data).forEach((pid) => process.kill(pid, "SIGCONT")),
     stop() {

@@ -5,6 +5,11 @@
 // here (a delivery under way). The objects are held weakly: an account no one holds any more
 // (a CI run's token, used once) leaves memory, and its next look-up makes a new object from the
 // database, which is all that an object no one holds could have known.
+//
+// A reading of the clock that was under way while this process moved the clock is not taken: it
+// may have begun before the move committed, and would set the clock back (it did, in an
+// advance's answer, with deliveries reading the account meanwhile). The move is taken again once
+// it commits, over any reading taken in between.
 import type { Database } from "./database.ts";
 
 export interface Account {
@@ -30,6 +35,8 @@ export class Accounts {
     if (this.#byId.get(id)?.deref() === undefined) this.#byId.delete(id);
   });
   readonly #db: Database;
+  /** Moves of a clock by this process, counted as each is made and as it commits. */
+  #moves = 0;
 
   constructor(db: Database) {
     this.#db = db;
@@ -41,12 +48,13 @@ export class Accounts {
    */
   async lookUp(token: string): Promise<{ account: Account; requestFaults: boolean }> {
     type Row = Account & { requestFaults: number };
+    const moves = this.#moves;
     let row = await this.#db.get<Row>(BY_TOKEN, token);
     if (!row) {
       await this.#db.run(INSERT, token, Date.now());
       row = await this.#db.get<Row>(BY_TOKEN, token);
     }
-    return { account: this.#cached(row!), requestFaults: row!.requestFaults === 1 };
+    return { account: this.#cached(row!, moves), requestFaults: row!.requestFaults === 1 };
   }
 
   /** The account of a bearer token, made if new. */
@@ -56,7 +64,8 @@ export class Accounts {
 
   /** The account with this id (the payment page knows a session's account, not its token). */
   async byId(id: number): Promise<Account> {
-    return this.#cached((await this.#db.get<Account>(GET, id))!);
+    const moves = this.#moves;
+    return this.#cached((await this.#db.get<Account>(GET, id))!, moves);
   }
 
   /** How many accounts have an object in memory: those held here, and those no one holds that are not yet collected. */
@@ -64,10 +73,12 @@ export class Accounts {
     return this.#byId.size;
   }
 
-  #cached(row: Account): Account {
+  /** The account's object, made from `row` if none is held; `row`'s clock is taken unless this process moved a clock since `moves`. */
+  #cached(row: Account, moves: number): Account {
     let account = this.#byId.get(row.id)?.deref();
-    if (account) account.clockOffsetMs = row.clockOffsetMs;
-    else {
+    if (account) {
+      if (moves === this.#moves) account.clockOffsetMs = row.clockOffsetMs;
+    } else {
       account = { id: row.id, clockOffsetMs: row.clockOffsetMs };
       this.#byId.set(row.id, new WeakRef(account));
       this.#collected.register(account, row.id);
@@ -77,11 +88,21 @@ export class Accounts {
 
   /** Moves the account's clock `ms` ahead (from where it stands in the database, whoever moved it last). */
   async advanceClock(account: Account, ms: number) {
-    this.#cached({ id: account.id, ...(await this.#db.get<{ clockOffsetMs: number }>(ADVANCE, ms, account.id))! });
+    this.#moved(account, (await this.#db.get<{ clockOffsetMs: number }>(ADVANCE, ms, account.id))!.clockOffsetMs);
   }
 
   async resetClock(account: Account) {
     await this.#db.run(RESET, account.id);
-    this.#cached({ id: account.id, clockOffsetMs: 0 });
+    this.#moved(account, 0);
+  }
+
+  /** Takes a move of the clock now, for the rest of its transaction, and again once it commits. */
+  #moved(account: Account, clockOffsetMs: number) {
+    const take = () => {
+      this.#moves++;
+      (this.#byId.get(account.id)?.deref() ?? account).clockOffsetMs = clockOffsetMs;
+    };
+    take();
+    this.#db.afterCommit(take);
   }
 }

@@ -99,6 +99,10 @@ export class PostgresDatabase implements Database {
       // silent (a network cut), ends, and the locks it held with it.
       statement_timeout: timeoutMs,
       idle_in_transaction_session_timeout: timeoutMs,
+      // An answered create, and a webhook sent about it, must survive the database's crash: every
+      // commit is on disk before the sandbox acts on it, whatever the server's default (a server
+      // set to synchronous_commit = off lost both in a chaos run).
+      options: "-c synchronous_commit=on",
       keepAlive: true,
     });
     // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
