@@ -243,10 +243,10 @@ if (sections.has("postgres")) {
       "receipt of transaction-completed, one flow at a time, 300 flows):",
   );
   const rows = await benchShared(seconds);
-  console.log(`  ${"".padEnd(32)} ${"req/s".padStart(8)} ${"p99".padStart(7)}   ${"flow p50".padStart(9)} ${"flow p99".padStart(9)}`);
+  console.log(`  ${"".padEnd(36)} ${"req/s".padStart(8)} ${"p99".padStart(7)}   ${"flow p50".padStart(9)} ${"flow p99".padStart(9)}`);
   for (const r of rows)
     console.log(
-      `  ${r.name.padEnd(32)} ${Math.round(r.create.rate).toString().padStart(8)} ` +
+      `  ${r.name.padEnd(36)} ${Math.round(r.create.rate).toString().padStart(8)} ` +
         `${`${r.create.p99} ms`.padStart(7)}   ${latencyCells(r.flow)}`,
     );
   const [memory, file, one, two, fromSource, before] = rows;

@@ -13,7 +13,7 @@ const command = {
   name: "payin-sandbox",
   synopsis:
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
-    "[--public-url URL] [--allow-webhook-host HOST]…",
+    "[--public-url URL] [--allow-webhook-host HOST]… [--retention DURATION]",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
@@ -46,6 +46,12 @@ const command = {
       value: "URL",
       description: "where the sandbox is reached, when not its own address: the origin of every payment_link",
     },
+    retention: {
+      type: "string",
+      value: "DURATION",
+      shownDefault: "$PAYIN_SANDBOX_RETENTION or 30d",
+      description: "how long an account may go without a request before it is deleted (units s, m, h, d)",
+    },
     "allow-webhook-host": {
       type: "string",
       value: "HOST",
@@ -64,6 +70,15 @@ function seconds(flag: string, value: string): number {
   if (value.trim() === "" || !Number.isFinite(n) || n < 0)
     refuse(command, `--${flag} takes seconds (a number, 0 or more), not ${JSON.stringify(value)}`);
   return n;
+}
+
+/** A duration such as 30d, 12h, 45m or 90s, in seconds, or exits with a line that names where it came from. */
+function duration(from: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(s|m|h|d)$/.exec(value.trim());
+  const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as "s" | "m" | "h" | "d"] : 0;
+  if (!(seconds > 0))
+    refuse(command, `${from} takes a duration more than 0 with its unit (30d, 12h, 45m, 90s), not ${JSON.stringify(value)}`);
+  return seconds;
 }
 
 /** The --public-url as the base of links, or exits with a line that names the flag. */
@@ -92,6 +107,12 @@ if (database !== undefined && !isPostgresUrl(database))
       "a SQLite file is given with --db",
   );
 const deliveryTimeout = values["delivery-timeout"];
+const retention =
+  values.retention !== undefined
+    ? duration("--retention", values.retention)
+    : process.env.PAYIN_SANDBOX_RETENTION
+      ? duration("PAYIN_SANDBOX_RETENTION", process.env.PAYIN_SANDBOX_RETENTION)
+      : undefined;
 
 const { startSandbox } = await import("./index.ts");
 const sandbox = await startSandbox({
@@ -107,6 +128,7 @@ const sandbox = await startSandbox({
     : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),
   ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
+  ...(retention === undefined ? {} : { retentionSeconds: retention }),
 }).catch((error: Error) => failedToStart(command, error));
 const kept = database ? `PostgreSQL at ${hostOf(database)}` : values.db ? `database ${values.db}` : "in memory";
 console.log(`Payin sandbox (stateful, ${kept}) listening on ${sandbox.url}`);

@@ -38,6 +38,8 @@ describe("payin-sandbox", () => {
       "payin-sandbox: --db (a SQLite file) and --database (PostgreSQL) name two stores: give one",
     ],
     [["--database", "sandbox.db"], 'payin-sandbox: --database takes a postgres:// URL, not "sandbox.db"; a SQLite file is given with --db'],
+    [["--retention", "30"], 'payin-sandbox: --retention takes a duration more than 0 with its unit (30d, 12h, 45m, 90s), not "30"'],
+    [["--retention", "0d"], 'payin-sandbox: --retention takes a duration more than 0 with its unit (30d, 12h, 45m, 90s), not "0d"'],
   ])("refuses %j with exit code 2, one line naming the flag, then the usage", async (args, line) => {
     const { code, stderr } = await refusal(args);
     expect(code).toBe(2);

@@ -13,7 +13,7 @@ import { Payments } from "../flow/payments.ts";
 import { problem } from "../../lib/problem.ts";
 import type { Sandbox } from "../api/operation.ts";
 import { handleRequest } from "./requests.ts";
-import { Store } from "../store/index.ts";
+import { DEFAULT_RETENTION_MS, Store } from "../store/index.ts";
 import { isPostgresUrl } from "../store/location.ts";
 import { DatabaseUnavailableError, reportUnlessUnavailable } from "../store/database.ts";
 import { answerClientError, sendJson } from "./http.ts";
@@ -52,6 +52,11 @@ export interface SandboxOptions {
    * none: an attempt to another host is recorded as failed without a connection (decision D21).
    */
   allowWebhookHosts?: readonly string[];
+  /**
+   * Seconds an account may go without a request before it is deleted with everything it holds
+   * (its token then makes a new one). Default 30 days.
+   */
+  retentionSeconds?: number;
 }
 
 export interface RunningSandbox {
@@ -73,7 +78,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const publicUrl = options.publicUrl === undefined ? undefined : linkBase(options.publicUrl, "publicUrl");
   if (options.database !== undefined && !isPostgresUrl(options.database))
     throw new Error(`The database must be a postgres:// URL, not ${JSON.stringify(options.database)}; a SQLite file is given as db.`);
-  const store = await Store.open(options.database === undefined ? { file: options.db } : { postgres: options.database });
+  const retentionMs = (options.retentionSeconds ?? DEFAULT_RETENTION_MS / 1000) * 1000;
+  if (!(retentionMs > 0)) throw new Error(`retentionSeconds must be more than 0, not ${options.retentionSeconds}.`);
+  const store = await Store.open(options.database === undefined ? { file: options.db } : { postgres: options.database }, { retentionMs });
   const payments = new Payments(store, options.settlementDelaySeconds);
   // A listener connected to an account takes its deliveries; the registered URL gets them otherwise (decision D23).
   const http = new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts });
@@ -123,6 +130,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       .finally(() => (dueWork = undefined));
   }, TICK_MS);
   dispatcher.start();
+  // Accounts idle for longer than the retention go, by a sweep every half retention (every minute at most).
+  let sweep: Promise<unknown> | undefined;
+  const sweeper = setInterval(
+    () => {
+      sweep ??= store
+        .deleteIdleAccounts(Date.now() - retentionMs)
+        .catch(reportUnlessUnavailable)
+        .finally(() => (sweep = undefined));
+    },
+    Math.min(retentionMs / 2, 60_000),
+  );
 
   const url = `http://${reachableHost(host)}:${port}`;
   sandbox.origin = publicUrl ?? url;
@@ -138,13 +156,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           () =>
             new Promise<void>((resolve) => {
               clearInterval(ticker);
+              clearInterval(sweeper);
               closing.abort();
               server.close(() => resolve());
               server.closeAllConnections();
             }),
         )
         .then(() => dispatcher.close())
-        .then(() => dueWork)
+        .then(() => Promise.all([dueWork, sweep]))
         .then(() => store.close())),
   };
 }

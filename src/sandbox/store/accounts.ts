@@ -19,11 +19,12 @@ export interface Account {
 }
 
 // With it, whether the account has a request fault armed: most have none, and their requests need not ask.
-const BY_TOKEN = `SELECT id, clock_offset_ms AS "clockOffsetMs",
+const BY_TOKEN = `SELECT id, clock_offset_ms AS "clockOffsetMs", last_request_ms AS "lastRequestMs",
   CASE WHEN EXISTS (SELECT 1 FROM faults WHERE faults.account_id = accounts.id AND target = 'request') THEN 1 ELSE 0 END AS "requestFaults"
   FROM accounts WHERE token = ?`;
 // A new token: made once, whichever request or process comes first (then read as above).
-const INSERT = "INSERT INTO accounts (token, created_at_ms) VALUES (?, ?) ON CONFLICT (token) DO NOTHING";
+const INSERT = "INSERT INTO accounts (token, created_at_ms, last_request_ms) VALUES (?, ?, ?) ON CONFLICT (token) DO NOTHING";
+const TOUCH = "UPDATE accounts SET last_request_ms = ? WHERE id = ? AND last_request_ms < ?";
 const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
 const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE id = ? RETURNING clock_offset_ms AS "clockOffsetMs"';
 const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
@@ -38,22 +39,28 @@ export class Accounts {
   /** Moves of a clock by this process, counted as each is made and as it commits. */
   #moves = 0;
 
-  constructor(db: Database) {
+  /** How stale an account's last request may be kept: a tenth of the retention, at most a minute. */
+  readonly #touchEveryMs: number;
+
+  constructor(db: Database, touchEveryMs = 60_000) {
     this.#db = db;
+    this.#touchEveryMs = touchEveryMs;
   }
 
   /**
    * The account of a bearer token, made if new, and whether it has a request fault armed. A read,
-   * but for a new token: every request makes one.
+   * but for a new token and, now and then, the time of the account's last request: every request
+   * makes one.
    */
   async lookUp(token: string): Promise<{ account: Account; requestFaults: boolean }> {
-    type Row = Account & { requestFaults: number };
+    type Row = Account & { requestFaults: number; lastRequestMs: number };
     const moves = this.#moves;
+    const now = Date.now();
     let row = await this.#db.get<Row>(BY_TOKEN, token);
     if (!row) {
-      await this.#db.run(INSERT, token, Date.now());
+      await this.#db.run(INSERT, token, now, now);
       row = await this.#db.get<Row>(BY_TOKEN, token);
-    }
+    } else if (now - row.lastRequestMs >= this.#touchEveryMs) await this.#db.run(TOUCH, now, row.id, now);
     return { account: this.#cached(row!, moves), requestFaults: row!.requestFaults === 1 };
   }
 

@@ -29,6 +29,14 @@ const ACCOUNT_TABLES = [
   "requests",
 ] as const;
 
+/** An account with no request for this long is deleted, with all it holds. */
+export const DEFAULT_RETENTION_MS = 30 * 24 * 3600 * 1000;
+/** Accounts deleted per transaction of a sweep. */
+const SWEEP_BATCH = 20;
+/** The sweep's advisory lock: account ids start at 1. */
+const SWEEP_LOCK = 0;
+const IDLE_ACCOUNTS = "SELECT id FROM accounts WHERE last_request_ms < ? ORDER BY last_request_ms LIMIT ?";
+
 /**
  * Where the state is kept: a SQLite file (`:memory:` by default), or a PostgreSQL URL (with how
  * long a connection or a statement may take before the database counts as unavailable: 5 s by default).
@@ -70,9 +78,10 @@ export class Store {
   readonly listeners: Listeners;
   readonly #dueTimes;
 
-  constructor(db: Database) {
+  /** `retentionMs`: how long an account may go without a request before `deleteIdleAccounts` takes it (30 days by default). */
+  constructor(db: Database, { retentionMs = DEFAULT_RETENTION_MS }: { retentionMs?: number } = {}) {
     this.#db = db;
-    this.accounts = new Accounts(db);
+    this.accounts = new Accounts(db, Math.min(60_000, retentionMs / 10));
     this.counterparties = new Counterparties(db);
     this.sessions = new Sessions(db);
     this.transactions = new Transactions(db);
@@ -86,8 +95,8 @@ export class Store {
   }
 
   /** Opens the store on the database at `location` (openDatabase). */
-  static async open(location: StoreLocation = {}): Promise<Store> {
-    return new Store(await openDatabase(location));
+  static async open(location: StoreLocation = {}, options: { retentionMs?: number } = {}): Promise<Store> {
+    return new Store(await openDatabase(location), options);
   }
 
   /**
@@ -125,6 +134,31 @@ export class Store {
       for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
       await this.accounts.resetClock(account);
     });
+  }
+
+  /**
+   * Deletes every account whose last request is older than `idleSinceMs` (real time), with all it
+   * holds, a few accounts per transaction so that no request waits long behind one; resolves to
+   * how many. One process sweeps at a time: each batch takes the sweep's lock first (an advisory
+   * lock no account's id takes), and another process's batch finds the accounts gone. A token of
+   * a deleted account makes a new one on its next request, as any new token does.
+   */
+  async deleteIdleAccounts(idleSinceMs: number): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.transaction(async () => {
+        await this.#db.lock(SWEEP_LOCK);
+        const idle = await this.#db.all<{ id: number }>(IDLE_ACCOUNTS, idleSinceMs, SWEEP_BATCH);
+        for (const { id } of idle) {
+          await this.#db.lock(id);
+          for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, id);
+          await this.#db.run("DELETE FROM accounts WHERE id = ?", id);
+        }
+        return idle.length;
+      });
+      deleted += batch;
+      if (batch < SWEEP_BATCH) return deleted;
+    }
   }
 
   /** Sends a message to every process of this sandbox listening on `channel` (payin-listen's deliveries and answers). */

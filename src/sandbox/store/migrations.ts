@@ -321,6 +321,13 @@ export const sqliteMigrations: readonly string[] = [
     until_ms INTEGER NOT NULL
   );
   `,
+  // Retention: when the account was last asked for, by a request with its token (kept to within
+  // a tenth of the retention, not written at every request), so that a sweep finds the idle ones.
+  `
+  ALTER TABLE accounts ADD COLUMN last_request_ms INTEGER NOT NULL DEFAULT 0;
+  UPDATE accounts SET last_request_ms = created_at_ms;
+  CREATE INDEX accounts_by_last_request ON accounts (last_request_ms);
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -469,5 +476,11 @@ export const postgresMigrations: readonly string[] = [
     forward_to TEXT,
     until_ms BIGINT NOT NULL
   );
+  `,
+  // Retention: see the SQLite migration of the same name.
+  `
+  ALTER TABLE accounts ADD COLUMN last_request_ms BIGINT NOT NULL DEFAULT 0;
+  UPDATE accounts SET last_request_ms = created_at_ms;
+  CREATE INDEX accounts_by_last_request ON accounts (last_request_ms);
   `,
 ];
