@@ -13,7 +13,7 @@ const command = {
   name: "payin-sandbox",
   synopsis:
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
-    "[--public-url URL] [--allow-webhook-host HOST]… [--retention DURATION]",
+    "[--public-url URL] [--allow-webhook-host HOST]… [--retention DURATION] [--drain S]",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
@@ -45,6 +45,12 @@ const command = {
       type: "string",
       value: "URL",
       description: "where the sandbox is reached, when not its own address: the origin of every payment_link",
+    },
+    drain: {
+      type: "string",
+      value: "S",
+      shownDefault: "0",
+      description: "seconds between SIGTERM and the end of serving, while /_sandbox/health answers 503 (for a load balancer)",
     },
     retention: {
       type: "string",
@@ -129,6 +135,7 @@ const sandbox = await startSandbox({
   ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
   ...(retention === undefined ? {} : { retentionSeconds: retention }),
+  ...(values.drain === undefined ? {} : { drainSeconds: seconds("drain", values.drain) }),
 }).catch((error: Error) => failedToStart(command, error));
 const kept = database ? `PostgreSQL at ${hostOf(database)}` : values.db ? `database ${values.db}` : "in memory";
 console.log(`Payin sandbox (stateful, ${kept}) listening on ${sandbox.url}`);

@@ -20,6 +20,12 @@ import { createRouter } from "./router.ts";
 /** Every operation of the contract and of the control API, by method and path. */
 const route = createRouter();
 
+/** The operationId a request is routed to, or what the sandbox answers it with instead (`not_found`, `method_not_allowed`). */
+export function operationOf(method: string, pathname: string): string {
+  const match = route(method === "OPTIONS" ? "OPTIONS" : method, pathname);
+  return match.found === "no path" ? "not_found" : match.found === "no method" ? "method_not_allowed" : match.found.operationId;
+}
+
 export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const cors = req.headers.origin === undefined ? undefined : CORS_HEADERS;
   // JSON.stringify(undefined), a 204's body, is undefined: no body is sent.

@@ -1,7 +1,7 @@
 // The sandbox: the contract's six operations with real state, the control API, the payment
 // page behind every payment_link, and webhook deliveries, on node:http, with its state in
 // node:sqlite, or in PostgreSQL shared by any number of these processes.
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import { Dispatcher } from "../delivery/dispatcher.ts";
 import { HttpTransport } from "../delivery/http-transport.ts";
 import { ListenerHub } from "../delivery/listener-hub.ts";
@@ -12,7 +12,9 @@ import { DASHBOARD } from "./dashboard/render.ts";
 import { Payments } from "../flow/payments.ts";
 import { problem } from "../../lib/problem.ts";
 import type { Sandbox } from "../api/operation.ts";
-import { handleRequest } from "./requests.ts";
+import { handleRequest, operationOf } from "./requests.ts";
+import { answerHealth } from "./health.ts";
+import { createMetrics, metricsMissing } from "./metrics.ts";
 import { DEFAULT_RETENTION_MS, Store } from "../store/index.ts";
 import { isPostgresUrl } from "../store/location.ts";
 import { DatabaseUnavailableError, reportUnlessUnavailable } from "../store/database.ts";
@@ -53,6 +55,11 @@ export interface SandboxOptions {
    */
   allowWebhookHosts?: readonly string[];
   /**
+   * Seconds between `close()` (SIGTERM) and the end of serving, while `/_sandbox/health` answers
+   * 503 so that a load balancer takes the process out first. Default 0.
+   */
+  drainSeconds?: number;
+  /**
    * Seconds an account may go without a request before it is deleted with everything it holds
    * (its token then makes a new one). Default 30 days.
    */
@@ -72,6 +79,9 @@ export interface RunningSandbox {
 
 /** How often work that comes due as real time passes (expiries, settlements, retries) is done. */
 const TICK_MS = 1000;
+/** The process's own routes, for a load balancer and a scraper: neither takes a token. */
+const HEALTH = "/_sandbox/health";
+const METRICS = "/_sandbox/metrics";
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
@@ -85,17 +95,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // A listener connected to an account takes its deliveries; the registered URL gets them otherwise (decision D23).
   const http = new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts });
   const listeners = new ListenerHub(store, http);
-  const dispatcher = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, transport: listeners });
+  const metrics = await createMetrics(store);
+  const transport = metrics ? metrics.counting(listeners) : listeners;
+  const dispatcher = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, transport });
   // The origin is known once the server listens, before any request can arrive.
   const closing = new AbortController();
   const sandbox: Sandbox = { store, payments, dispatcher, listeners, closing: closing.signal, origin: "" };
 
+  let stopping = false;
   const server = createServer((req, res) => {
-    const handled = req.url?.startsWith(PAGE_PREFIX)
-      ? handlePage(sandbox, req, res, new URL(req.url, "http://sandbox"))
-      : req.url === DASHBOARD || req.url?.startsWith(`${DASHBOARD}/`) || req.url?.startsWith(`${DASHBOARD}?`)
-        ? handleDashboard(sandbox, req, res, new URL(req.url, "http://sandbox"))
-        : handleRequest(sandbox, req, res);
+    const started = performance.now();
+    const part = partOf(req);
+    if (metrics) res.once("close", () => metrics.request(part, res.statusCode, (performance.now() - started) / 1000));
+    const handled =
+      part === "payment_page"
+        ? handlePage(sandbox, req, res, new URL(req.url!, "http://sandbox"))
+        : part === "dashboard"
+          ? handleDashboard(sandbox, req, res, new URL(req.url!, "http://sandbox"))
+          : part === "health"
+            ? answerHealth(res, () => store.ping(), store.dialect, stopping)
+            : part === "metrics"
+              ? metrics
+                ? metrics.answer(res)
+                : Promise.resolve(metricsMissing(res))
+              : handleRequest(sandbox, req, res);
     handled.catch((error: unknown) => {
       // Closing cuts short what waited on purpose (a delay fault): its connection is gone.
       if (res.headersSent || res.destroyed || closing.signal.aborted) return void res.destroy();
@@ -150,8 +173,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url,
     port,
     close: () =>
-      (closed ??= listeners
-        .close()
+      (closed ??= Promise.resolve((stopping = true))
+        .then(() => new Promise((resolve) => setTimeout(resolve, (options.drainSeconds ?? 0) * 1000)))
+        .then(() => listeners.close())
         .then(
           () =>
             new Promise<void>((resolve) => {
@@ -166,6 +190,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         .then(() => Promise.all([dueWork, sweep]))
         .then(() => store.close())),
   };
+}
+
+/** Which part of the sandbox answers the request: the page, the dashboard, health, metrics, or an operation (its operationId). */
+function partOf(req: IncomingMessage): string {
+  const url = req.url ?? "";
+  if (url.startsWith(PAGE_PREFIX)) return "payment_page";
+  if (url === DASHBOARD || url.startsWith(`${DASHBOARD}/`) || url.startsWith(`${DASHBOARD}?`)) return "dashboard";
+  const pathname = url.split("?", 1)[0];
+  if (pathname === HEALTH && (req.method === "GET" || req.method === "HEAD")) return "health";
+  if (pathname === METRICS && (req.method === "GET" || req.method === "HEAD")) return "metrics";
+  return operationOf(req.method ?? "", pathname!);
 }
 
 /** The host a link can name for the interface the sandbox listens on: loopback for "every interface". */

@@ -35,6 +35,8 @@ export const DEFAULT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 const SWEEP_BATCH = 20;
 /** The sweep's advisory lock: account ids start at 1. */
 const SWEEP_LOCK = 0;
+const DUE_NOW = "SELECT COUNT(*) AS count, MIN(due_ms) AS oldest FROM events WHERE due_ms IS NOT NULL AND due_ms <= ?";
+const ACTIVE_ACCOUNTS = "SELECT COUNT(*) AS count FROM accounts WHERE last_request_ms >= ?";
 const IDLE_ACCOUNTS = "SELECT id FROM accounts WHERE last_request_ms < ? ORDER BY last_request_ms LIMIT ?";
 
 /**
@@ -159,6 +161,37 @@ export class Store {
       deleted += batch;
       if (batch < SWEEP_BATCH) return deleted;
     }
+  }
+
+  /**
+   * What an operator watches, read at once for the whole sandbox: events due now (the outbox's
+   * backlog) and how long the oldest has been due, the accounts with a request within `activeSinceMs`
+   * (real time), and this process's connections to the database.
+   */
+  async gauges(activeSinceMs: number) {
+    const now = Date.now();
+    const due = await this.#db.get<{ count: number; oldest: number | null }>(DUE_NOW, now);
+    const active = await this.#db.get<{ count: number }>(ACTIVE_ACCOUNTS, activeSinceMs);
+    return {
+      dueEvents: Number(due!.count),
+      oldestDueAgeMs: due!.oldest === null ? 0 : now - Number(due!.oldest),
+      activeAccounts: Number(active!.count),
+    };
+  }
+
+  /** Which engine keeps the state. */
+  get dialect() {
+    return this.#db.dialect;
+  }
+
+  /** This process's connections to the database: in use, idle, and requests waiting for one. */
+  connections() {
+    return this.#db.connections();
+  }
+
+  /** Whether the database answers now; rejects with DatabaseUnavailableError when it does not. */
+  async ping(): Promise<void> {
+    await this.#db.get("SELECT 1");
   }
 
   /** Sends a message to every process of this sandbox listening on `channel` (payin-listen's deliveries and answers). */

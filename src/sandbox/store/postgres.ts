@@ -244,6 +244,11 @@ export class PostgresDatabase implements Database {
     };
   }
 
+  connections() {
+    const { totalCount, idleCount, waitingCount } = this.#pool;
+    return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount };
+  }
+
   close() {
     return this.#pool.end();
   }

@@ -102,6 +102,10 @@ export class SqliteDatabase implements Database {
     return async () => void this.#channels.off(channel, hear);
   }
 
+  connections() {
+    return { inUse: 0, idle: 1, waiting: 0 };
+  }
+
   async close() {
     this.#channels.removeAllListeners();
     this.db.close();

@@ -1,0 +1,119 @@
+// What an operator of a shared sandbox watches (issue 42): GET /_sandbox/health for the load
+// balancer, 503 while the database is away and from the moment the process begins to stop; and
+// GET /_sandbox/metrics in Prometheus's text format, counting requests and delivery attempts.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
+import { accountOn } from "../support/sandbox-account.ts";
+import { startReceiver } from "../support/receiver.ts";
+import { Store } from "../../src/sandbox/store/index.ts";
+
+/** The sample's value in a scrape, or undefined when the scrape has no such line. */
+const sample = (scrape: string, line: string) => {
+  const found = scrape.split("\n").find((l) => l.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+};
+const scrape = async (url: string) => {
+  const res = await fetch(`${url}/_sandbox/metrics`);
+  expect([res.status, res.headers.get("content-type")]).toEqual([200, "text/plain; version=0.0.4; charset=utf-8"]);
+  return res.text();
+};
+
+describe("GET /_sandbox/health and /_sandbox/metrics", () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, retryScheduleSeconds: [] });
+  });
+  afterAll(() => sandbox.close());
+
+  it("answers health 200 without a token, saying what keeps the state", async () => {
+    const res = await fetch(`${sandbox.url}/_sandbox/health`);
+    expect([res.status, await res.json()]).toEqual([200, { status: "serving", database: "sqlite" }]);
+  });
+
+  it("counts requests by operation and status, attempts by outcome, and reads the active accounts", async () => {
+    const account = accountOn(sandbox.url);
+    const before = await scrape(sandbox.url);
+    const count = (scrape: string, line: string) => sample(scrape, line) ?? 0;
+    const receiver = await startReceiver();
+    receiver.answer = ({ type }) => (type === "session-created" ? 204 : 500);
+    await account.register(receiver.url);
+    const session = await account.session();
+    await account.simulate(session.id, { outcome: "pay" });
+    await account.transaction("txn_0mwxym6ierYWMFgpTgqZxwsH");
+    await expect.poll(() => receiver.attempts.length).toBe(2);
+    const after = await scrape(sandbox.url);
+    const grew = (line: string) => count(after, line) - count(before, line);
+    expect({
+      created: grew('payin_sandbox_http_requests_total{operation="createPaymentSession",status="201"}'),
+      unknown: grew('payin_sandbox_http_requests_total{operation="getTransaction",status="404"}'),
+      timed: grew('payin_sandbox_http_request_duration_seconds_count{operation="createPaymentSession"}'),
+      acknowledged: grew('payin_sandbox_delivery_attempts_total{outcome="acknowledged"}'),
+      refused: grew('payin_sandbox_delivery_attempts_total{outcome="refused"}'),
+    }).toEqual({ created: 1, unknown: 1, timed: 1, acknowledged: 1, refused: 1 });
+    expect(sample(after, "payin_sandbox_accounts_active")).toBeGreaterThanOrEqual(1);
+    expect(sample(after, 'payin_sandbox_database_connections{state="waiting"}')).toBe(0);
+    expect(after).toMatch(/^process_cpu_seconds_total /m);
+    await receiver.close();
+  });
+
+  it("answers health 503 from the moment the process begins to stop, while it still serves for its drain", async () => {
+    const draining = await startSandbox({ port: 0, drainSeconds: 1 });
+    const closed = draining.close();
+    const health = await fetch(`${draining.url}/_sandbox/health`);
+    expect([health.status, (await health.json()).detail]).toEqual([503, "This sandbox process is stopping: send requests to another."]);
+    expect((await accountOn(draining.url).call("GET", "/webhooks")).status).toBe(404);
+    await closed;
+  });
+});
+
+describe.skipIf(postgresMissing)("on PostgreSQL", () => {
+  let cluster: TestPostgres;
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    cluster = startPostgres();
+    sandbox = await startSandbox({ port: 0, database: cluster.createDatabase(), retryScheduleSeconds: [3600] });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    cluster?.stop();
+  });
+
+  it("answers health 503 naming the database while it is away, 200 once it is back", async () => {
+    cluster.pause();
+    try {
+      const res = await fetch(`${sandbox.url}/_sandbox/health`);
+      expect([res.status, (await res.json()).detail]).toEqual([
+        503,
+        expect.stringMatching(/^This sandbox process cannot reach its database: /),
+      ]);
+    } finally {
+      cluster.resume();
+    }
+    await expect.poll(async () => (await fetch(`${sandbox.url}/_sandbox/health`)).status, { timeout: 10_000 }).toBe(200);
+  });
+});
+
+describe("the store's gauges", () => {
+  it("count the events due now and how long the oldest has waited, and the accounts asked for since a time", async () => {
+    const store = await Store.open();
+    const account = await store.accounts.forToken("gauges");
+    await store.webhooks.register(account.id, "http://127.0.0.1:9/", 1);
+    const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "A", last_name: "B" } as const;
+    await store.counterparties.create(
+      account.id,
+      { ...person, id: "cp_1", email: "a@example.com", phone_number: "+34600000001" } as never,
+      1,
+    );
+    const empty = await store.gauges(0);
+    await store.transaction(async () => {
+      await store.sessions.create(account.id, "ps_1", { counterparty_id: "cp_1" }, 1, Date.now() + 3_600_000);
+      await store.outbox.add(account.id, { type: "session-created", sessionId: "ps_1" }, 1);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const due = await store.gauges(Date.now() + 1000);
+    expect([empty.dueEvents, empty.oldestDueAgeMs, empty.activeAccounts]).toEqual([0, 0, 1]);
+    expect([due.dueEvents, due.oldestDueAgeMs >= 50, due.activeAccounts]).toEqual([1, true, 0]);
+    await store.close();
+  });
+});
