@@ -1,7 +1,7 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
 // the sessions of the scale sections (default 200,000);
-// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres,listen`
+// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres,listen,tokens,tenants`
 // runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
 // of the working tree, `--before COMMIT` against that commit rather than the one before the layers.
 import { execFileSync } from "node:child_process";
@@ -17,6 +17,8 @@ import { printFigures } from "./bench/measure.ts";
 import { benchScale } from "./bench/scale.ts";
 import { benchDrivers } from "./bench/drivers.ts";
 import { benchListen } from "./bench/listen.ts";
+import { benchTokenMemory } from "./bench/tokens.ts";
+import { benchTenants } from "./bench/tenants.ts";
 import { BEFORE_DURABLE_COMMITS, benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
@@ -311,4 +313,38 @@ if (sections.has("listen")) {
       `idle over 10 s with the listener connected: payin-listen ${l.idle.listener.toFixed(2)} %, each sandbox process at most ` +
       `${l.idle.sandboxes.toFixed(2)} % of a core (${l.idle.sandboxesWithout.toFixed(2)} % before the listener connected)`,
   );
+}
+
+if (sections.has("tokens")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  const m = await benchTokenMemory();
+  console.log(
+    `\nmemory per token seen: two compiled bins on a throwaway PostgreSQL, each asked GET /webhooks ${m.requests.toLocaleString("en-US")} ` +
+      `times, 50 in flight (${Math.round(m.requests / m.seconds)} a second), with 1,000 distinct tokens and with ` +
+      `${m.requests.toLocaleString("en-US")}; RSS after the load:`,
+  );
+  console.log(
+    `  1,000 tokens ${m.fewTokensMiB.toFixed(0)} MiB, ${m.requests.toLocaleString("en-US")} tokens ${m.manyTokensMiB.toFixed(0)} MiB: ` +
+      `${(m.manyTokensMiB - m.fewTokensMiB).toFixed(0)} MiB apart (goal: within 50 MB)`,
+  );
+}
+
+if (sections.has("tenants")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  console.log(
+    "\nmany tenants at once: two compiled payin-sandbox processes on one throwaway PostgreSQL, each account running 5 flows at once " +
+      "(counterparty, session, pay; requests taken by the processes in turn; every event delivered to an endpoint on loopback):",
+  );
+  console.log(
+    `  ${"accounts".padEnd(10)} ${"5xx".padStart(5)} ${"lost".padStart(5)} ${"create p50".padStart(11)} ${"p99".padStart(9)} ${"req/s".padStart(7)} ${"deliveries/s".padStart(13)}`,
+  );
+  const { rows, bytesPerAccount } = await benchTenants();
+  for (const r of rows)
+    console.log(
+      `  ${String(r.accounts).padEnd(10)} ${String(r.serverErrors).padStart(5)} ${String(r.lost).padStart(5)} ` +
+        `${`${r.createP50Ms.toFixed(1)} ms`.padStart(11)} ${`${r.createP99Ms.toFixed(1)} ms`.padStart(9)} ` +
+        `${Math.round(r.requestsPerSecond).toString().padStart(7)} ${Math.round(r.deliveriesPerSecond).toString().padStart(13)}`,
+    );
+  console.log(`  goal: no 5xx, nothing lost, create p99 under 100 ms at 40 accounts (${rows[0]!.createP99Ms.toFixed(1)} ms)`);
+  console.log(`  storage: ${Math.round(bytesPerAccount / 1024)} KiB of database per account of five paid sessions`);
 }

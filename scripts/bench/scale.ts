@@ -4,7 +4,7 @@
 // not grow with what is stored: create rate and p99, idle CPU with one account a day ahead, an
 // advance that expires 1,000 sessions, restart to first answer, stop, memory and bytes per record.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -12,7 +12,7 @@ import autocannon from "autocannon";
 import { root } from "../lib/paths.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { fill } from "./fill.ts";
-import { cpuMs, median } from "./measure.ts";
+import { cpuMs, median, rssMiB } from "./measure.ts";
 
 export interface ScaleFigures {
   sessions: number;
@@ -71,8 +71,6 @@ const post = (url: string, route: string, token: string, body: unknown) =>
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
-
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 function stop(child: ChildProcess): Promise<number> {
   const started = performance.now();
