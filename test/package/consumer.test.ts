@@ -839,7 +839,7 @@ describe.skipIf(postgresMissing)(
       cluster?.stop();
     });
 
-    it("is healthy, forgets the idle, tells true time, serves 40 accounts' flows at once, counts, keeps commits across a crash", async () => {
+    it("is healthy, forgets the idle, tells true time, runs 40 accounts' flows at once, counts, keeps commits past a crash", async () => {
       for (const url of urls) expect((await fetch(`${url}/_sandbox/health`)).status).toBe(200);
       const started = Date.now();
       // 20 accounts with a webhook and a session each, then left idle; one asked for every second, through either process.
