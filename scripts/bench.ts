@@ -255,7 +255,7 @@ if (sections.has("postgres")) {
   const share = (of: SharedRow) => `${((100 * one!.create.rate) / of.create.rate).toFixed(0)} %`;
   console.log(
     `  PostgreSQL, 1 process: ${share(memory!)} of SQLite's create rate in memory, ${share(file!)} of SQLite's on a file ` +
-      "(goal: at least 50 %), " +
+      "(a goal retired by issue 42: many tenants at once is the section that matters), " +
       `flow p99 ${one!.flow.p99Ms.toFixed(1)} ms (goal: under 20 ms); 2 processes: ${(two!.create.rate / one!.create.rate).toFixed(2)}x ` +
       `one's rate, flow p99 ${two!.flow.p99Ms.toFixed(1)} ms`,
   );
@@ -319,7 +319,8 @@ if (sections.has("tokens")) {
   execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
   const m = await benchTokenMemory();
   console.log(
-    `\nmemory per token seen: two compiled bins on a throwaway PostgreSQL, each asked GET /webhooks ${m.requests.toLocaleString("en-US")} ` +
+    "\nmemory per token seen: two compiled bins on a throwaway PostgreSQL, each asked GET /webhooks " +
+      `${m.requests.toLocaleString("en-US")} ` +
       `times, 50 in flight (${Math.round(m.requests / m.seconds)} a second), with 1,000 distinct tokens and with ` +
       `${m.requests.toLocaleString("en-US")}; RSS after the load:`,
   );
@@ -335,9 +336,16 @@ if (sections.has("tenants")) {
     "\nmany tenants at once: two compiled payin-sandbox processes on one throwaway PostgreSQL, each account running 5 flows at once " +
       "(counterparty, session, pay; requests taken by the processes in turn; every event delivered to an endpoint on loopback):",
   );
-  console.log(
-    `  ${"accounts".padEnd(10)} ${"5xx".padStart(5)} ${"lost".padStart(5)} ${"create p50".padStart(11)} ${"p99".padStart(9)} ${"req/s".padStart(7)} ${"deliveries/s".padStart(13)}`,
-  );
+  const heads = [
+    ["accounts", -10],
+    ["5xx", 5],
+    ["lost", 5],
+    ["create p50", 11],
+    ["p99", 9],
+    ["req/s", 7],
+    ["deliveries/s", 13],
+  ] as const;
+  console.log(`  ${heads.map(([h, w]) => (w < 0 ? h.padEnd(-w) : h.padStart(w))).join(" ")}`);
   const { rows, bytesPerAccount } = await benchTenants();
   for (const r of rows)
     console.log(
