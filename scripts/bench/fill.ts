@@ -16,6 +16,7 @@ export async function fill(store: Store, sessions: number, accounts: number, pay
     payments: new Payments(store),
     dispatcher: undefined as never,
     listeners: undefined as never,
+    destinations: undefined as never,
     closing: undefined as never,
     origin: "http://127.0.0.1:4010",
   };

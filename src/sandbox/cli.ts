@@ -8,12 +8,13 @@ import { DELIVERY_TIMEOUT_MS, RETRY_SCHEDULE_SECONDS } from "../lib/contract-fac
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./flow/defaults.ts";
 import { linkBase } from "./flow/urls.ts";
 import { hostOf, isPostgresUrl } from "./store/location.ts";
+import { parseNetwork } from "./delivery/destinations.ts";
 
 const command = {
   name: "payin-sandbox",
   synopsis:
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
-    "[--public-url URL] [--allow-webhook-host HOST]… [--retention DURATION] [--drain S]",
+    "[--public-url URL] [--allow-webhook-host HOST]… [--allow-webhook-network CIDR]… [--retention DURATION] [--drain S]",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
@@ -45,6 +46,13 @@ const command = {
       type: "string",
       value: "URL",
       description: "where the sandbox is reached, when not its own address: the origin of every payment_link",
+    },
+    "allow-webhook-network": {
+      type: "string",
+      value: "CIDR",
+      multiple: true,
+      shownDefault: "none",
+      description: "with --allow-webhook-host, a network of this one (10.1.0.0/16) that deliveries may still reach",
     },
     drain: {
       type: "string",
@@ -120,6 +128,14 @@ const retention =
       ? duration("PAYIN_SANDBOX_RETENTION", process.env.PAYIN_SANDBOX_RETENTION)
       : undefined;
 
+const networks = values["allow-webhook-network"];
+for (const cidr of networks ?? [])
+  try {
+    parseNetwork(cidr);
+  } catch (error) {
+    refuse(command, (error as Error).message);
+  }
+
 const { startSandbox } = await import("./index.ts");
 const sandbox = await startSandbox({
   port,
@@ -134,6 +150,7 @@ const sandbox = await startSandbox({
     : { retryScheduleSeconds: retrySchedule === "" ? [] : retrySchedule.split(",").map((s) => seconds("retry-schedule", s)) }),
   ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
+  ...(networks === undefined ? {} : { allowWebhookNetworks: networks }),
   ...(retention === undefined ? {} : { retentionSeconds: retention }),
   ...(values.drain === undefined ? {} : { drainSeconds: seconds("drain", values.drain) }),
 }).catch((error: Error) => failedToStart(command, error));

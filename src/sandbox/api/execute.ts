@@ -80,7 +80,7 @@ async function operate(sandbox: Sandbox, op: OperationRequest, call: OperationCa
   const read = op.validateBody ? await call.body() : { json: undefined, raw: undefined };
   if ("refusal" in read) return read.refusal;
   const handler = handlers[op.operationId];
-  const errors = requestErrors(op, handler, call.parameters, read.json);
+  const errors = requestErrors(sandbox, op, handler, call.parameters, read.json);
   if (errors.length > 0) return refusal(validationProblem(errors));
   const handled: Call = { account: call.account, body: read.json, parameters: call.parameters };
   const key = call.parameters[IDEMPOTENCY_KEY];
@@ -90,6 +90,7 @@ async function operate(sandbox: Sandbox, op: OperationRequest, call: OperationCa
 
 /** What is wrong with the request, by field: its parameters and body against the contract's schemas, then the operation's own rules. */
 function requestErrors(
+  sandbox: Sandbox,
   op: OperationRequest,
   handler: Pick<Operation, "waive" | "explain" | "check">,
   parameters: Record<string, string>,
@@ -103,7 +104,7 @@ function requestErrors(
       : []),
   ];
   // The rules beyond the schemas, for the fields the schemas found nothing wrong with.
-  return [...errors, ...(handler.check?.(body) ?? []).filter((e) => !errors.some((known) => known.field === e.field))];
+  return [...errors, ...(handler.check?.(body, sandbox) ?? []).filter((e) => !errors.some((known) => known.field === e.field))];
 }
 
 /** Runs a create under its Idempotency-Key: the first answer is kept, and replayed for the same body. */

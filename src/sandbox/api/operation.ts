@@ -7,6 +7,7 @@ import type { OperationId } from "../../../generated/sandbox-requests.js";
 import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
 import type { Dispatcher } from "../delivery/dispatcher.ts";
 import type { ListenerEvent, ListenerHub } from "../delivery/listener-hub.ts";
+import type { Destinations } from "../delivery/destinations.ts";
 import type { Payments } from "../flow/payments.ts";
 import type { Account } from "../store/accounts.ts";
 import type { Store } from "../store/index.ts";
@@ -18,6 +19,8 @@ export interface Sandbox {
   dispatcher: Dispatcher;
   /** The listeners connected to accounts (payin-listen), which take their deliveries (decision D23). */
   listeners: ListenerHub;
+  /** Where deliveries may go: what a registered URL may name (decision D21). */
+  destinations: Destinations;
   /** Aborted when the sandbox closes: what waits on purpose (a delay fault) stops waiting. */
   closing: AbortSignal;
   /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */
@@ -49,7 +52,7 @@ interface Validation {
   /** The sandbox's own words for a validation error it does not waive, in place of the schema's; undefined keeps the schema's. */
   explain?(error: ValidationError): string | undefined;
   /** The body's field errors under rules the contract states but its schemas cannot express. */
-  check?(body: any): FieldError[];
+  check?(body: any, sandbox: Sandbox): FieldError[];
 }
 
 /** An operation that answers once the transaction of its writes is done (the transaction of its Idempotency-Key, when it has one). */

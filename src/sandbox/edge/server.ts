@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import { Dispatcher } from "../delivery/dispatcher.ts";
 import { HttpTransport } from "../delivery/http-transport.ts";
 import { ListenerHub } from "../delivery/listener-hub.ts";
+import { Destinations, type Resolve } from "../delivery/destinations.ts";
 import { runDueWork } from "../flow/due-work.ts";
 import { handlePage } from "./page/routes.ts";
 import { handleDashboard } from "./dashboard/routes.ts";
@@ -55,6 +56,14 @@ export interface SandboxOptions {
    */
   allowWebhookHosts?: readonly string[];
   /**
+   * Once other hosts are allowed, networks of the sandbox's own (CIDRs such as `10.1.0.0/16`) that
+   * deliveries may still reach; by default none: no loopback, private, link-local or other
+   * non-public address (decision D21).
+   */
+  allowWebhookNetworks?: readonly string[];
+  /** How host names are resolved for deliveries (the system's resolver by default): a test's own. */
+  resolveHost?: Resolve;
+  /**
    * Seconds between `close()` (SIGTERM) and the end of serving, while `/_sandbox/health` answers
    * 503 so that a load balancer takes the process out first. Default 0.
    */
@@ -93,14 +102,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const store = await Store.open(options.database === undefined ? { file: options.db } : { postgres: options.database }, { retentionMs });
   const payments = new Payments(store, options.settlementDelaySeconds);
   // A listener connected to an account takes its deliveries; the registered URL gets them otherwise (decision D23).
-  const http = new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts });
+  const destinations = new Destinations({
+    hosted: (options.allowWebhookHosts?.length ?? 0) > 0,
+    ...(options.allowWebhookNetworks ? { allowedNetworks: options.allowWebhookNetworks } : {}),
+    ...(options.resolveHost ? { resolve: options.resolveHost } : {}),
+  });
+  const http = new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts, destinations });
   const listeners = new ListenerHub(store, http);
   const metrics = await createMetrics(store);
   const transport = metrics ? metrics.counting(listeners) : listeners;
   const dispatcher = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, transport });
   // The origin is known once the server listens, before any request can arrive.
   const closing = new AbortController();
-  const sandbox: Sandbox = { store, payments, dispatcher, listeners, closing: closing.signal, origin: "" };
+  const sandbox: Sandbox = { store, payments, dispatcher, listeners, destinations, closing: closing.signal, origin: "" };
 
   let stopping = false;
   const server = createServer((req, res) => {

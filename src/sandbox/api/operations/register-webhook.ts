@@ -19,5 +19,8 @@ export const registerWebhook: Operation = {
     };
   },
   ...loopbackHttpRule("url"),
-  check: (body) => unreachableUrls(body, "url"),
+  check: (body, { destinations }) => {
+    const refusal = typeof body?.url === "string" ? destinations.registrationRefusal(body.url) : null;
+    return [...unreachableUrls(body, "url"), ...(refusal === null ? [] : [{ field: "url", message: refusal }])];
+  },
 };
