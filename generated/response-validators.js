@@ -3688,7 +3688,7 @@ validate44.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_advanceClock_503_header_Retry_After = validate45;
+const validate_advanceClock_429_header_Retry_After = validate45;
 function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -9185,6 +9185,21 @@ const responses = [
 		operationId: "advanceClock",
 		method: "POST",
 		path: "/_sandbox/v1/clock/advance",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "advanceClock",
+		method: "POST",
+		path: "/_sandbox/v1/clock/advance",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9202,7 +9217,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9255,6 +9270,21 @@ const responses = [
 		operationId: "getSandboxPaymentSession",
 		method: "GET",
 		path: "/_sandbox/v1/payment-sessions/{session_id}",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "getSandboxPaymentSession",
+		method: "GET",
+		path: "/_sandbox/v1/payment-sessions/{session_id}",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9272,7 +9302,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9365,6 +9395,21 @@ const responses = [
 		operationId: "simulatePayment",
 		method: "POST",
 		path: "/_sandbox/v1/payment-sessions/{session_id}/simulate",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "simulatePayment",
+		method: "POST",
+		path: "/_sandbox/v1/payment-sessions/{session_id}/simulate",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9382,7 +9427,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9425,6 +9470,21 @@ const responses = [
 		operationId: "listDeliveries",
 		method: "GET",
 		path: "/_sandbox/v1/deliveries",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listDeliveries",
+		method: "GET",
+		path: "/_sandbox/v1/deliveries",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9442,7 +9502,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9495,6 +9555,21 @@ const responses = [
 		operationId: "redeliverEvent",
 		method: "POST",
 		path: "/_sandbox/v1/deliveries/{event_id}/redeliver",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "redeliverEvent",
+		method: "POST",
+		path: "/_sandbox/v1/deliveries/{event_id}/redeliver",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9512,7 +9587,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9545,6 +9620,21 @@ const responses = [
 		operationId: "resetAccount",
 		method: "POST",
 		path: "/_sandbox/v1/reset",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "resetAccount",
+		method: "POST",
+		path: "/_sandbox/v1/reset",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9562,7 +9652,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9595,6 +9685,21 @@ const responses = [
 		operationId: "listFaults",
 		method: "GET",
 		path: "/_sandbox/v1/faults",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listFaults",
+		method: "GET",
+		path: "/_sandbox/v1/faults",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9612,7 +9717,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9685,6 +9790,21 @@ const responses = [
 		operationId: "armFault",
 		method: "POST",
 		path: "/_sandbox/v1/faults",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "armFault",
+		method: "POST",
+		path: "/_sandbox/v1/faults",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9702,7 +9822,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9735,6 +9855,21 @@ const responses = [
 		operationId: "clearFaults",
 		method: "DELETE",
 		path: "/_sandbox/v1/faults",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "clearFaults",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9752,7 +9887,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9805,6 +9940,21 @@ const responses = [
 		operationId: "disarmFault",
 		method: "DELETE",
 		path: "/_sandbox/v1/faults/{fault_id}",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "disarmFault",
+		method: "DELETE",
+		path: "/_sandbox/v1/faults/{fault_id}",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9822,7 +9972,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9855,6 +10005,21 @@ const responses = [
 		operationId: "listRequests",
 		method: "GET",
 		path: "/_sandbox/v1/requests",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listRequests",
+		method: "GET",
+		path: "/_sandbox/v1/requests",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9872,7 +10037,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -9915,6 +10080,21 @@ const responses = [
 		operationId: "listen",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "listen",
+		method: "GET",
+		path: "/_sandbox/v1/listen",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -9932,7 +10112,7 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	},
 	{
@@ -10005,6 +10185,21 @@ const responses = [
 		operationId: "answerDelivery",
 		method: "POST",
 		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
 		status: "500",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,
@@ -10022,9 +10217,9 @@ const responses = [
 			name: "Retry-After",
 			required: true,
 			numeric: true,
-			validate: validate_advanceClock_503_header_Retry_After
+			validate: validate_advanceClock_429_header_Retry_After
 		}]
 	}
 ];
 
-export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_advanceClock_503_header_Retry_After, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_listen_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };
+export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_advanceClock_429_header_Retry_After, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_listen_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };

@@ -1,6 +1,7 @@
 // A store filled to the size a team reaches in weeks, through the operations' own handlers (as
 // requests would, minus HTTP): `sessions` sessions over `accounts` accounts (`scale-0`, …), ten
 // per counterparty. Four accounts at a time, so that PostgreSQL's connections work side by side.
+import { Access } from "../../src/sandbox/api/access.ts";
 import { handlers } from "../../src/sandbox/api/index.ts";
 import type { Call, Sandbox } from "../../src/sandbox/api/operation.ts";
 import { Payments } from "../../src/sandbox/flow/payments.ts";
@@ -17,6 +18,7 @@ export async function fill(store: Store, sessions: number, accounts: number, pay
     dispatcher: undefined as never,
     listeners: undefined as never,
     destinations: undefined as never,
+    access: new Access(),
     closing: undefined as never,
     origin: "http://127.0.0.1:4010",
   };

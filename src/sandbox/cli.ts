@@ -14,7 +14,8 @@ const command = {
   name: "payin-sandbox",
   synopsis:
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
-    "[--public-url URL] [--allow-webhook-host HOST]… [--allow-webhook-network CIDR]… [--retention DURATION] [--drain S]",
+    "[--public-url URL] [--allow-webhook-host HOST]… [--allow-webhook-network CIDR]… [--retention DURATION] [--drain S] " +
+    "[--rate-limit N] [--min-token-length N]",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
@@ -47,12 +48,31 @@ const command = {
       value: "URL",
       description: "where the sandbox is reached, when not its own address: the origin of every payment_link",
     },
+    "allow-webhook-host": {
+      type: "string",
+      value: "HOST",
+      multiple: true,
+      shownDefault: "none",
+      description: "a host outside loopback that webhooks may be delivered to, * for any",
+    },
     "allow-webhook-network": {
       type: "string",
       value: "CIDR",
       multiple: true,
       shownDefault: "none",
       description: "with --allow-webhook-host, a network of this one (10.1.0.0/16) that deliveries may still reach",
+    },
+    "rate-limit": {
+      type: "string",
+      value: "N",
+      shownDefault: "none",
+      description: "requests a second each token may make to this process (a burst of N at once); beyond, 429 with Retry-After",
+    },
+    "min-token-length": {
+      type: "string",
+      value: "N",
+      shownDefault: "any",
+      description: "the shortest bearer token taken; a shorter one gets 401 naming the minimum",
     },
     drain: {
       type: "string",
@@ -66,13 +86,6 @@ const command = {
       shownDefault: "$PAYIN_SANDBOX_RETENTION or 30d",
       description: "how long an account may go without a request before it is deleted (units s, m, h, d)",
     },
-    "allow-webhook-host": {
-      type: "string",
-      value: "HOST",
-      multiple: true,
-      shownDefault: "none",
-      description: "a host outside loopback that webhooks may be delivered to, * for any",
-    },
   },
 } as const satisfies Command<any>;
 
@@ -84,6 +97,12 @@ function seconds(flag: string, value: string): number {
   if (value.trim() === "" || !Number.isFinite(n) || n < 0)
     refuse(command, `--${flag} takes seconds (a number, 0 or more), not ${JSON.stringify(value)}`);
   return n;
+}
+
+/** A whole number more than 0, or exits with a line that names the flag. */
+function count(flag: string, value: string): number {
+  if (!/^[1-9]\d*$/.test(value.trim())) refuse(command, `--${flag} takes a whole number more than 0, not ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 /** A duration such as 30d, 12h, 45m or 90s, in seconds, or exits with a line that names where it came from. */
@@ -153,6 +172,8 @@ const sandbox = await startSandbox({
   ...(networks === undefined ? {} : { allowWebhookNetworks: networks }),
   ...(retention === undefined ? {} : { retentionSeconds: retention }),
   ...(values.drain === undefined ? {} : { drainSeconds: seconds("drain", values.drain) }),
+  ...(values["rate-limit"] === undefined ? {} : { rateLimitPerSecond: count("rate-limit", values["rate-limit"]) }),
+  ...(values["min-token-length"] === undefined ? {} : { minTokenLength: count("min-token-length", values["min-token-length"]) }),
 }).catch((error: Error) => failedToStart(command, error));
 const kept = database ? `PostgreSQL at ${hostOf(database)}` : values.db ? `database ${values.db}` : "in memory";
 console.log(`Payin sandbox (stateful, ${kept}) listening on ${sandbox.url}`);

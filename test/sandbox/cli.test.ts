@@ -39,6 +39,12 @@ describe("payin-sandbox", () => {
     ],
     [["--database", "sandbox.db"], 'payin-sandbox: --database takes a postgres:// URL, not "sandbox.db"; a SQLite file is given with --db'],
     [["--retention", "30"], 'payin-sandbox: --retention takes a duration more than 0 with its unit (30d, 12h, 45m, 90s), not "30"'],
+    [["--rate-limit", "0"], 'payin-sandbox: --rate-limit takes a whole number more than 0, not "0"'],
+    [["--min-token-length", "2.5"], 'payin-sandbox: --min-token-length takes a whole number more than 0, not "2.5"'],
+    [
+      ["--allow-webhook-network", "10.0.0.0"],
+      'payin-sandbox: --allow-webhook-network takes a network as ADDRESS/PREFIX (10.1.0.0/16, fd00::/8), not "10.0.0.0"',
+    ],
     [["--retention", "0d"], 'payin-sandbox: --retention takes a duration more than 0 with its unit (30d, 12h, 45m, 90s), not "0d"'],
   ])("refuses %j with exit code 2, one line naming the flag, then the usage", async (args, line) => {
     const { code, stderr } = await refusal(args);
@@ -95,9 +101,10 @@ describe("payin-sandbox", () => {
     }
   });
 
-  it("takes --public-url for its links and --allow-webhook-host, once or more, for its deliveries", async () => {
-    // [::ffff:7f00:1] is loopback reached by an IPv4-mapped address, which the sandbox does not
-    // count as loopback: allowing it shows the flag at work without a packet leaving the machine.
+  it("takes --public-url for links, and --allow-webhook-host and --allow-webhook-network, once or more, for deliveries", async () => {
+    // [::ffff:7f00:1] is loopback reached by an IPv4-mapped address, which the sandbox does not count as a loopback host:
+    // allowing it, and then its network (hosted, no address of the sandbox's own network is delivered to otherwise),
+    // shows both flags at work without a packet leaving the machine.
     const args = [
       "--port",
       "0",
@@ -107,6 +114,10 @@ describe("payin-sandbox", () => {
       "a.example",
       "--allow-webhook-host",
       "[::ffff:7f00:1]",
+      "--allow-webhook-network",
+      "10.9.0.0/16",
+      "--allow-webhook-network",
+      "127.0.0.0/8",
     ];
     const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "inherit"] });
     try {

@@ -3,6 +3,8 @@
 // written out in the URL (refused at registration) or resolved from a name (refused at delivery,
 // before any connection: the suite's loopback guard would record one), unless its network is
 // allowed. Names resolve through a resolver the test gives; nothing here leaves loopback.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { NOT_PUBLIC } from "../../src/sandbox/delivery/destinations.ts";
@@ -102,6 +104,29 @@ describe("a hosted sandbox with --allow-webhook-network 127.0.0.0/8", () => {
       .poll(async () => (await account.deliveries())[0]?.error)
       .toMatch(/^The request failed: (EPROTO|ECONNRESET|ERR_SSL_\w+)\.$/);
     await receiver.close();
+  });
+
+  it("keeps of an answer its status only: no header, no byte of its body, in the log or the dashboard", async () => {
+    const inside = createServer((req, res) => {
+      req.resume();
+      res.writeHead(500, { "X-Internal": "secret-header" }).end("secret-body ".repeat(500));
+    });
+    await new Promise<void>((resolve) => inside.listen(0, "127.0.0.1", resolve));
+    const account = accountOn(sandbox.url);
+    await account.register(`http://127.0.0.1:${(inside.address() as AddressInfo).port}/`);
+    await account.session();
+    await expect.poll(async () => (await account.deliveries())[0]?.response_status).toBe(500);
+    const log = JSON.stringify(await account.deliveries());
+    const signIn = await fetch(`${sandbox.url}/_sandbox/dashboard/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: sandbox.url },
+      body: `token=${account.token}`,
+      redirect: "manual",
+    });
+    const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+    const page = await (await fetch(`${sandbox.url}/_sandbox/dashboard`, { headers: { cookie } })).text();
+    expect([log.includes("secret"), page.includes("secret"), page.includes("500")]).toEqual([false, false, true]);
+    inside.close();
   });
 
   it("refuses a network that is not ADDRESS/PREFIX", async () => {

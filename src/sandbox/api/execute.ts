@@ -1,5 +1,5 @@
 // The one way into every operation, whatever carries the request (HTTP, the dashboard, a later
-// transport): the account of its token, the account's request fault, the body read and
+// transport): the token's access (its length, its rate), the account of its token, the account's request fault, the body read and
 // validated from the contract, the handler (under its Idempotency-Key), and the journal entry.
 // A transport translates its own medium only: it hands over the token, the parameters and a way
 // to read the body, and sends the answer, or, after a drop fault, none.
@@ -46,6 +46,9 @@ const byId = new Map(operations.map((op) => [op.operationId, op]));
 export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Outcome> {
   const { store } = sandbox;
   const op = byId.get(call.operationId)!;
+  // A token too short, or one over its rate, is turned away before its account is looked up.
+  const turnedAway = sandbox.access.refusal(call.token);
+  if (turnedAway) return { answer: turnedAway, dropped: false };
   const { account, requestFaults } = await store.accounts.lookUp(call.token);
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
   const contract = op.document === "contract";

@@ -8,6 +8,7 @@ import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
 import type { Dispatcher } from "../delivery/dispatcher.ts";
 import type { ListenerEvent, ListenerHub } from "../delivery/listener-hub.ts";
 import type { Destinations } from "../delivery/destinations.ts";
+import type { Access } from "./access.ts";
 import type { Payments } from "../flow/payments.ts";
 import type { Account } from "../store/accounts.ts";
 import type { Store } from "../store/index.ts";
@@ -21,6 +22,8 @@ export interface Sandbox {
   listeners: ListenerHub;
   /** Where deliveries may go: what a registered URL may name (decision D21). */
   destinations: Destinations;
+  /** Which tokens may come in, and how often (a hosted sandbox's bounds). */
+  access: Access;
   /** Aborted when the sandbox closes: what waits on purpose (a delay fault) stops waiting. */
   closing: AbortSignal;
   /** Where the sandbox is reached, for the links it makes: its own address or `publicUrl`, never a request's Host. */

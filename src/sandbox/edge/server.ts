@@ -13,6 +13,7 @@ import { DASHBOARD } from "./dashboard/render.ts";
 import { Payments } from "../flow/payments.ts";
 import { problem } from "../../lib/problem.ts";
 import type { Sandbox } from "../api/operation.ts";
+import { Access } from "../api/access.ts";
 import { handleRequest, operationOf } from "./requests.ts";
 import { answerHealth } from "./health.ts";
 import { createMetrics, metricsMissing } from "./metrics.ts";
@@ -61,6 +62,13 @@ export interface SandboxOptions {
    * non-public address (decision D21).
    */
   allowWebhookNetworks?: readonly string[];
+  /**
+   * Requests a second each token may make to this process, with a burst of as many at once;
+   * beyond it, the contract's 429 with Retry-After, for that token only. Default none.
+   */
+  rateLimitPerSecond?: number;
+  /** The shortest bearer token taken: a shorter one gets 401 naming the minimum. Default any. */
+  minTokenLength?: number;
   /** How host names are resolved for deliveries (the system's resolver by default): a test's own. */
   resolveHost?: Resolve;
   /**
@@ -114,7 +122,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const dispatcher = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, transport });
   // The origin is known once the server listens, before any request can arrive.
   const closing = new AbortController();
-  const sandbox: Sandbox = { store, payments, dispatcher, listeners, destinations, closing: closing.signal, origin: "" };
+  const access = new Access({ minTokenLength: options.minTokenLength, ratePerSecond: options.rateLimitPerSecond });
+  const sandbox: Sandbox = { store, payments, dispatcher, listeners, destinations, access, closing: closing.signal, origin: "" };
 
   let stopping = false;
   const server = createServer((req, res) => {

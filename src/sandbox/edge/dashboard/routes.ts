@@ -76,7 +76,8 @@ export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, re
       : searchParams.has("done")
         ? { ok: true, text: searchParams.get("done")! }
         : undefined;
-    if (!token) return sendHtml(res, 200, signInPage(message));
+    const refused = token && sandbox.access.tokenRefusal(decodeURIComponent(token));
+    if (!token || refused) return sendHtml(res, 200, signInPage(message ?? (refused ? { ok: false, text: refused } : undefined)));
     return sendHtml(res, 200, dashboardPage(await dashboardData(sandbox, decodeURIComponent(token)), message));
   }
   if (req.method !== "POST") return sendHtml(res, 405, signInPage(), { Allow: "GET, HEAD, POST" });
@@ -87,6 +88,8 @@ export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, re
   if (action === "sign-in") {
     const given = form.get("token")?.trim();
     if (!given) return back(res, false, "Give the bearer token of the account to show.");
+    const refused = sandbox.access.tokenRefusal(given);
+    if (refused !== undefined) return back(res, false, refused);
     return redirect(res, DASHBOARD, { "Set-Cookie": cookie(encodeURIComponent(given)) });
   }
   if (action === "sign-out") return redirect(res, DASHBOARD, { "Set-Cookie": cookie("", 0) });
