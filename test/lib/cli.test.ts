@@ -49,7 +49,7 @@ describe("the flags' answers", () => {
     expect(stdout).toContain("(default: 60)");
     expect(stdout).toContain("(default: in memory)");
     expect(stdout).toContain(
-      "--allow-webhook-host HOST  a host outside loopback that webhooks may be delivered to, * for any, once per value (default: none)",
+      "--allow-webhook-host HOST     a host outside loopback that webhooks may be delivered to, * for any, once per value (default: none)",
     );
   });
 

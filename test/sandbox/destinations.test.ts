@@ -129,6 +129,19 @@ describe("a hosted sandbox with --allow-webhook-network 127.0.0.0/8", () => {
     inside.close();
   });
 
+  it("never follows a redirect: a 302 to an inside address is the attempt's answer, and nothing more is connected to", async () => {
+    const redirecting = createServer((req, res) => {
+      req.resume();
+      res.writeHead(302, { Location: "http://169.254.169.254/latest/meta-data/" }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    const account = accountOn(sandbox.url);
+    await account.register(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/`);
+    await account.session();
+    await expect.poll(async () => (await account.deliveries())[0]?.error).toBe("The receiver answered 302.");
+    redirecting.close();
+  });
+
   it("refuses a network that is not ADDRESS/PREFIX", async () => {
     await expect(startSandbox({ port: 0, allowWebhookHosts: ["*"], allowWebhookNetworks: ["10.0.0.0"] })).rejects.toThrow(
       '--allow-webhook-network takes a network as ADDRESS/PREFIX (10.1.0.0/16, fd00::/8), not "10.0.0.0"',

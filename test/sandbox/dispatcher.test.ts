@@ -478,10 +478,11 @@ describe("deliveries outside loopback (decision D21)", () => {
         const account = accountOn(open.url);
         await account.register("https://HOOKS.shop.example.com/payin");
         await account.session();
-        // The loopback guard stands in for the network: it refuses the connection, and tells.
+        // The loopback guard stands in for the network: it refuses the look-up the sandbox makes of the name before it
+        // connects (to check the address, decision D21), and tells.
         await wait(() => outsideLoopback.includes("hooks.shop.example.com"), "an attempt to the allowed host");
         const [attempt] = await account.deliveries();
-        expect(attempt.error).toBe("The request failed: ECONNREFUSED.");
+        expect(attempt.error).toBe("The request failed: ENOTFOUND.");
       } finally {
         outsideLoopback.length = 0;
         await open.close();

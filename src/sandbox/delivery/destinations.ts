@@ -91,6 +91,9 @@ export class Destinations {
     if (!this.hosted) return null;
     const host = URL.parse(url)?.hostname.replace(/^\[|\]$/g, "");
     if (host === undefined || isIP(host) === 0 || this.allows(host)) return null;
-    return "must not have a loopback, private, link-local or other non-public address as its host: this sandbox delivers only to public addresses";
+    return (
+      "must not have a loopback, private, link-local or other non-public address as its host: " +
+      "this sandbox delivers only to public addresses"
+    );
   }
 }
