@@ -23,7 +23,7 @@ import { openapiMarkdown } from "./docs/openapi-markdown.ts";
 import { dereferenced } from "./lib/breaking-changes.ts";
 import { assertOffline } from "./docs/offline.ts";
 import { buildPostmanCollection, POSTMAN_COLLECTION } from "./docs/postman.ts";
-import { operationSections, pageSections, searchIndex, type Section } from "./docs/search-index.ts";
+import { operationSections, pageSections, searchIndex, withoutNavigation, type Section } from "./docs/search-index.ts";
 import { generatedDir, root } from "./lib/paths.ts";
 
 const started = performance.now();
@@ -88,8 +88,9 @@ const titleOf = (file: string) => SITE_PAGES.find((p) => p.file === file)!.title
 for (const [file, { html, main }] of own) {
   write(file, html);
   // The register is Markdown already.
-  write(markdownFile(file), file === "decisions.html" ? registerText : htmlToMarkdown(main));
-  sections.push(...pageSections(file, titleOf(file), main));
+  write(markdownFile(file), file === "decisions.html" ? registerText : htmlToMarkdown(withoutNavigation(main)));
+  const kind = SITE_PAGES.find((p) => p.file === file)!.group === "Guides" ? "g" : "r";
+  sections.push(...pageSections(file, titleOf(file), main, kind));
 }
 for (const { file, title, document } of references) {
   write(file, apiReferencePage(file, title, document, version));

@@ -52,6 +52,8 @@ function scalarConfiguration(document: Json) {
     mcp: { disabled: true },
     showDeveloperTools: "never",
     showToolbar: "never",
+    // One search on the page: the site's, over every page.
+    hideSearch: true,
     // Any bearer token is an account of the sandbox: the reader's requests start in their own.
     ...(scheme && {
       authentication: { preferredSecurityScheme: scheme, securitySchemes: { [scheme]: { token: "docs-try-it" } } },

@@ -1,9 +1,10 @@
-// "The payin flows" page: each workflow of the Arazzo document (arazzo/payin.arazzo.yaml) as its
-// steps, with what each calls (linked to the operation in its reference), sends and must see,
+// "The payin flows" page: each workflow of the Arazzo document (arazzo/payin.arazzo.yaml) drawn as
+// a sequence diagram, then what it proves, then its steps, with what each calls (linked to the operation in its reference), sends and must see,
 // and the commands that run them. Everything on it comes from the document and the two bundles.
 import { esc, page } from "./html.ts";
 import { siteMarkdown } from "./links.ts";
 import { operationAnchor } from "./api-reference.ts";
+import { sequenceDiagram } from "./sequence-diagram.ts";
 
 type Json = Record<string, any>;
 
@@ -76,6 +77,14 @@ export function flowsContent(arazzo: Json, sources: FlowSources): string {
     const ref = workflow.inputs?.$ref as string | undefined;
     return ref ? arazzo.components.inputs[ref.split("/").at(-1)!] : (workflow.inputs ?? {});
   };
+  const workflows = new Map<string, Json>((arazzo.workflows as Json[]).map((w) => [w.workflowId, w]));
+  const summaryOf = (operationId: string) => {
+    for (const { document } of Object.values(sources))
+      for (const item of Object.values<Json>(document.paths))
+        for (const operation of Object.values<Json>(item))
+          if (operation?.operationId === operationId) return operation.summary ?? operationId;
+    return operationId;
+  };
   const sections = (arazzo.workflows as Json[]).map((workflow) => {
     const inputs = Object.entries<Json>(inputsOf(workflow).properties ?? {}).map(
       ([name, schema]) => `<li><code>${esc(name)}</code>: ${inline(schema.description ?? "")}</li>`,
@@ -84,7 +93,8 @@ export function flowsContent(arazzo: Json, sources: FlowSources): string {
       `    <section class="workflow" id="${esc(workflow.workflowId)}">`,
       `      <h2><a class="anchor" href="#${esc(workflow.workflowId)}">${esc(workflow.summary)}</a> ` +
         `<code>${esc(workflow.workflowId)}</code></h2>`,
-      render(workflow.description ?? ""),
+      `      <figure class="sequence-figure">${sequenceDiagram(workflow, summaryOf, workflows)}</figure>`,
+      `      <div class="proves"><p class="proves-title">What it proves</p>${render(workflow.description ?? "")}</div>`,
       inputs.length ? `<p>Inputs:</p><ul>${inputs.join("")}</ul>` : "",
       `      <ol class="steps">${(workflow.steps as Step[]).map((step) => stepHtml(step, sources)).join("\n")}</ol>`,
       `    </section>`,

@@ -130,7 +130,7 @@ export function page({ file, title, content, layout = "article" }: Page, version
   ).join("\n      ");
   const body =
     layout === "article"
-      ? `  <main class="wrap">\n${content}\n  </main>\n${footer(version)}`
+      ? `  <main class="wrap">\n${labelledCells(content)}\n  </main>\n${footer(version)}`
       : `  <main class="reference">\n${content}\n  </main>`;
   return fill("page.html", { title: esc(title), nav, content: body, version: esc(version), layout, markdown: markdownFile(file) });
 }
@@ -143,3 +143,60 @@ const footer = (version: string) =>
       <a href="llms.txt">llms.txt</a> · <a href="payin.postman_collection.json">Postman collection</a>
     </div>
   </footer>`;
+
+/**
+ * Each cell of a table of ours labelled with its column's name (`data-label`), which a phone
+ * shows above the cell when the table becomes a stack of blocks (style.css).
+ */
+export function labelledCells(html: string): string {
+  return html.replace(/<table\b[\s\S]*?<\/table>/g, (table) => {
+    const head = /<thead\b[\s\S]*?<\/thead>/.exec(table)?.[0];
+    if (!head) return table;
+    const labels = [...head.matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/g)].map((m) => esc(m[1]!.replace(/<[^>]+>/g, "").trim()));
+    return table.replace(/<tr\b[^>]*>[\s\S]*?<\/tr>/g, (row) => {
+      let column = 0;
+      return row.replace(/<td\b(?![^>]*data-label)/g, () => `<td data-label="${labels[column++] ?? ""}"`);
+    });
+  });
+}
+
+/** The guides, in reading order: the pages of the navigation's first group. */
+const GUIDES = SITE_PAGES.filter((p) => p.group === "Guides");
+
+/**
+ * A guide's body with the list of its sections (its `<h2 id>`s: beside the text at desktop
+ * widths, a collapsed block at the top on a phone) and links to the guides before and after it.
+ */
+export function guideLayout(file: string, article: string): string {
+  const sections = [...article.matchAll(/<h2\b[^>]*\bid="([^"]+)"[^>]*>([\s\S]*?)<\/h2>/g)].map(
+    ([, id, title]) =>
+      `<li><a href="#${id}">${title!
+        .replace(/<a\b[^>]*class="anchor"[^>]*>[\s\S]*?<\/a>/g, "")
+        .replace(/<\/?a\b[^>]*>/g, "")
+        .trim()}</a></li>`,
+  );
+  const list = `<ol>\n${sections.join("\n")}\n</ol>`;
+  const at = GUIDES.findIndex((p) => p.file === file);
+  const [before, after] = [GUIDES[at - 1], GUIDES[at + 1]];
+  const pager = [
+    before && `<a rel="prev" href="${before.file}"><small>Previous</small>${esc(before.title)}</a>`,
+    after && `<a rel="next" href="${after.file}"><small>Next</small>${esc(after.title)}</a>`,
+  ]
+    .filter(Boolean)
+    .join("\n");
+  return `<div class="guide-layout">
+<div class="guide-text">
+<details class="toc toc-top"><summary>On this page</summary>
+${list}
+</details>
+${article}
+<nav class="pager" aria-label="Guides in order">
+${pager}
+</nav>
+</div>
+<nav class="toc toc-aside" aria-label="On this page">
+<p class="toc-title">On this page</p>
+${list}
+</nav>
+</div>`;
+}

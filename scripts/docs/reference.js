@@ -12,5 +12,13 @@
       { url: tryIt.sandbox, description: "The sandbox that `npm start` serves beside these docs (any bearer token is an account)." },
       ...servers.filter((server) => server.url !== tryIt.sandbox),
     ];
+  // Each request try-it sends has a key of its own: the example's fixed one would replay the first
+  // answer, and an edited body would get 409 idempotency_key_reused. A key the reader typed stays.
+  const parameter = Object.values(configuration.content.components?.parameters ?? {}).find((p) => p.name === "Idempotency-Key");
+  const exampleKey = parameter?.example ?? parameter?.schema?.examples?.[0];
+  configuration.onRequestBuilt = ({ request }) => {
+    const key = request.headers.get("Idempotency-Key");
+    if (request.method === "POST" && (!key || key === exampleKey)) request.headers.set("Idempotency-Key", crypto.randomUUID());
+  };
   window.Scalar.createApiReference("#reference", configuration);
 })();

@@ -134,6 +134,32 @@ const layoutProblems = (page: Page, checkNavigation: boolean) =>
       });
       if (hidden.length) problems.push(`navigation links hidden: ${hidden.map((a) => a.textContent).join(", ")}`);
       if (new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size > 1) problems.push("the navigation wraps");
+      // Each link whole and on top: nothing (the search box) lies over either end of it.
+      const covered = links.filter((a) => {
+        const box = a.getBoundingClientRect();
+        const y = box.top + box.height / 2;
+        return [box.left + 1, box.left + box.width / 2, box.right - 1].some((x) => document.elementFromPoint(x, y)?.closest("a") !== a);
+      });
+      if (covered.length) problems.push(`navigation links covered: ${covered.map((a) => a.textContent).join(", ")}`);
+    }
+    // Tables of ours read without sideways scrolling (a phone stacks their rows).
+    for (const table of document.querySelectorAll<HTMLElement>("main.wrap table"))
+      if (table.scrollWidth > table.clientWidth + 1) problems.push(`table scrolls sideways: "${table.textContent?.trim().slice(0, 50)}"`);
+    // A copy button never covers its block's code.
+    for (const pre of document.querySelectorAll<HTMLElement>("main pre")) {
+      const button = pre.querySelector("button.copy")?.getBoundingClientRect();
+      const code = pre.querySelector("code") ?? pre;
+      const lines = [...code.getClientRects()];
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      const text = [...range.getClientRects()].filter((r) => r.width > 0);
+      if (
+        button &&
+        [...lines, ...text].some(
+          (r) => r !== lines[0] && r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top,
+        )
+      )
+        problems.push(`a copy button covers code: "${code.textContent?.trim().slice(0, 40)}"`);
     }
     // Prose as rendered: text outside code, editors and forms, where Markdown or a template
     // that failed to render would show.
@@ -228,10 +254,66 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     expect(await page.locator("article.guide").innerText()).toMatch(new RegExp(word!, "i"));
   });
 
+  it.each(SITE_PAGES.filter((p) => p.group === "Guides").map((p) => p.file))(
+    "%s has an on-this-page list beside it at 1280, and links to the guides before and after it",
+    async (file) => {
+      const { page } = await open(file, 1280, { share: true });
+      const toc = page.locator('nav[aria-label="On this page"]');
+      expect(await toc.isVisible()).toBe(true);
+      const targets = await toc.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+      expect(targets.length).toBeGreaterThanOrEqual(3);
+      for (const target of targets) expect(await page.locator(`[id="${target.slice(1)}"]`).count(), target).toBe(1);
+      const order = SITE_PAGES.filter((p) => p.group === "Guides").map((p) => p.file);
+      const at = order.indexOf(file);
+      expect({
+        prev: await page
+          .locator('a[rel="prev"]')
+          .getAttribute("href")
+          .catch(() => null),
+        next: await page
+          .locator('a[rel="next"]')
+          .getAttribute("href")
+          .catch(() => null),
+      }).toEqual({ prev: order[at - 1] ?? null, next: order[at + 1] ?? null });
+    },
+  );
+
+  it("at 390 px, a menu button shows every navigation link, and search shows its results above the page, each with a snippet", async () => {
+    const { page } = await open("sandbox-guide.html", 390);
+    const links = page.locator("nav[aria-label=Documentation] a");
+    expect(await links.first().isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Menu" }).click();
+    for (const link of await links.all()) {
+      const name = (await link.textContent()) ?? "";
+      expect(await link.isVisible(), name).toBe(true);
+      const box = (await link.boundingBox())!;
+      expect(box.x + box.width, name).toBeLessThanOrEqual(390);
+    }
+    await page.getByRole("button", { name: "Menu" }).click();
+    await page.locator("#site-search").fill("signature");
+    const results = page.locator("#search-results a");
+    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator("#search-results .snippet mark").count()).toBeGreaterThan(0);
+    // Every result in the window (the list scrolls within itself past 70 % of its height) is on top of the page.
+    const onTop = await results.evaluateAll((all) =>
+      all
+        .filter((a) => a.getBoundingClientRect().bottom <= a.closest("ol")!.getBoundingClientRect().bottom)
+        .map((a) => {
+          const box = a.getBoundingClientRect();
+          return document.elementFromPoint(box.left + box.width / 2, box.top + Math.min(box.height / 2, 10))?.closest("a") === a;
+        }),
+    );
+    expect(onTop.length).toBeGreaterThan(0);
+    expect(onTop.every(Boolean), JSON.stringify(onTop)).toBe(true);
+    await screenshot(page, "search-390");
+    await page.close();
+  });
+
   it("try it: a flow step's link opens the reference at create counterparty, which sends it, prefilled, to the sandbox: 201", async () => {
     const operation = openapi.paths["/api/v1/send/counterparties/"].post;
     const anchor = operationAnchor(operation, "post", "/api/v1/send/counterparties/");
-    const { page } = await open("flows.html");
+    const visit = await open("flows.html");
+    const { page } = visit;
     await page.locator(`ol.steps a[href="openapi.html#${anchor}"]`).first().click();
     // The reference scrolls to the operation, below the site's header.
     const top = () => page.locator(`[id="api-1/${anchor}"]`).evaluate((e) => Math.round(e.getBoundingClientRect().top));
@@ -249,6 +331,18 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     const control = createSandboxClient({ baseUrl: sandbox.url, token: "docs-try-it" });
     const { data } = await control.GET("/_sandbox/v1/requests");
     expect(data?.data.map((r) => [r.operation_id, r.status])).toContainEqual(["createCounterparty", 201]);
+    // Sent again as it stands: a fresh Idempotency-Key, so the sandbox answers the body (409, the customer exists), not a replay.
+    await page.getByRole("button", { name: /^Send post request to / }).click();
+    await expect.poll(() => page.getByText("409 Conflict").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const keys = ((await control.GET("/_sandbox/v1/requests")).data?.data ?? [])
+      .filter((r) => r.operation_id === "createCounterparty")
+      .map((r) => r.idempotency_key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).not.toContain("2f1c9b3e-6d0a-4c1e-9a55-0f3c2b7d8e41");
+    // The browser reports the 409 it was sent as a failed load; it is the answer the reader asked for, not an error of the page.
+    const conflict = /status of 409 \(Conflict\)/;
+    expect(visit.errors.filter((e) => conflict.test(e))).toHaveLength(1);
+    visit.errors.splice(0, visit.errors.length, ...visit.errors.filter((e) => !conflict.test(e)));
     await page.close();
   });
 
@@ -356,6 +450,27 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
       }
     },
   );
+
+  it("the flows page draws each workflow as a sequence diagram, its text as large as the body's at 390 px", async () => {
+    const { page } = await open("flows.html", 390);
+    const drawn = await page.locator("section.workflow").evaluateAll((sections) =>
+      sections.map((section) => {
+        const svg = section.querySelector("svg.sequence");
+        const body = parseFloat(getComputedStyle(section.querySelector("p") ?? section).fontSize);
+        const smallest = Math.min(...[...(svg?.querySelectorAll("text") ?? [])].map((t) => t.getBoundingClientRect().height));
+        return {
+          id: section.id,
+          drawn: svg !== null,
+          legible: smallest >= body * 0.95,
+          fits: (svg?.getBoundingClientRect().right ?? 0) <= 390,
+        };
+      }),
+    );
+    expect(drawn).toEqual(flows.workflows.map((w) => ({ id: w.workflowId, drawn: true, legible: true, fits: true })));
+    await page.locator("section.workflow svg.sequence").first().scrollIntoViewIfNeeded();
+    await screenshot(page, "flows-drawing-390");
+    await page.close();
+  });
 
   it("a copy button copies its block's code", async () => {
     const context = await browser.newContext({
