@@ -4,6 +4,7 @@
 // secret, which it gives first), and reports the endpoint's answer back as the delivery's answer:
 // the sandbox logs, retries and orders it as any endpoint's (decision D23). A dropped connection
 // is made again, with a growing pause; what was sent meanwhile waits in the sandbox.
+import { setTimeout as sleep } from "node:timers/promises";
 import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { serverEvents } from "./sse.ts";
 
@@ -51,6 +52,10 @@ interface Delivery {
 }
 
 const MAX_PAUSE_MS = 10_000;
+/** The sandbox pings every 10 s: a stream silent for longer than this is dead (a laptop's sleep, a NAT that forgot it). */
+const SILENCE_MS = 30_000;
+/** How long the first connection may take to give the secret before the sandbox counts as unreachable. */
+const READY_MS = 15_000;
 
 /** Connects, and resolves once the sandbox gave the secret; rejects with ListenRefused when it cannot connect at first. */
 export async function listen(options: ListenOptions): Promise<Listener> {
@@ -65,7 +70,24 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   /** One connection's stream: resolves with why it ended (a takeover stops listening; anything else reconnects). */
   async function connection(): Promise<{ replaced?: string } | { busy: string }> {
     const url = `${base}/_sandbox/v1/listen?${new URLSearchParams({ forward_to: options.forwardTo })}`;
-    const response = await fetch(url, { headers: { ...auth, Accept: "text/event-stream" }, signal: stopping.signal });
+    // Its own abort: the listener's stop, or the stream's silence.
+    const cut = new AbortController();
+    const stop = () => cut.abort();
+    stopping.signal.addEventListener("abort", stop, { once: true });
+    let silence = setTimeout(stop, SILENCE_MS);
+    try {
+      return await read(url, cut.signal, () => {
+        clearTimeout(silence);
+        silence = setTimeout(stop, SILENCE_MS);
+      });
+    } finally {
+      clearTimeout(silence);
+      stopping.signal.removeEventListener("abort", stop);
+    }
+  }
+
+  async function read(url: string, signal: AbortSignal, heard: () => void): Promise<{ replaced?: string } | { busy: string }> {
+    const response = await fetch(url, { headers: { ...auth, Accept: "text/event-stream" }, signal });
     if (response.status !== 200) {
       const text = await response.text().catch(() => "");
       const detail = (() => {
@@ -77,15 +99,27 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       })();
       throw new ListenRefused(`${base} answered ${response.status} to the listener${detail ? `: ${detail}` : ""}`, response.status);
     }
-    // Node's web streams are async iterable; the DOM's types do not say so.
-    for await (const { event, data } of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
+    if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+      await response.body?.cancel();
+      throw new ListenRefused(`${base} answered 200, but not with a stream of events: is it a payin sandbox?`, 400);
+    }
+    // Node's web streams are async iterable; the DOM's types do not say so. Each chunk, pings too, is a sign of life.
+    const body = response.body as unknown as AsyncIterable<Uint8Array>;
+    const alive = (async function* () {
+      for await (const chunk of body) {
+        heard();
+        yield chunk;
+      }
+    })();
+    for await (const { event, data } of serverEvents(alive)) {
       const value = JSON.parse(data);
       if (event === "ready") {
         if (secret) secret(value.signing_secret);
         else log(`Connected again to ${base}.`);
         secret = undefined;
       } else if (event === "delivery") void pass(value as Delivery);
-      else if (event === "end") return { replaced: value.reason };
+      // A process that stops sends its listener elsewhere; a newer listener, or a reset, ends it.
+      else if (event === "end") return value.reconnect ? { busy: String(value.reason).replace(/\.$/, "") } : { replaced: value.reason };
     }
     return {};
   }
@@ -120,15 +154,19 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     const outcome =
       options.events && !options.events.includes(type) ? "skipped (--events)" : "status" in answer ? String(answer.status) : answer.error;
     log(`${new Date().toISOString()}  ${type}  ${id}  ${outcome}  ${took}`);
+    // Not reported, the sandbox gives up waiting, fails the attempt and retries it: nothing is lost, and the line says so.
+    const unreported = (why: string) => log(`${new Date().toISOString()}  ${type}  ${id}  answer not reported (${why}): it comes again`);
     await fetch(`${base}/_sandbox/v1/listen/deliveries/${encodeURIComponent(delivery.delivery_id)}`, {
       method: "POST",
       headers: { ...auth, "Content-Type": "application/json" },
       body: JSON.stringify(answer),
       signal: stopping.signal,
     }).then(
-      (response) => response.body?.cancel(),
-      // The sandbox gives up waiting, fails the attempt and retries it: nothing is lost.
-      () => {},
+      async (response) => {
+        await response.body?.cancel();
+        if (!response.ok) unreported(`the sandbox answered ${response.status}`);
+      },
+      (error: Error) => stopping.signal.aborted || unreported((error.cause as Error)?.message ?? error.message),
     );
   }
 
@@ -138,9 +176,30 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     () => undefined,
     (error: unknown) => error,
   );
-  const secretOrRefusal = await Promise.race([ready.then((value) => ({ value })), refused.then((error) => ({ error }))]);
+  const slow = new Promise<{ error: Error }>((resolve) => {
+    const timer = setTimeout(
+      () => resolve({ error: new ListenRefused(`${base} gave no signing secret within ${READY_MS / 1000} s: is it a payin sandbox?`) }),
+      READY_MS,
+    );
+    void ready.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+    void first.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+  });
+  const secretOrRefusal = await Promise.race([
+    ready.then((value) => ({ value })),
+    refused.then((error) => ({
+      error: (error ?? new ListenRefused(`${base} ended the stream before it gave a signing secret.`)) as Error,
+    })),
+    slow,
+  ]);
   if ("error" in secretOrRefusal) {
-    const error = secretOrRefusal.error as Error;
+    stopping.abort();
+    const error = secretOrRefusal.error;
     throw error instanceof ListenRefused
       ? error
       : new ListenRefused(`${base} cannot be reached: ${(error.cause as Error)?.message ?? error.message}`);
@@ -155,7 +214,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
         return ended.replaced;
       }
       log(`${"busy" in ended ? ended.busy : `The connection to ${base} was lost`}; connecting again in ${pauseMs / 1000} s.`);
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      await sleep(pauseMs, undefined, { signal: stopping.signal }).catch(() => {});
       if (stopping.signal.aborted) break;
       ended = await connection().then(
         (result) => {

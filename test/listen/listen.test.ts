@@ -11,6 +11,8 @@ import { startReceiver } from "../support/receiver.ts";
 import { startLoadBalancer } from "../support/load-balancer.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { root } from "../../scripts/lib/paths.ts";
 
@@ -167,6 +169,23 @@ describe("payin-listen on one sandbox", () => {
     expect((await account.call("POST", "/_sandbox/v1/listen/deliveries/dlv_unknown", { status: 204 })).status).toBe(204);
   });
 
+  it("refuses, naming it, a server that answers 200 without a stream of events; and an answer that is not an object", async () => {
+    const page = createServer((req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<html>a portal</html>"));
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    await expect(listen({ baseUrl: base, token: "t", forwardTo: "http://127.0.0.1:9/", log: () => {} })).rejects.toThrow(
+      new ListenRefused(`${base} answered 200, but not with a stream of events: is it a payin sandbox?`, 400),
+    );
+    page.close();
+    const account = accountOn(sandbox.url);
+    const res = await fetch(`${sandbox.url}/_sandbox/v1/listen/deliveries/dlv_unknown`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${account.token}`, "Content-Type": "application/json" },
+      body: "null",
+    });
+    expect([res.status, (await res.json()).code]).toEqual([422, "validation_failed"]);
+  });
+
   it("refuses to start without a token the sandbox takes, or a sandbox to reach", async () => {
     await expect(listen({ baseUrl: sandbox.url, token: "", forwardTo: "http://127.0.0.1:9/", log: () => {} })).rejects.toThrow(
       new ListenRefused(
@@ -264,5 +283,21 @@ describe.skipIf(postgresMissing)("payin-listen on a sandbox of two processes on 
     const [delivered] = await receiver.delivered(1);
     expect(JSON.parse(delivered!.body).data.session_id).toBe(session.id);
     await Promise.all([first.receiver.close(), receiver.close()]);
+  });
+
+  // Last here: it stops process one.
+  it("sends a listener elsewhere when its process stops: it connects again through the balancer and loses nothing", async () => {
+    const balancer = await startLoadBalancer([one.url, two.url]);
+    const token = `listen-${crypto.randomUUID()}`;
+    const { receiver, lines, listener } = await listening(balancer.url, token);
+    await one.close();
+    const other = accountOn(two.url, token);
+    const session = await other.session();
+    const [delivered] = await receiver.delivered(1, 20_000);
+    expect(JSON.parse(delivered!.body).data.session_id).toBe(session.id);
+    expect(lines).toContain("This sandbox process is stopping; connecting again in 0.5 s.");
+    expect(lines).toContainEqual(`Connected again to ${balancer.url}.`);
+    await listener.close();
+    await Promise.all([receiver.close(), balancer.close()]);
   });
 });

@@ -107,7 +107,9 @@ function requestErrors(
       : []),
   ];
   // The rules beyond the schemas, for the fields the schemas found nothing wrong with.
-  return [...errors, ...(handler.check?.(body, sandbox) ?? []).filter((e) => !errors.some((known) => known.field === e.field))];
+  // Every body is an object: one that is not (null, an array) has its error already, and no rule beyond it to check.
+  const checked = typeof body === "object" && body !== null && !Array.isArray(body) ? (handler.check?.(body, sandbox) ?? []) : [];
+  return [...errors, ...checked.filter((e) => !errors.some((known) => known.field === e.field))];
 }
 
 /** Runs a create under its Idempotency-Key: the first answer is kept, and replayed for the same body. */

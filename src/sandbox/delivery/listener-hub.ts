@@ -67,7 +67,9 @@ export class ListenerHub implements Transport {
 
   async close() {
     clearInterval(this.#renewer);
-    for (const [id] of this.#connections) await this.#end(id, "The sandbox is closing.").catch(reportUnlessUnavailable);
+    // A process that stops (a deploy, a drain) sends its listeners elsewhere: they connect again, through the balancer.
+    for (const [id] of this.#connections)
+      await this.#end(id, "This sandbox process is stopping.", { reconnect: true }).catch(reportUnlessUnavailable);
     await this.#unlisten?.();
   }
 
@@ -99,7 +101,7 @@ export class ListenerHub implements Transport {
   /** The listener's answer to a delivery, from whichever process it reached: to the process that waits for it. */
   async answer(accountId: number, delivery: string, result: TransportResult) {
     const message: Message = { kind: "answer", delivery, accountId, result };
-    for (const connection of this.#connections.values()) connection.open.delete(delivery);
+    this.#answered(accountId, delivery);
     if (this.#waiting.has(delivery)) this.#hear(message);
     else await this.#store.notify(CHANNEL, JSON.stringify(message));
   }
@@ -112,12 +114,15 @@ export class ListenerHub implements Transport {
     const to = listener.forward_to ?? "urn:payin:listener";
     const answered = new Promise<TransportResult>((resolve) => {
       const timer = setTimeout(() => resolve({ error: `No answer from the listener within ${this.timeoutMs / 1000} s.` }), this.timeoutMs);
+      const gone = () => done({ error: GONE });
       const done = (result: TransportResult) => {
         clearTimeout(timer);
+        // The signal is the dispatcher's, for the life of the process: a listener left on it would keep the delivery.
+        signal.removeEventListener("abort", gone);
         this.#waiting.delete(delivery.delivery_id);
         resolve(result);
       };
-      signal.addEventListener("abort", () => done({ error: GONE }), { once: true });
+      signal.addEventListener("abort", gone, { once: true });
       this.#waiting.set(delivery.delivery_id, { accountId, answered: done });
     });
     const message: Message = {
@@ -134,6 +139,7 @@ export class ListenerHub implements Transport {
 
   #hear(message: Message) {
     if (message.kind === "answer") {
+      this.#answered(message.accountId, message.delivery);
       const waiting = this.#waiting.get(message.delivery);
       if (waiting?.accountId === message.accountId) waiting.answered(message.result);
       return;
@@ -148,6 +154,11 @@ export class ListenerHub implements Transport {
     connection.events.push({ event: "delivery", data: message.delivery });
   }
 
+  /** A delivery answered, wherever the answer came: no connection of its account owes it any more. */
+  #answered(accountId: number, delivery: string) {
+    for (const connection of this.#connections.values()) if (connection.accountId === accountId) connection.open.delete(delivery);
+  }
+
   /** Renews the lease of each connection held here; one another listener took over is ended. */
   async #renew() {
     const ping = ++this.#beats % PING_EVERY === 0;
@@ -158,12 +169,15 @@ export class ListenerHub implements Transport {
     }
   }
 
-  /** Ends a connection: its lease dropped, the deliveries it had not answered failed (and retried). */
-  async #end(id: string, reason?: string) {
+  /**
+   * Ends a connection: its lease dropped, the deliveries it had not answered failed (and retried).
+   * With `reconnect`, the listener is told to connect again (this process stops); otherwise it stops.
+   */
+  async #end(id: string, reason?: string, { reconnect = false } = {}) {
     const connection = this.#connections.get(id);
     if (!connection) return;
     this.#connections.delete(id);
-    if (reason) connection.events.push({ event: "end", data: { reason } });
+    if (reason) connection.events.push({ event: "end", data: { reason, ...(reconnect ? { reconnect: true } : {}) } });
     connection.events.end();
     for (const delivery of [...connection.open]) await this.answer(connection.accountId, delivery, { error: GONE });
     await this.#store.listeners.drop(connection.accountId, id);

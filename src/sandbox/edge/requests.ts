@@ -61,7 +61,7 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   });
   // A drop fault: the work is done and the answer made; the client never gets it.
   if (dropped) return void req.socket.destroy();
-  if (answer.stream) return stream(res, answer.stream, cors);
+  if (answer.stream) return stream(req, res, answer.stream, cors);
   send(answer);
 }
 
@@ -69,7 +69,12 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
  * Server-sent events, written as they come, until either side ends: the client's leaving ends
  * the stream (and the listener with it); the stream's end closes the answer.
  */
-async function stream(res: ServerResponse, events: AsyncIterable<ListenerEvent | string>, cors: Record<string, string> | undefined) {
+async function stream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  events: AsyncIterable<ListenerEvent | string>,
+  cors: Record<string, string> | undefined,
+) {
   res.writeHead(200, {
     "Content-Type": "text/event-stream",
     "Cache-Control": "no-store",
@@ -79,6 +84,8 @@ async function stream(res: ServerResponse, events: AsyncIterable<ListenerEvent |
   });
   const iterator = events[Symbol.asyncIterator]();
   res.on("close", () => void iterator.return?.());
+  // A client gone while the listener was connecting closed before anyone listened: end it now.
+  if (res.destroyed || req.socket.destroyed) void iterator.return?.();
   for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
     const item = next.value;
     res.write(typeof item === "string" ? item : `event: ${item.event}\ndata: ${JSON.stringify(item.data)}\n\n`);
