@@ -100,7 +100,6 @@ export function flowsContent(arazzo: Json, sources: FlowSources): string {
       `    </section>`,
     ].join("\n");
   });
-  const toc = (arazzo.workflows as Json[]).map((w) => `<li><a href="#${esc(w.workflowId)}">${esc(w.summary)}</a></li>`).join("");
   return [
     `    <h1>${esc(arazzo.info.title)}</h1>`,
     `    <div class="intro">${render(arazzo.info.description ?? "")}</div>`,
@@ -112,7 +111,6 @@ export function flowsContent(arazzo: Json, sources: FlowSources): string {
       "npx @redocly/cli respect node_modules/payin-acceptance-contract/generated/payin.arazzo.yaml \\\n" +
         "  --input token=YOUR_TOKEN --input webhook_url=https://… -S payin=http://127.0.0.1:4010 -S sandbox=http://127.0.0.1:4010",
     )}</code></pre>`,
-    `    <nav class="toc" aria-label="Workflows"><ol>${toc}</ol></nav>`,
     ...sections,
   ].join("\n");
 }

@@ -3,7 +3,7 @@
 // files of the repository (`sandbox.md`, `../../../openapi/DECISIONS.md`), which the page
 // turns into links to their pages (scripts/docs/links.ts).
 import { readFileSync } from "node:fs";
-import { guideLayout, page } from "./html.ts";
+import { page } from "./html.ts";
 import { siteMarkdown } from "./links.ts";
 import { guidesDir, type Guide } from "./pages.ts";
 
@@ -16,6 +16,6 @@ export function guidePage(guide: Guide, version: string): string {
   const title = /^# (.+)$/m.exec(text)?.[1];
   if (!title) throw new Error(`scripts/docs/guides/${guide.source} has no "# title" line`);
   const html = siteMarkdown(`${guidesDir}/${guide.source}`)(text);
-  const content = guideLayout(guide.file, `    <article class="guide">\n${html}    </article>`);
+  const content = `    <article class="guide">\n${html}    </article>`;
   return page({ file: guide.file, title: `${title}: Payin Acceptance Service`, content }, version);
 }

@@ -130,7 +130,7 @@ export function page({ file, title, content, layout = "article" }: Page, version
   ).join("\n      ");
   const body =
     layout === "article"
-      ? `  <main class="wrap">\n${labelledCells(content)}\n  </main>\n${footer(version)}`
+      ? `  <main class="wrap">\n${withContents(file, labelledCells(content))}\n  </main>\n${footer(version)}`
       : `  <main class="reference">\n${content}\n  </main>`;
   return fill("page.html", { title: esc(title), nav, content: body, version: esc(version), layout, markdown: markdownFile(file) });
 }
@@ -164,20 +164,25 @@ export function labelledCells(html: string): string {
 const GUIDES = SITE_PAGES.filter((p) => p.group === "Guides");
 
 /**
- * A guide's body with the list of its sections (its `<h2 id>`s: beside the text at desktop
- * widths, a collapsed block at the top on a phone) and links to the guides before and after it.
+ * A page of ours with the list of its sections (each `<h2>` with an id, or in a `<section>` with
+ * one: beside the text at desktop widths, a collapsed block at the top on a phone) and, for a
+ * guide, links to the guides before and after it. A page of fewer than two sections is as it is.
  */
-export function guideLayout(file: string, article: string): string {
-  const sections = [...article.matchAll(/<h2\b[^>]*\bid="([^"]+)"[^>]*>([\s\S]*?)<\/h2>/g)].map(
-    ([, id, title]) =>
-      `<li><a href="#${id}">${title!
-        .replace(/<a\b[^>]*class="anchor"[^>]*>[\s\S]*?<\/a>/g, "")
-        .replace(/<\/?a\b[^>]*>/g, "")
-        .trim()}</a></li>`,
-  );
+export function withContents(file: string, article: string): string {
+  const headings = /<section\b[^>]*\bid="([^"]+)"[^>]*>\s*<h2\b[^>]*>([\s\S]*?)<\/h2>|<h2\b[^>]*\bid="([^"]+)"[^>]*>([\s\S]*?)<\/h2>/g;
+  const sections = [...article.matchAll(headings)].map((m) => {
+    const [id, title] = m[1] ? [m[1], m[2]!] : [m[3]!, m[4]!];
+    // The heading's words only: its anchor link's text, not a code name beside it (the flows' workflow ids).
+    const words = title
+      .replace(/<code>[\s\S]*?<\/code>/g, "")
+      .replace(/<[^>]+>/g, "")
+      .trim();
+    return `<li><a href="#${id}">${words}</a></li>`;
+  });
+  if (sections.length < 2) return article;
   const list = `<ol>\n${sections.join("\n")}\n</ol>`;
   const at = GUIDES.findIndex((p) => p.file === file);
-  const [before, after] = [GUIDES[at - 1], GUIDES[at + 1]];
+  const [before, after] = at < 0 ? [] : [GUIDES[at - 1], GUIDES[at + 1]];
   const pager = [
     before && `<a rel="prev" href="${before.file}"><small>Previous</small>${esc(before.title)}</a>`,
     after && `<a rel="next" href="${after.file}"><small>Next</small>${esc(after.title)}</a>`,
@@ -190,9 +195,7 @@ export function guideLayout(file: string, article: string): string {
 ${list}
 </details>
 ${article}
-<nav class="pager" aria-label="Guides in order">
-${pager}
-</nav>
+${pager ? `<nav class="pager" aria-label="Guides in order">\n${pager}\n</nav>` : ""}
 </div>
 <nav class="toc toc-aside" aria-label="On this page">
 <p class="toc-title">On this page</p>

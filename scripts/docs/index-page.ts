@@ -4,7 +4,7 @@ import { decisionHref } from "./decision-links.ts";
 import { diagramsIn, type Diagram } from "./diagrams.ts";
 import { resolveRef, type Json } from "../../src/lib/json.ts";
 import { operationsOf } from "../lib/openapi.ts";
-import { esc, fill, page, SITE_PAGES, guideLayout } from "./html.ts";
+import { esc, fill, page, SITE_PAGES } from "./html.ts";
 
 const decisionLink = (node: Json) => {
   const id = node["x-decision"];
@@ -72,8 +72,5 @@ export function indexPage(openapi: Json, asyncapi: Json): string {
     sessionDiagram: drawn(asyncapi, "payment-session-states").svg,
     transactionDiagram: drawn(asyncapi, "transaction-states").svg,
   });
-  return page(
-    { file: "index.html", title: "Payin Acceptance Service: contract documentation", content: guideLayout("index.html", content) },
-    openapi.info.version,
-  );
+  return page({ file: "index.html", title: "Payin Acceptance Service: contract documentation", content }, openapi.info.version);
 }

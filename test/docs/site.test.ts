@@ -254,8 +254,8 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     expect(await page.locator("article.guide").innerText()).toMatch(new RegExp(word!, "i"));
   });
 
-  it.each(SITE_PAGES.filter((p) => p.group === "Guides").map((p) => p.file))(
-    "%s has an on-this-page list beside it at 1280, and links to the guides before and after it",
+  it.each(PAGES.filter((file) => !REFERENCES.includes(file)))(
+    "%s has an on-this-page list beside it at 1280, and a guide links to the guides before and after it",
     async (file) => {
       const { page } = await open(file, 1280, { share: true });
       const toc = page.locator('nav[aria-label="On this page"]');
@@ -263,18 +263,16 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
       const targets = await toc.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
       expect(targets.length).toBeGreaterThanOrEqual(3);
       for (const target of targets) expect(await page.locator(`[id="${target.slice(1)}"]`).count(), target).toBe(1);
-      const order = SITE_PAGES.filter((p) => p.group === "Guides").map((p) => p.file);
-      const at = order.indexOf(file);
-      expect({
-        prev: await page
-          .locator('a[rel="prev"]')
-          .getAttribute("href")
-          .catch(() => null),
-        next: await page
-          .locator('a[rel="next"]')
-          .getAttribute("href")
-          .catch(() => null),
-      }).toEqual({ prev: order[at - 1] ?? null, next: order[at + 1] ?? null });
+      const order: string[] = SITE_PAGES.filter((p) => p.group === "Guides").map((p) => p.file);
+      const at = order.includes(file) ? order.indexOf(file) : -2;
+      const target = async (rel: string) => {
+        const link = page.locator(`a[rel="${rel}"]`);
+        return (await link.count()) ? link.getAttribute("href") : null;
+      };
+      expect({ prev: await target("prev"), next: await target("next") }).toEqual({
+        prev: order[at - 1] ?? null,
+        next: order[at + 1] ?? null,
+      });
     },
   );
 
@@ -450,6 +448,20 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
       }
     },
   );
+
+  it("the overview's state diagrams read at 390 px: their smallest text the body's size, the figure scrolling, not the page", async () => {
+    const { page } = await open("index.html", 390);
+    const figures = await page.locator("figure.diagram").evaluateAll((all) =>
+      all.map((figure) => {
+        const body = parseFloat(getComputedStyle(document.querySelector("main p")!).fontSize);
+        const smallest = Math.min(...[...figure.querySelectorAll("svg text")].map((t) => t.getBoundingClientRect().height));
+        return { legible: smallest >= body * 0.95, inside: figure.getBoundingClientRect().right <= 390 };
+      }),
+    );
+    expect(figures.length).toBeGreaterThan(0);
+    expect(figures).toEqual(figures.map(() => ({ legible: true, inside: true })));
+    await page.close();
+  });
 
   it("the flows page draws each workflow as a sequence diagram, its text as large as the body's at 390 px", async () => {
     const { page } = await open("flows.html", 390);
