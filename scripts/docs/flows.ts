@@ -1,6 +1,7 @@
 // "The payin flows" page: each workflow of the Arazzo document (arazzo/payin.arazzo.yaml) drawn as
-// a sequence diagram, then what it proves, then its steps, with what each calls (linked to the operation in its reference), sends and must see,
-// and the commands that run them. Everything on it comes from the document and the two bundles.
+// a sequence diagram, then what it proves, then its steps, with what each calls (linked to the
+// operation in its reference), sends and must see, and the commands that run them. Everything on
+// it comes from the document and the two bundles.
 import { esc, page } from "./html.ts";
 import { siteMarkdown } from "./links.ts";
 import { operationAnchor } from "./api-reference.ts";

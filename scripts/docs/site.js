@@ -92,8 +92,9 @@ const show = (results) => {
 
 input.addEventListener("input", async () => {
   const search = await loadIndex();
-  // A guide that explains a thing before a reference or a flow that mentions it.
-  const boostDocument = (id, term, stored) => (stored?.kind === "g" ? 1.6 : 1);
+  // A guide that explains a thing before a reference or a flow that mentions it: a short section titled with the
+  // word (a flow, a decision) outscores a guide by about four to one on BM25 alone.
+  const boostDocument = (id, term, stored) => (stored?.kind === "g" ? 5 : 1);
   show(search.search(input.value, { prefix: true, fuzzy: 0.2, boost: { title: 2 }, boostDocument }));
 });
 input.addEventListener("keydown", (event) => {

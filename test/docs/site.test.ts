@@ -291,7 +291,8 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     await page.locator("#site-search").fill("signature");
     const results = page.locator("#search-results a");
     await expect.poll(() => results.count()).toBeGreaterThan(0);
-    await expect.poll(() => page.locator("#search-results .snippet mark").count()).toBeGreaterThan(0);
+    // Each result with a snippet, the words it matched marked.
+    await expect.poll(async () => (await results.count()) - (await page.locator("#search-results .snippet:has(mark)").count())).toBe(0);
     // Every result in the window (the list scrolls within itself past 70 % of its height) is on top of the page.
     const onTop = await results.evaluateAll((all) =>
       all
@@ -449,6 +450,28 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     },
   );
 
+  it.each(REFERENCES)("%s has one search, the site's: the reference's own is hidden", async (file) => {
+    const { page } = await open(file, 1280, { share: true });
+    expect(await page.locator("#site-search").isVisible()).toBe(true);
+    expect(
+      await page
+        .locator("#reference")
+        .getByText(/^(Open )?Search$/)
+        .count(),
+    ).toBe(0);
+  });
+
+  it("search ranks the guide that explains a thing above a flow or reference that mentions it", async () => {
+    const { page } = await open("decisions.html");
+    await page.locator("#site-search").fill("idempotency");
+    const first = page.locator("#search-results a").first();
+    await first.waitFor();
+    const href = (await first.getAttribute("href"))!;
+    const guides: string[] = SITE_PAGES.filter((p) => p.group === "Guides").map((p) => p.file);
+    expect(guides, href).toContain(href.split("#")[0]);
+    await page.close();
+  });
+
   it("the overview's state diagrams read at 390 px: their smallest text the body's size, the figure scrolling, not the page", async () => {
     const { page } = await open("index.html", 390);
     const figures = await page.locator("figure.diagram").evaluateAll((all) =>
@@ -470,15 +493,17 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
         const svg = section.querySelector("svg.sequence");
         const body = parseFloat(getComputedStyle(section.querySelector("p") ?? section).fontSize);
         const smallest = Math.min(...[...(svg?.querySelectorAll("text") ?? [])].map((t) => t.getBoundingClientRect().height));
+        const proves = section.querySelector(".proves")?.textContent?.replace("What it proves", "").trim() ?? "";
         return {
           id: section.id,
           drawn: svg !== null,
           legible: smallest >= body * 0.95,
           fits: (svg?.getBoundingClientRect().right ?? 0) <= 390,
+          proves: proves.length > 40,
         };
       }),
     );
-    expect(drawn).toEqual(flows.workflows.map((w) => ({ id: w.workflowId, drawn: true, legible: true, fits: true })));
+    expect(drawn).toEqual(flows.workflows.map((w) => ({ id: w.workflowId, drawn: true, legible: true, fits: true, proves: true })));
     await page.locator("section.workflow svg.sequence").first().scrollIntoViewIfNeeded();
     await screenshot(page, "flows-drawing-390");
     await page.close();
