@@ -13,12 +13,12 @@ const PACKAGE_LAYERS = [
   ["webhooks"],
   ["client.ts", "retry.ts", "sandbox-client.ts", "index.ts", "package-root.ts"],
   ["testing"],
-  ["sandbox", "mock", "conformance", "trigger", "listen"],
+  ["sandbox", "mock", "conformance", "trigger", "listen", "mcp"],
 ];
 /** Layers of src/sandbox/, bottom first; its entry points (index.ts, cli.ts) stand above them all. */
 const SANDBOX_LAYERS = ["store", "flow", "delivery", "api", "edge"];
 /** Folders of the same package layer that must not import one another. */
-const APART = new Set(["sandbox", "mock", "conformance", "trigger", "listen"]);
+const APART = new Set(["sandbox", "mock", "conformance", "trigger", "listen", "mcp"]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
