@@ -152,7 +152,7 @@ export const TOOLS: readonly Tool[] = [
     inputSchema: {
       type: "object",
       properties: {
-        session_id: string("The payment session, ps_…"),
+        session_id: inlined(openapi.components.schemas.SessionId),
         outcome: { type: "string", enum: ["pay", "fail", "expire"] },
         failure_reason: inlined(openapi.components.schemas.FailureReason),
       },
@@ -184,15 +184,15 @@ export const TOOLS: readonly Tool[] = [
         return text(`Session ${session_id} is ${session.data!.status}; the clock moved an hour on.\n\n${json(session.data)}`);
       }
       const data = answer.data as Json;
-      return text(
-        `Session ${session_id} is ${data.session?.status}, transaction ${data.transaction?.id} ${data.transaction?.status}.\n\n${json(data)}`,
-      );
+      const { session, transaction } = data;
+      return text(`Session ${session_id} is ${session?.status}, transaction ${transaction?.id} ${transaction?.status}.\n\n${json(data)}`);
     },
   },
   {
     name: "get_transaction",
     description:
-      "A transaction as the service has it now (its status is the truth; an event only says it changed). By its id, txn_…, as events carry it.",
+      "A transaction as the service has it now (its status is the truth; an event only says it changed). " +
+      "By its id, txn_…, as events carry it.",
     inputSchema: {
       type: "object",
       properties: { transaction_id: inlined(openapi.components.schemas.TransactionId) },
@@ -214,7 +214,7 @@ export const TOOLS: readonly Tool[] = [
     description:
       "On a sandbox: the webhook delivery log, newest first, for one session or the whole account: each attempt's event id " +
       "and type, URL, status, the endpoint's answer or error, and when the next retry is due.",
-    inputSchema: { type: "object", properties: { session_id: string("Only this session's deliveries, ps_…") } },
+    inputSchema: { type: "object", properties: { session_id: inlined(openapi.components.schemas.SessionId) } },
     annotations: { title: "Read the delivery log", readOnlyHint: true, openWorldHint: true },
     async run({ session_id }, target) {
       const api = clients(target);
@@ -225,8 +225,7 @@ export const TOOLS: readonly Tool[] = [
       if (answer.response.status === 404) return notSandbox(target, "list_deliveries");
       if (answer.error) return problemAnswer("List deliveries", answer.response.status, answer.error);
       const lines = answer.data!.data.map(
-        (d: Json) =>
-          `${d.event_type} ${d.event_id} attempt ${d.attempt}: ${d.status}${d.response_status ? ` (${d.response_status})` : d.error ? ` (${d.error})` : ""}`,
+        (d: Json) => `${d.event_type} ${d.event_id} attempt ${d.attempt}: ${d.status} (${d.response_status ?? d.error ?? "no answer"})`,
       );
       return text(`${lines.length} attempts:\n${lines.join("\n")}\n\n${json(answer.data)}`);
     },

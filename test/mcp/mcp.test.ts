@@ -91,6 +91,26 @@ describe("payin-mcp against a sandbox", () => {
     expect(textOf(resent)).toContain(`Event ${eventId} delivered again`);
   });
 
+  it("lets a session expire, and fails one with a reason", async () => {
+    const checkout = async (phone: string) => {
+      const arguments_ = { first_name: "Bo", last_name: "Ek", email: "bo@example.com", phone_number: phone, amount: 5, currency: "EUR" };
+      const made = await client.callTool({
+        name: "create_checkout",
+        arguments: { ...arguments_, redirect_url: "https://shop.example.com/" },
+      });
+      return /Session (ps_\S+)/.exec(textOf(made))![1]!;
+    };
+    const failing = await checkout("+34600000021");
+    const failed = await client.callTool({
+      name: "simulate_payment",
+      arguments: { session_id: failing, outcome: "fail", failure_reason: "insufficient_funds" },
+    });
+    expect(textOf(failed)).toMatch(/transaction txn_\S+ failed/);
+    const expiring = await checkout("+34600000022");
+    const expired = await client.callTool({ name: "simulate_payment", arguments: { session_id: expiring, outcome: "expire" } });
+    expect(textOf(expired)).toContain(`Session ${expiring} is expired`);
+  });
+
   it("verifies a delivery signed with the account's secret, and refuses it with one byte changed", async () => {
     const { headers, body } = await signedDelivery(buildEvent("session-created"), secret);
     const ok = await client.callTool({ name: "verify_webhook", arguments: { body, headers, secret } });
