@@ -10,7 +10,9 @@ import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver } from "../support/receiver.ts";
 import { startLoadBalancer } from "../support/load-balancer.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { DatabaseSync } from "node:sqlite";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -199,6 +201,31 @@ describe("payin-listen on one sandbox", () => {
     await expect(listen({ baseUrl: nobody, token: "t", forwardTo: gone.url, log: () => {} })).rejects.toThrow(
       new RegExp(`^${nobody} cannot be reached: .*ECONNREFUSED`),
     );
+  });
+});
+
+describe("a listener whose lease ran out and was renewed (its process stalled, or the database was away)", () => {
+  it("gets what was made meanwhile once renewed, in each session's order", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "payin-listen-lease-"));
+    const file = path.join(folder, "sandbox.db");
+    const stalled = await startSandbox({ port: 0, db: file });
+    const db = new DatabaseSync(file);
+    try {
+      const account = accountOn(stalled.url);
+      const { receiver, listener } = await listening(stalled.url, account.token);
+      // The lease runs out, as when the renewing process stalls: an event made now finds nowhere to go, and waits.
+      db.exec("UPDATE listeners SET until_ms = 0");
+      const session = await account.session();
+      await account.simulate(session.id, { outcome: "pay" });
+      const delivered = await receiver.delivered(4);
+      expect(delivered.map((d) => d.type)).toEqual(PAID);
+      await listener.close();
+      await receiver.close();
+    } finally {
+      db.close();
+      await stalled.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

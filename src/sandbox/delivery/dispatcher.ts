@@ -216,7 +216,7 @@ export class Dispatcher {
     // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
     if (delayed) await sleep(delayed.delay_ms!, undefined, { signal: this.#closing.signal }).catch(() => {});
     const first = await makeAttempt(this.#transport, event, account, event.attempts + 1, this.#closing.signal);
-    if (first === "nowhere") return this.#store.outbox.wait(event.seq, this.#claim);
+    if (first === "nowhere") return this.#store.outbox.wait(event.accountId, event.seq, this.#claim);
     if (!first) return;
     const { succeeded } = first;
     const delay = this.#schedule[first.attempt - 1];

@@ -163,9 +163,13 @@ export class ListenerHub implements Transport {
   async #renew() {
     const ping = ++this.#beats % PING_EVERY === 0;
     for (const [id, connection] of this.#connections) {
-      if (!(await this.#store.listeners.renew(connection.accountId, id, Date.now() + LEASE_MS)))
-        await this.#end(id, "Another listener connected to this account, or the account was reset.");
-      else if (ping) connection.events.push(": ping\n\n");
+      const renewed = await this.#store.listeners.renew(connection.accountId, id, Date.now() + LEASE_MS);
+      if (!renewed) await this.#end(id, "Another listener connected to this account, or the account was reset.");
+      else {
+        // What was made while the lease was out waited for somewhere to go: it goes now, in each session's order.
+        if (renewed === "revived") await this.#store.transaction(() => this.#store.outbox.release(connection.accountId));
+        if (ping) connection.events.push(": ping\n\n");
+      }
     }
   }
 

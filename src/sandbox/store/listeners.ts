@@ -15,7 +15,8 @@ export interface ListenerRow {
 const HOLD = `INSERT INTO listeners (account_id, process, connection, forward_to, until_ms) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (account_id) DO UPDATE
   SET process = excluded.process, connection = excluded.connection, forward_to = excluded.forward_to, until_ms = excluded.until_ms`;
-const RENEW = "UPDATE listeners SET until_ms = ? WHERE account_id = ? AND connection = ?";
+const RENEW = "UPDATE listeners SET until_ms = ? WHERE account_id = ? AND connection = ? AND until_ms > ?";
+const REVIVE = "UPDATE listeners SET until_ms = ? WHERE account_id = ? AND connection = ?";
 const DROP = "DELETE FROM listeners WHERE account_id = ? AND connection = ?";
 const ACTIVE = "SELECT process, connection, forward_to FROM listeners WHERE account_id = ? AND until_ms > ?";
 
@@ -31,9 +32,14 @@ export class Listeners {
     await this.#db.run(HOLD, accountId, process, connection, forwardTo, untilMs);
   }
 
-  /** Renews the lease; false when another connection took the account's listener over. */
-  async renew(accountId: number, connection: string, untilMs: number): Promise<boolean> {
-    return (await this.#db.run(RENEW, untilMs, accountId, connection)) === 1;
+  /**
+   * Renews the lease: "renewed", or "revived" when it had run out meanwhile (its process stalled,
+   * the database was away), and events made then waited; false when another connection took the
+   * account's listener over.
+   */
+  async renew(accountId: number, connection: string, untilMs: number): Promise<"renewed" | "revived" | false> {
+    if ((await this.#db.run(RENEW, untilMs, accountId, connection, Date.now())) === 1) return "renewed";
+    return (await this.#db.run(REVIVE, untilMs, accountId, connection)) === 1 ? "revived" : false;
   }
 
   async drop(accountId: number, connection: string) {

@@ -95,14 +95,14 @@ interface LoadedRow {
 // An event waits (`waiting`) while its account has neither a webhook URL nor a listener connected
 // (decision D23). Otherwise it is pending,
 // and due (`due_ms`) from the time it was made, unless an earlier event of its session is
-// still pending: the order rule lets a session's next event go only once the one before is
+// still pending, or waiting (its target left as it was sent): the order rule lets a session's next event go only once the one before is
 // done with, and it is then due from the time it was made, as it would have been.
 const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
 // Parameters: account, id, type, session, transaction, at, then account and session (an earlier
 // one pending), at and account (its due time), then account (a URL), account and now (a listener).
 const INSERT = `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
   SELECT CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
-    CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending')
+    CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ? AND session_id = ? AND state IN ('pending', 'waiting'))
       THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
   FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL)
     OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked) AS account
@@ -143,6 +143,12 @@ const NEWEST_PENDING = `SELECT ${KEY} FROM events
 // Gone with its target (the listener left, and no URL is registered): the event waits again, its session's later ones
 // behind it, until one connects or a URL is registered (release), written only by the process whose claim it was.
 const WAIT = "UPDATE events SET state = 'waiting', due_ms = NULL, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
+// ... unless, by the time it is written, the account has one again (a listener connected as the attempt found none):
+// then it is due again at once.
+const HOOKED =
+  "SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) " +
+  "OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked";
+const DUE_AGAIN = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?`;
 // What an attempt leaves, written only by the process whose claim it was.
 const AFTER_ATTEMPT =
   "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL " +
@@ -262,9 +268,20 @@ export class Outbox {
     return true;
   }
 
-  /** The event claimed under `claim` has nowhere to go: it waits, unattempted, for a URL or a listener. */
-  async wait(seq: number, claim: string) {
-    await this.#db.run(WAIT, seq, claim);
+  /**
+   * The event claimed under `claim` found nowhere to go: it waits, unattempted, for a URL or a
+   * listener. Under the account's lock, which a release takes too: a listener that connected
+   * meanwhile (and released what waited) finds it due again, not waiting for the next one.
+   */
+  async wait(accountId: number, seq: number, claim: string) {
+    await this.#db.transaction(async () => {
+      await this.#db.lock(accountId);
+      const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, accountId, accountId, Date.now()))!;
+      if (hooked) {
+        this.#db.afterCommit(this.#announce);
+        await this.#db.run(DUE_AGAIN, seq, claim);
+      } else await this.#db.run(WAIT, seq, claim);
+    });
   }
 
   /** Records an attempt a fault added (a duplicate): the event stays as it was, its attempts counted. */
