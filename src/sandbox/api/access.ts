@@ -21,6 +21,8 @@ export class Access {
   readonly #rate: number;
   /** Per token: the requests it may still make at once, as of `at` (ms). */
   readonly #buckets = new Map<string, { left: number; at: number }>();
+  /** When the full buckets were last let go: at most once a second, so that a flood of tokens costs no scan per request. */
+  #prunedAt = 0;
 
   constructor({ minTokenLength = 0, ratePerSecond = 0 }: AccessSettings = {}) {
     this.#minTokenLength = minTokenLength;
@@ -55,9 +57,11 @@ export class Access {
   #take(token: string): number {
     if (this.#rate === 0) return 0;
     const now = performance.now();
-    if (this.#buckets.size > BUCKETS_KEPT)
+    if (this.#buckets.size > BUCKETS_KEPT && now - this.#prunedAt > 1000) {
+      this.#prunedAt = now;
       for (const [key, bucket] of this.#buckets)
         if (bucket.left + ((now - bucket.at) / 1000) * this.#rate >= this.#rate) this.#buckets.delete(key);
+    }
     const bucket = this.#buckets.get(token) ?? { left: this.#rate, at: now };
     bucket.left = Math.min(this.#rate, bucket.left + ((now - bucket.at) / 1000) * this.#rate);
     bucket.at = now;
