@@ -5,7 +5,7 @@
 // The API answers while the docs are still being built.
 import module from "node:module";
 import path from "node:path";
-import { portTakenLine } from "../src/lib/listen.ts";
+import { portTakenLine } from "../src/lib/bind-port.ts";
 import { root } from "./lib/paths.ts";
 import { serveStatic } from "./lib/static-server.ts";
 import { step } from "./lib/steps.ts";

@@ -14,6 +14,7 @@ export async function fill(store: Store, sessions: number, accounts: number, pay
   // Only the creates run: nothing delivers or journals here.
   const sandbox: Sandbox = {
     store,
+    clock: store.clock,
     payments: new Payments(store),
     dispatcher: undefined as never,
     listeners: undefined as never,

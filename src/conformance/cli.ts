@@ -6,7 +6,7 @@
 // --min-coverage), 1 when not, 2 for bad flags or a target that cannot be reached.
 import { writeFileSync } from "node:fs";
 import { parseFlags, portOf, refuse, usageOf, type Command } from "../lib/cli.ts";
-import { PortTaken, portTakenLine } from "../lib/listen.ts";
+import { PortTaken, portTakenLine } from "../lib/bind-port.ts";
 import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { secretFlagError } from "../webhooks/secret.ts";
 import { receiverChecks } from "./checks/receiver.ts";

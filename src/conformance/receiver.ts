@@ -4,7 +4,7 @@
 // key and certificate, it listens with TLS: its URL is then `https://`.
 import { createServer, type IncomingHttpHeaders, type RequestListener } from "node:http";
 import { createServer as createTlsServer } from "node:https";
-import { listen } from "../lib/listen.ts";
+import { bindPort } from "../lib/bind-port.ts";
 
 export interface Arrival {
   method: string;
@@ -60,7 +60,7 @@ export async function startReceiver({
     for (const wake of waiters) wake();
   };
   const server = tls ? createTlsServer(tls, listener) : createServer(listener);
-  const bound = await listen(server, port, host);
+  const bound = await bindPort(server, port, host);
   const receiver: Receiver = {
     url: publicUrl ?? `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${bound}/payin-conformance/webhooks`,
     deliveries,

@@ -2,7 +2,7 @@
 // flag, what it does and its default, and exits 0; an unknown or malformed flag prints one line
 // that names it, then the usage, and exits 2. node:util's parseArgs does the parsing.
 import { parseArgs } from "node:util";
-import { PortTaken, portTakenLine } from "./listen.ts";
+import { PortTaken, portTakenLine } from "./bind-port.ts";
 import { requireNode, UnsupportedNodeError } from "./node-floor.ts";
 
 export interface Flag {

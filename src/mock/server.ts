@@ -13,7 +13,7 @@ import { problem, PROBLEM_CONTENT_TYPE, validationProblem, type Problem } from "
 import { packageRoot } from "../package-root.ts";
 import { startPrism, type InProcessPrism, type PrismError } from "./prism.ts";
 import { fieldErrors } from "./violations.ts";
-import { listen } from "../lib/listen.ts";
+import { bindPort } from "../lib/bind-port.ts";
 import { aSlashAway, slashAwayDetail, templatesMatcher } from "../lib/trailing-slash.ts";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../lib/request-body.ts";
 
@@ -56,7 +56,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       });
     });
   });
-  const port = await listen(server, options.port ?? 4010, host);
+  const port = await bindPort(server, options.port ?? 4010, host);
   return {
     url: `http://${host}:${port}`,
     port,

@@ -2,9 +2,12 @@
 // The sandbox keeps its state with node:sqlite, which an older Node refuses with a loader error:
 // the entry point checks the Node first and loads the sandbox only then.
 import { requireNode } from "../lib/node-floor.ts";
-import type { RunningSandbox, SandboxOptions } from "./edge/server.ts";
+import type { RunningSandbox } from "./edge/server.ts";
+import type { SandboxOptions } from "./runtime/options.ts";
 
-export type { RunningSandbox, SandboxOptions } from "./edge/server.ts";
+export type { RunningSandbox } from "./edge/server.ts";
+export type { SandboxOptions } from "./runtime/options.ts";
+export type { Clock } from "../lib/clock.ts";
 export { UnsupportedNodeError } from "../lib/node-floor.ts";
 /** Paths, bodies and answers of the control API under `/_sandbox/v1/`. */
 export type { paths as SandboxPaths, components as SandboxComponents } from "../../generated/sandbox.ts";

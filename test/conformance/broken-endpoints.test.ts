@@ -18,7 +18,7 @@ import {
   UnreachableTarget,
   type ReceiverOptions,
 } from "../../src/conformance/index.ts";
-import { listen } from "../../src/lib/listen.ts";
+import { bindPort } from "../../src/lib/bind-port.ts";
 import { newSigningSecret } from "../../src/lib/ids.ts";
 import { FLAWS, startFlawedEndpoint, type Flaw, type FlawedEndpoint } from "./flawed-endpoint.ts";
 
@@ -225,7 +225,7 @@ describe("the receiver checks' setup", () => {
 
   it("runs against an endpoint that does not answer at all, and reports each check that waited", async () => {
     const silent = createServer(() => {});
-    const port = await listen(silent, 0, "127.0.0.1");
+    const port = await bindPort(silent, 0, "127.0.0.1");
     try {
       const report = await runReceiverConformance({
         url: `http://127.0.0.1:${port}/hooks`,

@@ -4,7 +4,7 @@
 // spoil) each delivery before the registered receiver does.
 import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import { request as tlsRequest } from "node:https";
-import { listen } from "../../src/lib/listen.ts";
+import { bindPort } from "../../src/lib/bind-port.ts";
 import { isLoopbackHost } from "../../src/sandbox/flow/urls.ts";
 import { signWebhook } from "../../src/webhooks/index.ts";
 
@@ -46,7 +46,7 @@ export async function startFaultyFront(sandboxUrl: string, fault: Fault): Promis
     if (!registered || !spoiled || !isLoopbackHost(new URL(registered.url).hostname)) return res.writeHead(204).end();
     res.writeHead(await post(registered.url, spoiled)).end();
   });
-  const relayUrl = `http://127.0.0.1:${await listen(relay, 0, "127.0.0.1")}/relay`;
+  const relayUrl = `http://127.0.0.1:${await bindPort(relay, 0, "127.0.0.1")}/relay`;
 
   const front = createServer(async (req, res) => {
     // The bytes as they came (a test sends some that are not UTF-8); the text for the fault.
@@ -75,7 +75,7 @@ export async function startFaultyFront(sandboxUrl: string, fault: Fault): Promis
     if (fault.answer) answer = fault.answer({ method: req.method!, path, body }, answer);
     res.writeHead(answer.status, answer.headers).end(answer.body);
   });
-  const url = `http://127.0.0.1:${await listen(front, 0, "127.0.0.1")}`;
+  const url = `http://127.0.0.1:${await bindPort(front, 0, "127.0.0.1")}`;
   return {
     url,
     close: async () => {

@@ -3,7 +3,7 @@
 // that close() stops it. Real Prism answers in test/mock/prism.test.ts.
 import { request } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { PortTaken } from "../../src/lib/listen.ts";
+import { PortTaken } from "../../src/lib/bind-port.ts";
 import { MAX_BODY_BYTES } from "../../src/lib/request-body.ts";
 import { startMock, type RunningMock } from "../../src/mock/server.ts";
 import { serialize } from "@stoplight/prism-http-server/dist/serialize.js";

@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/lib/contract-facts.ts";
-import { listen } from "../../src/lib/listen.ts";
+import { bindPort } from "../../src/lib/bind-port.ts";
 import { LOOPBACK_TLS } from "../../src/lib/loopback-tls.ts";
 import { jittered } from "../../src/sandbox/delivery/dispatcher.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
@@ -168,7 +168,7 @@ describe("webhook delivery", () => {
       bodies.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
       res.writeHead(204).end();
     });
-    const port = await listen(tls, 0, "127.0.0.1");
+    const port = await bindPort(tls, 0, "127.0.0.1");
     try {
       const account = accountOn(sandbox.url);
       const secret = await account.register(`https://127.0.0.1:${port}/hook`);

@@ -79,14 +79,11 @@ describe.skipIf(postgresMissing)("on PostgreSQL", () => {
     cluster?.stop();
   });
 
-  it("answers health 503 naming the database while it is away, 200 once it is back", async () => {
+  it("answers health 503 naming the database while it is away, never the driver's words, and 200 once it is back", async () => {
     cluster.pause();
     try {
       const res = await fetch(`${sandbox.url}/_sandbox/health`);
-      expect([res.status, (await res.json()).detail]).toEqual([
-        503,
-        expect.stringMatching(/^This sandbox process cannot reach its database: /),
-      ]);
+      expect([res.status, (await res.json()).detail]).toEqual([503, "This sandbox process cannot reach its database."]);
     } finally {
       cluster.resume();
     }

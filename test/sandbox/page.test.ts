@@ -17,6 +17,9 @@ const session: PageSession = {
   status: "created",
 };
 
+/** The page as the sandbox renders it, offering the reasons the sandbox offers. */
+const page = (shown: PageSession, notice?: { failed?: string }) => paymentPage(shown, FAILURE_REASONS, notice);
+
 const HOSTILE = `<script>alert("x")</script>'&`;
 
 /** Every URL-carrying attribute in the markup, in order. */
@@ -26,9 +29,9 @@ const urlAttributes = (html: string) =>
 describe("the payment page", () => {
   it("is a complete, self-contained HTML5 document", () => {
     for (const html of [
-      paymentPage(session),
-      paymentPage({ ...session, status: "completed" }),
-      paymentPage({ ...session, status: "expired" }),
+      page(session),
+      page({ ...session, status: "completed" }),
+      page({ ...session, status: "expired" }),
       notFoundPage("ps_x"),
     ]) {
       expect(html.startsWith("<!doctype html>")).toBe(true);
@@ -43,28 +46,28 @@ describe("the payment page", () => {
   });
 
   it("shows the amount with its currency, the order, the merchant's host and the expiry", () => {
-    const html = paymentPage(session);
+    const html = page(session);
     expect(html).toContain("€10.00");
     expect(html).toContain("ORD-417");
     expect(html).toContain("shop.example.com");
     expect(html).not.toContain("/checkout"); // the host only, not the merchant's whole URL
     expect(html).toContain('<time datetime="2025-06-18T14:05:00Z">18 June 2025, 14:05 UTC</time>');
-    expect(paymentPage({ ...session, amount: 1234.5, currency: "USD" })).toContain("$1,234.50");
+    expect(page({ ...session, amount: 1234.5, currency: "USD" })).toContain("$1,234.50");
   });
 
   it("falls back to the bare amount and code for a currency Intl does not know", () => {
-    expect(paymentPage({ ...session, amount: 7, currency: "NOPE1" })).toContain("7 NOPE1");
+    expect(page({ ...session, amount: 7, currency: "NOPE1" })).toContain("7 NOPE1");
   });
 
   it("leaves out the order and the merchant when the session has none", () => {
     const { order_id: _order, source_url: _source, ...bare } = session;
-    const html = paymentPage(bare);
+    const html = page(bare);
     expect(html).not.toContain("<dt>Order</dt>");
     expect(html).not.toContain("<dt>Merchant</dt>");
   });
 
   it("offers Pay, and Fail with every failure reason, on an open session", () => {
-    const html = paymentPage(session);
+    const html = page(session);
     expect(html).toContain('<form method="post" action="/pay/ps_test_1">');
     expect(html).toMatch(/<button type="submit"[^>]* name="outcome" value="pay">Pay<\/button>/);
     expect(html).toMatch(/<button type="submit"[^>]* name="outcome" value="fail">Fail<\/button>/);
@@ -89,27 +92,27 @@ describe("the payment page", () => {
   });
 
   it("encodes the session id into the form's action", () => {
-    expect(paymentPage({ ...session, id: 'a/b?c"d' })).toContain('action="/pay/a%2Fb%3Fc%22d"');
+    expect(page({ ...session, id: 'a/b?c"d' })).toContain('action="/pay/a%2Fb%3Fc%22d"');
   });
 
   it("shows the last failure above the form and keeps the form", () => {
-    const html = paymentPage(session, { failed: "card_declined" });
+    const html = page(session, { failed: "card_declined" });
     expect(html).toContain('role="alert"');
     expect(html).toContain("The payment failed (Card declined). The customer can try again.");
     expect(html.indexOf('role="alert"')).toBeLessThan(html.indexOf("<form"));
     expect(html).toContain('<option value="card_declined" selected>');
-    expect(paymentPage(session)).not.toContain("The payment failed");
-    expect(paymentPage(session, {})).not.toContain('role="alert"');
+    expect(page(session)).not.toContain("The payment failed");
+    expect(page(session, {})).not.toContain('role="alert"');
   });
 
   it("escapes a failure reason it does not know", () => {
-    const html = paymentPage(session, { failed: HOSTILE });
+    const html = page(session, { failed: HOSTILE });
     expect(html).toContain("The payment failed (&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;).");
     expect(html).not.toContain("<script");
   });
 
   it("shows a completed session as paid, with no form and no button, and a way back to the shop", () => {
-    const html = paymentPage({ ...session, status: "completed" });
+    const html = page({ ...session, status: "completed" });
     expect(html).toContain("Payment completed");
     expect(html).not.toMatch(/<form|<button|<select/);
     expect(html).toContain('<a class="btn primary" href="https://shop.example.com/return?order=417&amp;x=1">Back to the shop</a>');
@@ -117,36 +120,32 @@ describe("the payment page", () => {
   });
 
   it("shows an expired session as expired, with no form and no button", () => {
-    const html = paymentPage({ ...session, status: "expired" }, { failed: "card_declined" });
+    const html = page({ ...session, status: "expired" }, { failed: "card_declined" });
     expect(html).toContain("Payment link expired");
     expect(html).not.toMatch(/<form|<button|<select/);
     expect(html).not.toContain("The payment failed");
   });
 
   it("escapes every value from the session", () => {
-    const hostile = paymentPage({ ...session, id: HOSTILE, order_id: HOSTILE, currency: HOSTILE, source_url: `https://"><script>/` });
+    const hostile = page({ ...session, id: HOSTILE, order_id: HOSTILE, currency: HOSTILE, source_url: `https://"><script>/` });
     expect(hostile).not.toMatch(/<script/i);
     expect(hostile).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;");
     // A hostile redirect_url stays one attribute value.
-    const paid = paymentPage({ ...session, status: "completed", redirect_url: `https://x.example/"><script>` });
+    const paid = page({ ...session, status: "completed", redirect_url: `https://x.example/"><script>` });
     expect(paid).not.toMatch(/<script/i);
     expect(urlAttributes(paid)).toEqual(["href=https://x.example/&quot;&gt;&lt;script&gt;"]);
     for (const status of ["completed", "expired"] as const) {
-      expect(paymentPage({ ...session, status, order_id: HOSTILE })).not.toMatch(/<script/i);
+      expect(page({ ...session, status, order_id: HOSTILE })).not.toMatch(/<script/i);
     }
-    expect(paymentPage({ ...session, expires_at: HOSTILE })).not.toMatch(/<script/i);
+    expect(page({ ...session, expires_at: HOSTILE })).not.toMatch(/<script/i);
   });
 
   it("links nowhere but the session's redirect_url, and only a web URL", () => {
-    expect(urlAttributes(paymentPage(session))).toEqual(["action=/pay/ps_test_1"]);
-    expect(urlAttributes(paymentPage({ ...session, status: "completed" }))).toEqual([
-      "href=https://shop.example.com/return?order=417&amp;x=1",
-    ]);
-    expect(urlAttributes(paymentPage({ ...session, status: "expired" }))).toEqual([
-      "href=https://shop.example.com/return?order=417&amp;x=1",
-    ]);
+    expect(urlAttributes(page(session))).toEqual(["action=/pay/ps_test_1"]);
+    expect(urlAttributes(page({ ...session, status: "completed" }))).toEqual(["href=https://shop.example.com/return?order=417&amp;x=1"]);
+    expect(urlAttributes(page({ ...session, status: "expired" }))).toEqual(["href=https://shop.example.com/return?order=417&amp;x=1"]);
 
-    const scheming = paymentPage({
+    const scheming = page({
       ...session,
       status: "completed",
       redirect_url: "javascript:alert(1)",
@@ -154,7 +153,7 @@ describe("the payment page", () => {
     });
     expect(urlAttributes(scheming)).toEqual([]);
     expect(scheming).not.toContain("javascript:");
-    expect(paymentPage({ ...session, source_url: "data:text/html,hi" })).not.toContain("data:text");
+    expect(page({ ...session, source_url: "data:text/html,hi" })).not.toContain("data:text");
   });
 });
 
@@ -178,11 +177,11 @@ describe("the not-found page", () => {
 describe("the payment page, as last reviewed", () => {
   it("renders every state unchanged", async () => {
     const states = {
-      open: paymentPage(session),
-      "failed attempt": paymentPage(session, { failed: "insufficient_funds" }),
-      completed: paymentPage({ ...session, status: "completed" }),
-      expired: paymentPage({ ...session, status: "expired" }),
-      "without order or merchant, in yen": paymentPage({
+      open: page(session),
+      "failed attempt": page(session, { failed: "insufficient_funds" }),
+      completed: page({ ...session, status: "completed" }),
+      expired: page({ ...session, status: "expired" }),
+      "without order or merchant, in yen": page({
         ...session,
         order_id: undefined,
         source_url: undefined,
@@ -207,20 +206,20 @@ describe("the payment page's details", () => {
     const monthName = new Intl.DateTimeFormat("en", { month: "long", timeZone: "UTC" });
     for (let month = 0; month < 12; month++) {
       const expires = new Date(Date.UTC(2025, month, 18, 14, 5));
-      expect(paymentPage({ ...session, expires_at: expires.toISOString() })).toContain(`18 ${monthName.format(expires)} 2025, 14:05 UTC`);
+      expect(page({ ...session, expires_at: expires.toISOString() })).toContain(`18 ${monthName.format(expires)} 2025, 14:05 UTC`);
     }
   });
 
   it("shows an expiry it cannot read as it was given, not as NaN", () => {
-    const html = paymentPage({ ...session, expires_at: "soon" });
+    const html = page({ ...session, expires_at: "soon" });
     expect(html).toContain(">soon</time>");
     expect(html).not.toContain("NaN");
   });
 
   it("links back over http as well as https, and never to a URL that only contains one", () => {
-    const plain = paymentPage({ ...session, status: "completed", redirect_url: "http://localhost:3000/return" });
+    const plain = page({ ...session, status: "completed", redirect_url: "http://localhost:3000/return" });
     expect(plain).toContain('href="http://localhost:3000/return"');
-    const smuggled = paymentPage({ ...session, status: "completed", redirect_url: "javascript:alert(1)//https://shop.example.com" });
+    const smuggled = page({ ...session, status: "completed", redirect_url: "javascript:alert(1)//https://shop.example.com" });
     expect(smuggled).not.toContain("javascript:");
     expect(smuggled).not.toContain("Back to the shop");
   });

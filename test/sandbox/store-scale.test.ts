@@ -32,7 +32,7 @@ async function fill(store: Store) {
   for (let a = 0; a < 20; a++) accounts.push(await store.accounts.forToken(`scale-${a}`));
   for (const [a, account] of accounts.entries())
     await store.transaction(async () => {
-      const now = accountNow(account);
+      const now = accountNow(store.clock, account);
       const counterparty = {
         id: `cp_${a}`,
         type: "INDIVIDUAL" as const,
@@ -270,14 +270,14 @@ describe("the records, as the compact store keeps them", () => {
         phone_number: "+34600000001",
         created_at: "",
       },
-      accountNow(account),
+      accountNow(store.clock, account),
     );
     const session = (id: string, request: object, dueMs = Date.now() + SESSION_LIFETIME_MS) =>
       store.sessions.create(
         account.id,
         id,
         { counterparty_id: "cp_1", amount: 5, currency: "EUR", redirect_url: "https://shop.example.com/", ...request } as never,
-        accountNow(account),
+        accountNow(store.clock, account),
         dueMs,
       );
     return { store, db, payments, account, session };
@@ -312,7 +312,7 @@ describe("the records, as the compact store keeps them", () => {
   it("keeps an Idempotency-Key until the real time its 24 hours end on a clock ahead of real time", async () => {
     const { store, db, account } = await setUp();
     await store.advanceClock(account, 5000);
-    const now = accountNow(account);
+    const now = accountNow(store.clock, account);
     await store.idempotencyKeys.claim(account.id, "op", "k", "h", now, account.clockOffsetMs);
     const { due_ms } = (await db.get<{ due_ms: number }>("SELECT due_ms FROM idempotency_keys"))!;
     expect(due_ms).toBe(now + 24 * 60 * 60 * 1000 - 5000);

@@ -38,17 +38,17 @@ async function setUp(transport: Transport) {
   const account = await store.accounts.forToken("listener");
   // Outside loopback and not allowed: the HTTP transport would refuse it, so whatever is answered comes from the test's.
   const url = "https://merchant.invalid/webhooks";
-  const { signing_secret: secret } = await store.webhooks.register(account.id, url, accountNow(account));
+  const { signing_secret: secret } = await store.webhooks.register(account.id, url, accountNow(store.clock, account));
   const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li" } as const;
   const counterparty = { ...person, id: "cp_1", email: "ana@example.com", phone_number: "+34600000001", created_at: "" };
-  await store.counterparties.create(account.id, counterparty, accountNow(account));
+  await store.counterparties.create(account.id, counterparty, accountNow(store.clock, account));
   dispatcher.start();
   /** A session, announced, then paid: four events of one session. */
   const paidSession = async (id: string) => {
     await store.transaction(async () => {
       const request = { counterparty_id: "cp_1", amount: 5, currency: "EUR", redirect_url: "https://shop.example.com/" };
-      await store.sessions.create(account.id, id, request, accountNow(account), Date.now() + 3_600_000);
-      await store.outbox.add(account.id, { type: "session-created", sessionId: id }, accountNow(account));
+      await store.sessions.create(account.id, id, request, accountNow(store.clock, account), Date.now() + 3_600_000);
+      await store.outbox.add(account.id, { type: "session-created", sessionId: id }, accountNow(store.clock, account));
     });
     await new Payments(store).attempt(account, id, { outcome: "pay" });
   };

@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMerchant } from "../../examples/merchant/src/server.ts";
 import { createPayinClient } from "../../src/index.ts";
-import { listen } from "../../src/lib/listen.ts";
+import { bindPort } from "../../src/lib/bind-port.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 
 let sandbox: RunningSandbox;
@@ -26,7 +26,7 @@ beforeAll(async () => {
     received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
     res.writeHead(status).end();
   });
-  url = `http://127.0.0.1:${await listen(receiver, 0, "127.0.0.1")}/hook`;
+  url = `http://127.0.0.1:${await bindPort(receiver, 0, "127.0.0.1")}/hook`;
 });
 afterAll(async () => {
   receiver.closeAllConnections();

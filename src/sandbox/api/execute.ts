@@ -1,18 +1,21 @@
-// The one way into every operation, whatever carries the request (HTTP, the dashboard, a later
-// transport): the token's access (its length, its rate), the account of its token, the account's request fault, the body read and
-// validated from the contract, the handler (under its Idempotency-Key), and the journal entry.
+// The one way into every operation and every page, whatever carries the request (HTTP, a later
+// transport): the caller's access (its token's length and rate, or on a customer's page its
+// address's rate), the account of its token, the account's request fault, the body read and
+// validated from the documents, the handler (under its Idempotency-Key), and the journal entry.
 // A transport translates its own medium only: it hands over the token, the parameters and a way
 // to read the body, and sends the answer, or, after a drop fault, none.
-import { setTimeout as sleep } from "node:timers/promises";
 import { operations, type OperationId, type OperationRequest } from "../../../generated/sandbox-requests.js";
+import { sleepOn } from "../../lib/clock.ts";
 import { problem, SERVER_CONDITIONS, validationProblem } from "../../lib/problem.ts";
 import { accountNow } from "../flow/clock.ts";
 import { reportUnlessUnavailable } from "../store/database.ts";
 import type { FaultRow } from "../store/faults.ts";
 import { requestHash } from "../store/idempotency.ts";
+import { refusal, type Answer } from "./answer.ts";
 import { handlers } from "./index.ts";
-import type { Answer, Call, Operation, Sandbox } from "./operation.ts";
-import { refusal } from "./problems.ts";
+import type { Call, Operation, Sandbox } from "./operation.ts";
+import { PAGES, type PageId } from "./pages/index.ts";
+import type { Page } from "./pages/page.ts";
 import { fieldErrors } from "./validation.ts";
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
@@ -21,9 +24,11 @@ const IDEMPOTENCY_KEY = "Idempotency-Key";
 export type Body = { json: unknown; raw: Buffer } | { refusal: Answer };
 
 export interface OperationCall {
-  operationId: OperationId;
-  /** The bearer token: its account, made on first use. */
-  token: string;
+  operationId: OperationId | PageId;
+  /** The bearer token: its account, made on first use. None on a customer's payment page. */
+  token?: string;
+  /** Where the call comes from (the client's address): what a customer's page is counted by. */
+  client?: string;
   /** Path, query and header parameters by name, as the request carried them (an operation that takes one, its Idempotency-Key too). */
   parameters: Record<string, string>;
   /** The Idempotency-Key the request carried, whether or not its operation takes one: the journal shows it. */
@@ -42,20 +47,25 @@ export interface Outcome {
 }
 
 const byId = new Map(operations.map((op) => [op.operationId, op]));
+const pages: Readonly<Record<string, Page>> = PAGES;
 
 export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Outcome> {
-  const { store } = sandbox;
-  const op = byId.get(call.operationId)!;
-  // A token too short, or one over its rate, is turned away before its account is looked up.
-  const turnedAway = sandbox.access.refusal(call.token);
+  const { store, clock } = sandbox;
+  const page = pages[call.operationId];
+  // A caller turned away (a token too short, a rate exceeded) is refused before its account is looked up.
+  const turnedAway = sandbox.access.refusal(page?.caller === "customer" ? { client: call.client ?? "" } : { token: call.token ?? "" });
   if (turnedAway) return { answer: turnedAway, dropped: false };
-  const { account, requestFaults } = await store.accounts.lookUp(call.token);
+  if (page) return { answer: await show(sandbox, page, call), dropped: false };
+  const op = byId.get(call.operationId as OperationId)!;
+  const { account, requestFaults } = await store.accounts.lookUp(call.token!);
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
   const contract = op.document === "contract";
-  const started = performance.now();
-  const receivedAtMs = accountNow(account);
+  const started = clock.now();
+  const receivedAtMs = accountNow(clock, account);
   const fault = contract && requestFaults ? await store.faults.forRequest(account.id, op.operationId) : undefined;
-  if (fault?.effect === "delay") await sleep(fault.delay_ms!, undefined, { signal: sandbox.closing });
+  if (fault?.effect === "delay") await sleepOn(clock, fault.delay_ms!, sandbox.closing);
+  // Closing cuts short what waited on purpose: its caller gets no answer.
+  if (sandbox.closing.aborted) return { answer: refusal(problem(503, "service_unavailable", "This sandbox is stopping.")), dropped: true };
   const answer = fault?.effect === "status" ? faultAnswer(fault) : await operate(sandbox, op, { ...call, account });
   const dropped = fault?.effect === "drop";
   if (contract) {
@@ -71,11 +81,22 @@ export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Ou
         idempotencyKey: call.idempotencyKey?.slice(0, 255),
         fault: fault && { id: fault.id, effect: fault.effect },
         receivedAtMs,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: clock.now() - started,
       })
       .catch(reportUnlessUnavailable);
   }
   return { answer, dropped };
+}
+
+/** A page: its account (but a customer's), its input validated as the operation it is like, then the page. */
+async function show(sandbox: Sandbox, page: Page, call: OperationCall): Promise<Answer> {
+  const account = page.caller === "account" ? (await sandbox.store.accounts.lookUp(call.token!)).account : undefined;
+  const like = page.validatedAs && byId.get(page.validatedAs)!;
+  const read = like?.validateBody ? await call.body() : { json: undefined };
+  if ("refusal" in read) return read.refusal;
+  const errors = like ? requestErrors(sandbox, like, handlers[like.operationId], call.parameters, read.json) : [];
+  if (errors.length > 0) return refusal(validationProblem(errors));
+  return page.handle({ ...(account ? { account } : {}), parameters: call.parameters, body: read.json }, sandbox);
 }
 
 /** The body read, the request validated, then the handler, under its Idempotency-Key if it has one. */
@@ -122,7 +143,7 @@ function idempotent(sandbox: Sandbox, op: OperationRequest, handler: Operation, 
       op.operationId,
       key,
       requestHash(raw),
-      accountNow(account),
+      accountNow(sandbox.clock, account),
       account.clockOffsetMs,
     );
     if (!claim.fresh) {

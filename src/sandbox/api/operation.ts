@@ -6,16 +6,20 @@ import type { ValidationError } from "../../../generated/event-validators.js";
 import type { OperationId } from "../../../generated/sandbox-requests.js";
 import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
 import type { Dispatcher } from "../delivery/dispatcher.ts";
-import type { ListenerEvent, ListenerHub } from "../delivery/listener-hub.ts";
+import type { ListenerHub } from "../delivery/listener-hub.ts";
 import type { Destinations } from "../delivery/destinations.ts";
+import type { Clock } from "../../lib/clock.ts";
 import type { Access } from "./access.ts";
+import type { Answer } from "./answer.ts";
 import type { Payments } from "../flow/payments.ts";
 import type { Account } from "../store/accounts.ts";
 import type { Store } from "../store/index.ts";
 
-/** The sandbox as its handlers see it: its state, payment flow, dispatcher and address. */
+/** The sandbox as its handlers see it: its state, payment flow, dispatcher, clock and address. */
 export interface Sandbox {
   store: Store;
+  /** Real time, as the sandbox is given it: every account's clock runs ahead of it by its offset. */
+  clock: Clock;
   payments: Payments;
   dispatcher: Dispatcher;
   /** The listeners connected to accounts (payin-listen), which take their deliveries (decision D23). */
@@ -36,16 +40,6 @@ export interface Call {
   body: any;
   /** Path, query and header parameters by name, valid against their schemas. */
   parameters: Record<string, string>;
-}
-
-export interface Answer {
-  status: number;
-  /** Sent as JSON (a problem document when the status is 4xx or 5xx); none for 204. */
-  body?: unknown;
-  /** Headers of the answer beyond its content type: `Retry-After`, `Allow`, `WWW-Authenticate`. */
-  headers?: Record<string, string>;
-  /** In place of a body, a stream of server-sent events (an event, or a comment line as it is), until either side ends it. */
-  stream?: AsyncIterable<ListenerEvent | string>;
 }
 
 /** How the sandbox validates an operation's body beyond its schema, where it must. */

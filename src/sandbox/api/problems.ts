@@ -1,12 +1,5 @@
 // The problems the sandbox answers in more than one place, through the package's one builder.
-import { problem, type Problem } from "../../lib/problem.ts";
-
-/** An answer that refuses the request: the problem, with its own status, and the headers it needs. */
-export const refusal = (body: Problem, headers?: Record<string, string>) => ({
-  status: body.status,
-  body,
-  ...(headers ? { headers } : {}),
-});
+import { problem } from "../../lib/problem.ts";
 
 export const webhookNotRegistered = () =>
   problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.");

@@ -3,6 +3,7 @@
 // judged by the contract's rule (decision D14: a 2xx acknowledges, anything else fails).
 import { signWebhook } from "../../webhooks/sign.ts";
 import { accountNow } from "../flow/clock.ts";
+import type { Clock } from "../../lib/clock.ts";
 import type { Account } from "../store/accounts.ts";
 import type { Attempt, DueEvent } from "../store/outbox.ts";
 import { payloadOf } from "./payload.ts";
@@ -28,14 +29,15 @@ export async function signedRequest(event: DueEvent): Promise<WebhookRequest> {
  * "nowhere" when the account has neither a URL nor a listener to send it to.
  */
 export async function makeAttempt(
+  clock: Clock,
   transport: Transport,
   event: DueEvent,
   account: Account,
   attempt: number,
   signal: AbortSignal,
 ): Promise<MadeAttempt | "nowhere" | undefined> {
-  const attemptedAtMs = accountNow(account);
-  const started = performance.now();
+  const attemptedAtMs = accountNow(clock, account);
+  const started = clock.now();
   const result = await transport.send(await signedRequest(event), signal);
   if (signal.aborted) return undefined;
   if ("nowhere" in result) return "nowhere";
@@ -53,6 +55,6 @@ export async function makeAttempt(
     error,
     succeeded: error === null,
     attemptedAtMs,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: clock.now() - started,
   };
 }

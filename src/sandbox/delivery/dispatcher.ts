@@ -10,6 +10,7 @@
 // the transport's (transport.ts), so that another plugs in without touching the schedule.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { every, sleepOn } from "../../lib/clock.ts";
 import { realTime } from "../flow/clock.ts";
 import { RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
 import type { Account } from "../store/accounts.ts";
@@ -51,7 +52,7 @@ export class Dispatcher {
   readonly #claim = randomUUID();
   readonly #closing = new AbortController();
   #kicked = false;
-  #ticker: NodeJS.Timeout | undefined;
+  #stopTicking: (() => void) | undefined;
 
   constructor(store: Store, settings: DeliverySettings = {}) {
     this.#store = store;
@@ -66,7 +67,7 @@ export class Dispatcher {
    * its transaction commits, and each retry as real time brings it due.
    */
   start() {
-    this.#ticker ??= setInterval(() => this.#kick(), TICK_MS);
+    this.#stopTicking ??= every(this.#store.clock, TICK_MS, () => this.#kick());
     this.#kick();
   }
 
@@ -80,7 +81,7 @@ export class Dispatcher {
     this.#kicked = true;
     setImmediate(() => {
       this.#kicked = false;
-      const now = Date.now();
+      const now = this.#store.clock.now();
       if (this.#closing.signal.aborted) return;
       this.#store.outbox
         .due(now, this.#readLimit())
@@ -130,7 +131,7 @@ export class Dispatcher {
   async redeliver(key: DueKey & { id: string }): Promise<boolean> {
     const session = `${key.accountId}/${key.sessionId}`;
     for (let busy = this.#inFlight.get(session); busy; busy = this.#inFlight.get(session)) await busy.done;
-    const before = await this.#store.transaction(() => this.#store.outbox.redeliver(key.accountId, key.id, Date.now()));
+    const before = await this.#store.transaction(() => this.#store.outbox.redeliver(key.accountId, key.id, this.#store.clock.now()));
     // Due now, the event may be claimed by another process's pass first: its attempt is the one. Should that
     // process die before recording it, its lease runs out and this one tries again.
     let retryAt = 0;
@@ -140,13 +141,14 @@ export class Dispatcher {
       // Gone, or back to waiting: its account's listener left meanwhile, and it has no URL.
       if (attempts === undefined || before === undefined || event!.state === "waiting") return false;
       if (attempts !== before) return true;
-      if (Date.now() < retryAt) {
+      // Another process's claim is polled for on real time: only its lease is measured, on the sandbox's clock.
+      if (this.#store.clock.now() < retryAt) {
         await sleep(HELD_POLL_MS, undefined, { signal: this.#closing.signal }).catch(() => {});
         continue;
       }
       this.#start([key], null);
       await this.#inFlight.get(session)?.done;
-      retryAt = Date.now() + this.#leaseMs(await this.#store.faults.forDelivery(key.accountId));
+      retryAt = this.#store.clock.now() + this.#leaseMs(await this.#store.faults.forDelivery(key.accountId));
     }
     return false;
   }
@@ -164,7 +166,7 @@ export class Dispatcher {
 
   /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */
   async close() {
-    clearInterval(this.#ticker);
+    this.#stopTicking?.();
     this.#closing.abort();
     await Promise.all([...this.#inFlight.values()].map((f) => f.done));
     // What this process claimed and did not record is free for any process at once, not when its lease ends.
@@ -200,7 +202,8 @@ export class Dispatcher {
     const faults = await this.#store.faults.forDelivery(scheduled.accountId);
     const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
     const key = shuffle ? await this.#store.outbox.newestPending(scheduled, nowMs!) : scheduled;
-    const claimed = await this.#store.outbox.claim(key.seq, this.#claim, Date.now() + this.#leaseMs(faults), nowMs ?? Date.now());
+    const now = this.#store.clock.now();
+    const claimed = await this.#store.outbox.claim(key.seq, this.#claim, now + this.#leaseMs(faults), nowMs ?? now);
     if (!claimed) return false;
     const event = await this.#store.outbox.load(key.seq);
     if (!event) return false;
@@ -214,8 +217,8 @@ export class Dispatcher {
     const account = await this.#store.accounts.byId(event.accountId);
     const delayed = faults.find((f) => f.effect === "delay");
     // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
-    if (delayed) await sleep(delayed.delay_ms!, undefined, { signal: this.#closing.signal }).catch(() => {});
-    const first = await makeAttempt(this.#transport, event, account, event.attempts + 1, this.#closing.signal);
+    if (delayed) await sleepOn(this.#store.clock, delayed.delay_ms!, this.#closing.signal);
+    const first = await makeAttempt(this.#store.clock, this.#transport, event, account, event.attempts + 1, this.#closing.signal);
     if (first === "nowhere") return this.#store.outbox.wait(event.accountId, event.seq, this.#claim);
     if (!first) return;
     const { succeeded } = first;
@@ -233,10 +236,10 @@ export class Dispatcher {
       return true;
     });
     // The retry goes when it is due, not at the tick after.
-    if (recorded && nextDueMs !== null) setTimeout(() => this.#kick(), Math.max(0, nextDueMs - Date.now())).unref();
+    if (recorded && nextDueMs !== null) this.#store.clock.setTimer(nextDueMs - this.#store.clock.now(), () => this.#kick());
     const duplicate = faults.find((f) => f.effect === "duplicate");
     if (!recorded || !succeeded || !duplicate) return;
-    const again = await makeAttempt(this.#transport, event, account, first.attempt + 1, this.#closing.signal);
+    const again = await makeAttempt(this.#store.clock, this.#transport, event, account, first.attempt + 1, this.#closing.signal);
     if (!again || again === "nowhere") return;
     await this.#store.transaction(async () => {
       await this.#store.outbox.recordExtraAttempt({ ...again, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });

@@ -5,6 +5,7 @@
 // a delivery made by another, and the answer the listener posts to any, travel on the
 // database's channel (NOTIFY on PostgreSQL, in process on SQLite).
 import { randomUUID } from "node:crypto";
+import { every } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
 import { reportUnlessUnavailable } from "../store/database.ts";
 import type { Store } from "../store/index.ts";
@@ -49,8 +50,8 @@ export class ListenerHub implements Transport {
   readonly #connections = new Map<string, Connection>();
   /** The attempts this process waits on, by delivery id: their answer may come from any process. */
   readonly #waiting = new Map<string, { accountId: number; answered: (result: TransportResult) => void }>();
-  #unlisten: (() => Promise<void>) | undefined;
-  #renewer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => Promise<void>) | undefined;
+  #stopRenewing: (() => void) | undefined;
   #beats = 0;
 
   /** `http` carries the deliveries of an account with no listener connected. */
@@ -61,16 +62,16 @@ export class ListenerHub implements Transport {
   }
 
   async start() {
-    this.#unlisten = await this.#store.listen(CHANNEL, (text) => this.#hear(JSON.parse(text) as Message));
-    this.#renewer = setInterval(() => void this.#renew().catch(reportUnlessUnavailable), RENEW_MS).unref();
+    this.#unsubscribe = await this.#store.subscribe(CHANNEL, (text) => this.#hear(JSON.parse(text) as Message));
+    this.#stopRenewing = every(this.#store.clock, RENEW_MS, () => this.#renew().catch(reportUnlessUnavailable));
   }
 
   async close() {
-    clearInterval(this.#renewer);
+    this.#stopRenewing?.();
     // A process that stops (a deploy, a drain) sends its listeners elsewhere: they connect again, through the balancer.
     for (const [id] of this.#connections)
       await this.#end(id, "This sandbox process is stopping.", { reconnect: true }).catch(reportUnlessUnavailable);
-    await this.#unlisten?.();
+    await this.#unsubscribe?.();
   }
 
   /**
@@ -87,7 +88,7 @@ export class ListenerHub implements Transport {
     };
     const secret = await this.#store.transaction(async () => {
       const secret = await this.#store.webhooks.secret(accountId, nowMs);
-      await this.#store.listeners.hold(accountId, this.#process, id, forwardTo, Date.now() + LEASE_MS);
+      await this.#store.listeners.hold(accountId, this.#process, id, forwardTo, this.#store.clock.now() + LEASE_MS);
       await this.#store.outbox.release(accountId);
       return secret;
     });
@@ -113,10 +114,12 @@ export class ListenerHub implements Transport {
     const delivery = { ...signed, delivery_id: newId("dlv") };
     const to = listener.forward_to ?? "urn:payin:listener";
     const answered = new Promise<TransportResult>((resolve) => {
-      const timer = setTimeout(() => resolve({ error: `No answer from the listener within ${this.timeoutMs / 1000} s.` }), this.timeoutMs);
+      const cancel = this.#store.clock.setTimer(this.timeoutMs, () =>
+        done({ error: `No answer from the listener within ${this.timeoutMs / 1000} s.` }),
+      );
       const gone = () => done({ error: GONE });
       const done = (result: TransportResult) => {
-        clearTimeout(timer);
+        cancel();
         // The signal is the dispatcher's, for the life of the process: a listener left on it would keep the delivery.
         signal.removeEventListener("abort", gone);
         this.#waiting.delete(delivery.delivery_id);
@@ -163,7 +166,7 @@ export class ListenerHub implements Transport {
   async #renew() {
     const ping = ++this.#beats % PING_EVERY === 0;
     for (const [id, connection] of this.#connections) {
-      const renewed = await this.#store.listeners.renew(connection.accountId, id, Date.now() + LEASE_MS);
+      const renewed = await this.#store.listeners.renew(connection.accountId, id, this.#store.clock.now() + LEASE_MS);
       if (!renewed) await this.#end(id, "Another listener connected to this account, or the account was reset.");
       else {
         // What was made while the lease was out waited for somewhere to go: it goes now, in each session's order.

@@ -3,17 +3,15 @@
 // to stop, so that a balancer takes it out of rotation while it still answers (--drain).
 import type { ServerResponse } from "node:http";
 import { problem } from "../../lib/problem.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { sendJson } from "./http.ts";
 
-/** `ping` resolves once the database answered; `database` names its engine. */
-export async function answerHealth(res: ServerResponse, ping: () => Promise<void>, database: string, stopping: boolean) {
-  const unavailable = (detail: string) =>
-    sendJson(res, 503, JSON.stringify(problem(503, "service_unavailable", detail)), { "Cache-Control": "no-store", "Retry-After": "1" });
-  if (stopping) return unavailable("This sandbox process is stopping: send requests to another.");
-  try {
-    await ping();
-  } catch (error) {
-    return unavailable(`This sandbox process cannot reach its database: ${(error as Error).message}.`);
-  }
-  sendJson(res, 200, JSON.stringify({ status: "serving", database }), { "Cache-Control": "no-store" });
+export async function answerHealth(runtime: Runtime, res: ServerResponse) {
+  const health = await runtime.health();
+  if (!health.serving)
+    return sendJson(res, 503, JSON.stringify(problem(503, "service_unavailable", health.detail)), {
+      "Cache-Control": "no-store",
+      "Retry-After": "1",
+    });
+  sendJson(res, 200, JSON.stringify({ status: "serving", database: health.database }), { "Cache-Control": "no-store" });
 }

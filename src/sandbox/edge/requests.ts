@@ -2,17 +2,17 @@
 // bearer token and parameters taken from the request, its body read when the operation asks
 // for it, and the operation's answer sent as JSON (none after a drop fault). What the operation
 // does (the account, faults, validation, idempotency, the journal) is the service entry's
-// (../api/execute.ts). A body left unread is node:http's to drain once the answer is sent.
+// (../api/execute.ts), run by the runtime. A body left unread is node:http's to drain once the
+// answer is sent.
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationRequest } from "../../../generated/sandbox-requests.js";
 import { foreignCharset, isJsonType, MAX_BODY_BYTES, readBody } from "../../lib/request-body.ts";
 import { problem } from "../../lib/problem.ts";
 import { slashAwayDetail } from "../../lib/trailing-slash.ts";
-import { execute, type Body } from "../api/execute.ts";
-import type { Answer, Sandbox } from "../api/operation.ts";
-import type { ListenerEvent } from "../delivery/listener-hub.ts";
-import { refusal } from "../api/problems.ts";
+import { refusal, type Answer } from "../api/answer.ts";
+import type { Body } from "../api/execute.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { CORS_HEADERS, isPreflight, preflightHeaders } from "./cors.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import { createRouter } from "./router.ts";
@@ -26,7 +26,7 @@ export function operationOf(method: string, pathname: string): string {
   return match.found === "no path" ? "not_found" : match.found === "no method" ? "method_not_allowed" : match.found.operationId;
 }
 
-export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(runtime: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const cors = req.headers.origin === undefined ? undefined : CORS_HEADERS;
   // JSON.stringify(undefined), a 204's body, is undefined: no body is sent.
   const send = ({ status, body, headers }: Answer) =>
@@ -50,9 +50,10 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
   const token = bearerToken(req.headers.authorization);
   if (!token) return send(unauthorized(req.headers.authorization !== undefined));
   const key = req.headers["idempotency-key"];
-  const { answer, dropped } = await execute(sandbox, {
+  const { answer, dropped } = await runtime.execute({
     operationId: op.operationId,
     token,
+    client: req.socket.remoteAddress,
     parameters: parametersOf(op, req, url.slice(pathname.length + 1), match.pathParameters),
     ...(typeof key === "string" ? { idempotencyKey: key } : {}),
     body: () => readJson(req),
@@ -72,7 +73,7 @@ export async function handleRequest(sandbox: Sandbox, req: IncomingMessage, res:
 async function stream(
   req: IncomingMessage,
   res: ServerResponse,
-  events: AsyncIterable<ListenerEvent | string>,
+  events: NonNullable<Answer["stream"]>,
   cors: Record<string, string> | undefined,
 ) {
   res.writeHead(200, {

@@ -38,12 +38,12 @@ export class Payments {
     return store.transaction(async (): Promise<PaymentResult> => {
       // Two payments of one session at once, in any process: the second sees what the first did.
       await store.lockSession(account.id, sessionId);
-      await this.expireDue(account.id, Date.now()); // a session past its expiry is expired before anyone may pay it
+      await this.expireDue(account.id, store.clock.now()); // a session past its expiry is expired before anyone may pay it
       const session = await store.sessions.get(account.id, sessionId);
       if (!session) return { refused: "not_found" };
       if (session.status !== "created") return { refused: session.status, session };
 
-      const now = accountNow(account);
+      const now = accountNow(store.clock, account);
       const at = isoTime(now);
       const created: Transaction = {
         id: newId("txn"),

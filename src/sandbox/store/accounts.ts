@@ -10,6 +10,7 @@
 // may have begun before the move committed, and would set the clock back (it did, in an
 // advance's answer, with deliveries reading the account meanwhile). The move is taken again once
 // it commits, over any reading taken in between.
+import type { Clock } from "../../lib/clock.ts";
 import type { Database } from "./database.ts";
 
 export interface Account {
@@ -36,14 +37,16 @@ export class Accounts {
     if (this.#byId.get(id)?.deref() === undefined) this.#byId.delete(id);
   });
   readonly #db: Database;
+  readonly #clock: Clock;
   /** Moves of a clock by this process, counted as each is made and as it commits. */
   #moves = 0;
 
   /** How stale an account's last request may be kept: a tenth of the retention, at most a minute. */
   readonly #touchEveryMs: number;
 
-  constructor(db: Database, touchEveryMs = 60_000) {
+  constructor(db: Database, clock: Clock, touchEveryMs = 60_000) {
     this.#db = db;
+    this.#clock = clock;
     this.#touchEveryMs = touchEveryMs;
   }
 
@@ -55,7 +58,7 @@ export class Accounts {
   async lookUp(token: string): Promise<{ account: Account; requestFaults: boolean }> {
     type Row = Account & { requestFaults: number; lastRequestMs: number };
     const moves = this.#moves;
-    const now = Date.now();
+    const now = this.#clock.now();
     let row = await this.#db.get<Row>(BY_TOKEN, token);
     if (!row) {
       await this.#db.run(INSERT, token, now, now);

@@ -36,7 +36,7 @@ export interface Database {
    */
   notify(channel: string, message: string): Promise<void>;
   /** Calls `hear` with each message sent on `channel` from now on, until the returned function is called. */
-  listen(channel: string, hear: (message: string) => void): Promise<() => Promise<void>>;
+  subscribe(channel: string, hear: (message: string) => void): Promise<() => Promise<void>>;
   /** The connections: in use, idle, and requests waiting for one (PostgreSQL's pool); SQLite has one, always there. */
   connections(): { inUse: number; idle: number; waiting: number };
   close(): Promise<void>;

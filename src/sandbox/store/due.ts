@@ -7,6 +7,14 @@ import type { Database } from "./database.ts";
 export const clockOffsetOf = (accountId: string) => `(SELECT clock_offset_ms FROM accounts WHERE id = ${accountId})`;
 
 /** Moving an account's clock ahead brings all it has due that much nearer in real time. */
+/** Whether a session's expiry, a settlement or a key's end has come by real time `?`: of one account, or of any. */
+const due = (table: string, byAccount: boolean) =>
+  `EXISTS (SELECT 1 FROM ${table} WHERE ${byAccount ? "account_id = ? AND " : ""}due_ms <= ?)`;
+const DUE_WORK = (byAccount: boolean) =>
+  `SELECT ${["payment_sessions", "transactions", "idempotency_keys"].map((table) => due(table, byAccount)).join(" OR ")} AS due`;
+const DUE_WORK_FOR_ACCOUNT = DUE_WORK(true);
+const DUE_WORK_FOR_ALL = DUE_WORK(false);
+
 export class DueTimes {
   readonly #statements: string[];
   readonly #db: Database;
@@ -30,5 +38,13 @@ export class DueTimes {
 
   async shift(accountId: number, ms: number) {
     for (const statement of this.#statements) await this.#db.run(statement, ms, accountId);
+  }
+
+  /** Whether anything of the account's (of any account's, when null) has come due by real time `nowMs`: a read. */
+  async any(accountId: number | null, nowMs: number): Promise<boolean> {
+    const row = await (accountId === null
+      ? this.#db.get<{ due: number | boolean }>(DUE_WORK_FOR_ALL, nowMs, nowMs, nowMs)
+      : this.#db.get<{ due: number | boolean }>(DUE_WORK_FOR_ACCOUNT, accountId, nowMs, accountId, nowMs, accountId, nowMs));
+    return Boolean(row!.due);
   }
 }

@@ -1,5 +1,6 @@
 // The sandbox's state: one database (SQLite by default, PostgreSQL for a shared sandbox) and the
 // statements of each resource, grouped by resource.
+import { systemClock, type Clock } from "../../lib/clock.ts";
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import type { Database } from "./database.ts";
@@ -38,6 +39,11 @@ const SWEEP_LOCK = 0;
 const DUE_NOW = "SELECT COUNT(*) AS count, MIN(due_ms) AS oldest FROM events WHERE due_ms IS NOT NULL AND due_ms <= ?";
 const ACTIVE_ACCOUNTS = "SELECT COUNT(*) AS count FROM accounts WHERE last_request_ms >= ?";
 const IDLE_ACCOUNTS = "SELECT id FROM accounts WHERE last_request_ms < ? ORDER BY last_request_ms LIMIT ?";
+
+export interface StoreOptions {
+  retentionMs?: number;
+  clock?: Clock;
+}
 
 /**
  * Where the state is kept: a SQLite file (`:memory:` by default), or a PostgreSQL URL (with how
@@ -78,26 +84,32 @@ export class Store {
   readonly faults: Faults;
   readonly journal: Journal;
   readonly listeners: Listeners;
+  /** Real time, as the sandbox is given it: what the store stamps and compares due times with. */
+  readonly clock: Clock;
   readonly #dueTimes;
 
-  /** `retentionMs`: how long an account may go without a request before `deleteIdleAccounts` takes it (30 days by default). */
-  constructor(db: Database, { retentionMs = DEFAULT_RETENTION_MS }: { retentionMs?: number } = {}) {
+  /**
+   * `retentionMs`: how long an account may go without a request before `deleteIdleAccounts` takes it (30 days by default);
+   * `clock`: the real time (the system's by default).
+   */
+  constructor(db: Database, { retentionMs = DEFAULT_RETENTION_MS, clock = systemClock }: StoreOptions = {}) {
     this.#db = db;
-    this.accounts = new Accounts(db, Math.min(60_000, retentionMs / 10));
+    this.clock = clock;
+    this.accounts = new Accounts(db, clock, Math.min(60_000, retentionMs / 10));
     this.counterparties = new Counterparties(db);
     this.sessions = new Sessions(db);
     this.transactions = new Transactions(db);
     this.webhooks = new Webhooks(db);
     this.idempotencyKeys = new IdempotencyKeys(db);
-    this.outbox = new Outbox(db);
+    this.outbox = new Outbox(db, clock);
     this.faults = new Faults(db);
     this.journal = new Journal(db);
-    this.listeners = new Listeners(db);
+    this.listeners = new Listeners(db, clock);
     this.#dueTimes = new DueTimes(db);
   }
 
   /** Opens the store on the database at `location` (openDatabase). */
-  static async open(location: StoreLocation = {}, options: { retentionMs?: number } = {}): Promise<Store> {
+  static async open(location: StoreLocation = {}, options: StoreOptions = {}): Promise<Store> {
     return new Store(await openDatabase(location), options);
   }
 
@@ -125,6 +137,11 @@ export class Store {
       await this.accounts.advanceClock(account, ms);
       await this.#dueTimes.shift(account.id, ms);
     });
+  }
+
+  /** Whether the account (any account, when null) has an expiry, a settlement or a key's end due by real time `nowMs`. */
+  hasDueWork(accountId: number | null, nowMs: number): Promise<boolean> {
+    return this.#dueTimes.any(accountId, nowMs);
   }
 
   /** Empties the account: its records, its webhook, its keys, its faults, its journal, and its clock's offset. */
@@ -169,7 +186,7 @@ export class Store {
    * (real time), and this process's connections to the database.
    */
   async gauges(activeSinceMs: number) {
-    const now = Date.now();
+    const now = this.clock.now();
     const due = await this.#db.get<{ count: number; oldest: number | null }>(DUE_NOW, now);
     const active = await this.#db.get<{ count: number }>(ACTIVE_ACCOUNTS, activeSinceMs);
     return {
@@ -199,8 +216,9 @@ export class Store {
     return this.#db.notify(channel, message);
   }
 
-  listen(channel: string, hear: (message: string) => void) {
-    return this.#db.listen(channel, hear);
+  /** Calls `hear` with each message sent on `channel` from now on, until the returned function is called. */
+  subscribe(channel: string, hear: (message: string) => void) {
+    return this.#db.subscribe(channel, hear);
   }
 
   close() {

@@ -2,6 +2,7 @@
 // connection, and until when, a lease that process renews while the connection lives. Every
 // process reads it to send an account's deliveries to its listener, wherever it is connected; a
 // process that dies leaves a lease that runs out within seconds.
+import type { Clock } from "../../lib/clock.ts";
 import type { Database } from "./database.ts";
 
 export interface ListenerRow {
@@ -22,9 +23,11 @@ const ACTIVE = "SELECT process, connection, forward_to FROM listeners WHERE acco
 
 export class Listeners {
   readonly #db: Database;
+  readonly #clock: Clock;
 
-  constructor(db: Database) {
+  constructor(db: Database, clock: Clock) {
     this.#db = db;
+    this.#clock = clock;
   }
 
   /** The account's listener is `connection`, held by `process` until real time `untilMs`. */
@@ -38,7 +41,7 @@ export class Listeners {
    * account's listener over.
    */
   async renew(accountId: number, connection: string, untilMs: number): Promise<"renewed" | "revived" | false> {
-    if ((await this.#db.run(RENEW, untilMs, accountId, connection, Date.now())) === 1) return "renewed";
+    if ((await this.#db.run(RENEW, untilMs, accountId, connection, this.#clock.now())) === 1) return "renewed";
     return (await this.#db.run(REVIVE, untilMs, accountId, connection)) === 1 ? "revived" : false;
   }
 
@@ -48,6 +51,6 @@ export class Listeners {
 
   /** The account's listener whose lease has not run out, if it has one. */
   active(accountId: number): Promise<ListenerRow | undefined> {
-    return this.#db.get<ListenerRow>(ACTIVE, accountId, Date.now());
+    return this.#db.get<ListenerRow>(ACTIVE, accountId, this.#clock.now());
   }
 }

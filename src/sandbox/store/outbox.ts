@@ -4,6 +4,7 @@
 // and about which session and transaction; its payload is made from those when it is sent.
 import type { PayinEvent } from "../../../generated/event-types.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Clock } from "../../lib/clock.ts";
 import type { Database } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
 
@@ -173,14 +174,16 @@ const SESSION_ATTEMPTS = `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = 
 
 export class Outbox {
   readonly #db: Database;
+  readonly #clock: Clock;
   readonly #listeners: Array<() => void> = [];
   /** Tells the listeners; given to the database once per transaction that put events in, or made some due. */
   readonly #announce = () => {
     for (const listener of this.#listeners) listener();
   };
 
-  constructor(db: Database) {
+  constructor(db: Database, clock: Clock) {
     this.#db = db;
+    this.#clock = clock;
   }
 
   /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
@@ -192,7 +195,7 @@ export class Outbox {
     const row = await this.#db.get<{ due_ms: number | null }>(
       INSERT,
       ...[accountId, newId("msg"), type, sessionId, transactionId, atMs, accountId, sessionId, atMs, accountId, accountId],
-      ...[accountId, Date.now()],
+      ...[accountId, this.#clock.now()],
     );
     // An event that waits (for a URL, or behind its session's earlier one) gives delivery nothing to do yet.
     if (row!.due_ms !== null) this.#db.afterCommit(this.#announce);
@@ -213,12 +216,12 @@ export class Outbox {
 
   /** One account's events due by real time `nowMs` and claimed by no process, soonest first. */
   dueFor(accountId: number, nowMs: number, limit: number): Promise<DueKey[]> {
-    return this.#db.all<DueKey>(DUE_FOR_ACCOUNT, accountId, nowMs, Date.now(), limit);
+    return this.#db.all<DueKey>(DUE_FOR_ACCOUNT, accountId, nowMs, this.#clock.now(), limit);
   }
 
   /** The seqs of one account's events due by real time `nowMs` that a process holds a live claim on. */
   async claimedFor(accountId: number, nowMs: number): Promise<number[]> {
-    return (await this.#db.all<{ seq: number }>(CLAIMED_FOR_ACCOUNT, accountId, nowMs, Date.now())).map((row) => row.seq);
+    return (await this.#db.all<{ seq: number }>(CLAIMED_FOR_ACCOUNT, accountId, nowMs, this.#clock.now())).map((row) => row.seq);
   }
 
   /** How many of an account's events are due by real time `nowMs`, those held behind an earlier one of their session included. */
@@ -232,7 +235,7 @@ export class Outbox {
    * holder died runs out, and another process takes it.
    */
   async claim(seq: number, claim: string, untilMs: number, dueByMs: number): Promise<boolean> {
-    return (await this.#db.run(CLAIM, claim, untilMs, seq, dueByMs, Date.now())) === 1;
+    return (await this.#db.run(CLAIM, claim, untilMs, seq, dueByMs, this.#clock.now())) === 1;
   }
 
   /** Gives up the claims made under `claim` (a process that closes): another process may take the events at once. */
@@ -276,7 +279,7 @@ export class Outbox {
   async wait(accountId: number, seq: number, claim: string) {
     await this.#db.transaction(async () => {
       await this.#db.lock(accountId);
-      const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, accountId, accountId, Date.now()))!;
+      const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, accountId, accountId, this.#clock.now()))!;
       if (hooked) {
         this.#db.afterCommit(this.#announce);
         await this.#db.run(DUE_AGAIN, seq, claim);

@@ -208,7 +208,7 @@ export class PostgresDatabase implements Database {
    * hears nothing. A lost connection is made again, with a growing pause, until unlistened; what
    * was sent meanwhile is not heard (the tables keep what matters).
    */
-  async listen(channel: string, hear: (message: string) => void) {
+  async subscribe(channel: string, hear: (message: string) => void) {
     let client: pg.Client | undefined;
     let stopped = false;
     const open = async () => {

@@ -97,7 +97,7 @@ export class SqliteDatabase implements Database {
     queueMicrotask(() => this.#channels.emit(channel, message));
   }
 
-  async listen(channel: string, hear: (message: string) => void) {
+  async subscribe(channel: string, hear: (message: string) => void) {
     this.#channels.on(channel, hear);
     return async () => void this.#channels.off(channel, hear);
   }

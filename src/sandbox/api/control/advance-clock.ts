@@ -14,7 +14,7 @@ export const advanceClock: WaitingOperation = {
       await store.advanceClock(account, body.seconds * 1000);
       await runDueWork(sandbox, account.id);
     });
-    const now = accountNow(account);
+    const now = accountNow(sandbox.clock, account);
     const { made, stillDue } = await dispatcher.deliverDue(account, realTime(account, now));
     return {
       status: 200,

@@ -7,7 +7,7 @@ import { isoTime } from "../../../lib/time.ts";
 import type { Operation } from "../operation.ts";
 import type { FaultRow, FaultSpec } from "../../store/faults.ts";
 import { SERVER_CONDITIONS, validationProblem, type ProblemFieldError as FieldError } from "../../../lib/problem.ts";
-import { refusal } from "../problems.ts";
+import { refusal } from "../answer.ts";
 
 /** Faults armed on one account at most: each request of the account reads them all. */
 const MAX_FAULTS = 100;
@@ -71,7 +71,7 @@ export const armFault: Operation = {
     if (status) errors.push({ field: "status", message: status });
     return errors;
   },
-  async handle({ account, body }, { store }) {
+  async handle({ account, body }, { store, clock }) {
     const armed = await store.faults.list(account.id);
     if (armed.length >= MAX_FAULTS)
       return refusal(validationProblem([{ field: "target", message: `has ${MAX_FAULTS} faults armed already: clear them first` }]));
@@ -79,6 +79,6 @@ export const armFault: Operation = {
     const same = body.target === "delivery" ? armed.find((f) => f.target === "delivery" && f.effect === body.effect) : undefined;
     if (same)
       return refusal(validationProblem([{ field: "effect", message: `${body.effect} is armed on the deliveries already (${same.id})` }]));
-    return { status: 201, body: fault(await store.faults.arm(account.id, body, accountNow(account))) };
+    return { status: 201, body: fault(await store.faults.arm(account.id, body, accountNow(clock, account))) };
   },
 };

@@ -1,7 +1,7 @@
 // DELETE /_sandbox/v1/faults/{fault_id}: disarms one fault of the caller's account, the others stay armed.
 import { problem } from "../../../lib/problem.ts";
 import type { Operation } from "../operation.ts";
-import { refusal } from "../problems.ts";
+import { refusal } from "../answer.ts";
 
 export const disarmFault: Operation = {
   async handle({ account, parameters }, { store }) {

@@ -2,7 +2,8 @@
 import { runDueWork } from "../../flow/due-work.ts";
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../../flow/urls.ts";
-import { refusal, sessionNotFound } from "../problems.ts";
+import { refusal } from "../answer.ts";
+import { sessionNotFound } from "../problems.ts";
 
 export const getSandboxPaymentSession: Operation = {
   async handle({ account, parameters }, sandbox) {

@@ -2,7 +2,8 @@
 // and answers with that attempt.
 import type { WaitingOperation } from "../operation.ts";
 import { problem } from "../../../lib/problem.ts";
-import { refusal, webhookNotRegistered } from "../problems.ts";
+import { refusal } from "../answer.ts";
+import { webhookNotRegistered } from "../problems.ts";
 import { delivery } from "./list-deliveries.ts";
 
 export const redeliverEvent: WaitingOperation = {

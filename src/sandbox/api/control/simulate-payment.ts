@@ -3,7 +3,8 @@
 import type { Operation } from "../operation.ts";
 import { DEFAULT_FAILURE_REASON } from "../../flow/failure-reasons.ts";
 import { paymentLink } from "../../flow/urls.ts";
-import { notPayable, refusal, sessionNotFound } from "../problems.ts";
+import { refusal } from "../answer.ts";
+import { notPayable, sessionNotFound } from "../problems.ts";
 
 export const simulatePayment: Operation = {
   async handle({ account, body, parameters }, { payments, origin }) {

@@ -6,13 +6,13 @@ import { isoTime } from "../../../lib/time.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { Operation } from "../operation.ts";
 import { problem } from "../../../lib/problem.ts";
-import { refusal } from "../problems.ts";
+import { refusal } from "../answer.ts";
 
 type CounterpartyCreate = components["schemas"]["CounterpartyCreate"];
 
 export const createCounterparty: Operation = {
-  async handle({ account, body }, { store }) {
-    const now = accountNow(account);
+  async handle({ account, body }, { store, clock }) {
+    const now = accountNow(clock, account);
     const created = { id: newId("cp"), ...(body as CounterpartyCreate), created_at: isoTime(now) };
     const result = await store.counterparties.create(account.id, created, now);
     if ("created" in result) return { status: 201, body: result.created };

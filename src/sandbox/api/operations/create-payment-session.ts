@@ -10,15 +10,15 @@ import { newId } from "../../../lib/ids.ts";
 import type { Operation } from "../operation.ts";
 import { paymentLink } from "../../flow/urls.ts";
 import { validationProblem } from "../../../lib/problem.ts";
-import { refusal } from "../problems.ts";
+import { refusal } from "../answer.ts";
 import { SESSION_LIFETIME_MS } from "../../../lib/contract-facts.ts";
 import { loopbackHttpRule, unreachableUrls } from "../../flow/urls.ts";
 
 type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
 
 export const createPaymentSession: Operation = {
-  async handle({ account, body }, { store, origin }) {
-    const now = accountNow(account);
+  async handle({ account, body }, { store, origin, clock }) {
+    const now = accountNow(clock, account);
     const id = newId("ps");
     const session = {
       id,

@@ -3,7 +3,7 @@
 import { runDueWork } from "../../flow/due-work.ts";
 import type { Operation } from "../operation.ts";
 import { problem } from "../../../lib/problem.ts";
-import { refusal } from "../problems.ts";
+import { refusal } from "../answer.ts";
 
 export const getTransaction: Operation = {
   async handle({ account, parameters }, sandbox) {

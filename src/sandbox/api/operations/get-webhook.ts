@@ -1,6 +1,7 @@
 // GET /webhooks: the account's registered URL without its secret, or 404.
 import type { Operation } from "../operation.ts";
-import { refusal, webhookNotRegistered } from "../problems.ts";
+import { refusal } from "../answer.ts";
+import { webhookNotRegistered } from "../problems.ts";
 import { webhookTimes } from "../../store/webhooks.ts";
 
 export const getWebhook: Operation = {

@@ -8,10 +8,10 @@ import { webhookTimes } from "../../store/webhooks.ts";
 import { loopbackHttpRule, unreachableUrls } from "../../flow/urls.ts";
 
 export const registerWebhook: Operation = {
-  async handle({ account, body }, { store }) {
+  async handle({ account, body }, { store, clock }) {
     const row = await store.transaction(async () => {
       await store.outbox.release(account.id);
-      return store.webhooks.register(account.id, body.url, accountNow(account));
+      return store.webhooks.register(account.id, body.url, accountNow(clock, account));
     });
     return {
       status: row.registrations === 1 ? 201 : 200,

@@ -1,10 +1,8 @@
 // The sandbox dashboard as plain HTML strings: a token form, or one account's counterparties,
 // sessions, transactions and events with their delivery attempts, and the forms that act on
 // them. No script, no asset from anywhere.
-import { FAILURE_REASONS } from "../../flow/failure-reasons.ts";
 import { escapeHtml as e, formatAmount } from "../page/render.ts";
-import { PAGE_PREFIX } from "../../flow/urls.ts";
-import type { DashboardData } from "../../api/views.ts";
+import { PAGE_PREFIX, type DashboardData } from "../../api/pages/index.ts";
 
 export const DASHBOARD = "/_sandbox/dashboard";
 
@@ -51,8 +49,8 @@ const table = (head: string[], rows: string[], empty: string) =>
     : `<div class="scroll"><table><thead><tr>${head.map((h) => `<th>${e(h)}</th>`).join("")}</tr></thead>` +
       `<tbody>${rows.join("")}</tbody></table></div>`;
 
-function sessionActions(id: string): string {
-  const reasons = FAILURE_REASONS.map((r) => `<option value="${r}">${e(r)}</option>`).join("");
+function sessionActions(id: string, failureReasons: readonly string[]): string {
+  const reasons = failureReasons.map((r) => `<option value="${e(r)}">${e(r)}</option>`).join("");
   const session = `<input type="hidden" name="session_id" value="${e(id)}">`;
   return `<form method="post" action="${DASHBOARD}/pay">${session}<button type="submit">Pay</button></form>
 <form method="post" action="${DASHBOARD}/fail">${session}
@@ -77,7 +75,7 @@ export function dashboardPage(data: DashboardData, message?: { ok: boolean; text
       (s) =>
         `<tr><td><a href="${PAGE_PREFIX}${encodeURIComponent(s.id)}"><code>${e(s.id)}</code></a></td><td>${e(s.status)}</td>` +
         `<td>${e(formatAmount(s.amount, s.currency))}</td><td><code>${e(s.expires_at)}</code></td>` +
-        `<td>${s.status === "created" ? sessionActions(s.id) : ""}</td></tr>`,
+        `<td>${s.status === "created" ? sessionActions(s.id, data.failure_reasons) : ""}</td></tr>`,
     ),
     "No payment session yet.",
   );

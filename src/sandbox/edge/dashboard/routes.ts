@@ -1,26 +1,28 @@
-// The sandbox dashboard (`/_sandbox/dashboard`): one account's objects, events and delivery
-// attempts, and buttons that do what the control API does (pay, fail, advance the clock, resend
-// an event) through the same operations. The token is kept in a cookie that only this page's
-// path gets, HttpOnly and SameSite=Strict, so that the page shows a token's data only to a
-// browser that signed in with it and no other site can make it act; a POST whose Origin is
-// another site's is refused as well.
+// The sandbox dashboard (`/_sandbox/dashboard`) over HTTP: one account's objects, events and
+// delivery attempts, and buttons that do what the control API does (pay, fail, advance the clock,
+// resend an event). The page, the sign-in and every button are calls of the runtime with the
+// account's token, met by the same rules as the API's (the token's length, its rate) and checked
+// by the same schemas. The token is kept in a cookie that only this page's path gets, HttpOnly
+// and SameSite=Strict, so that the page shows a token's data only to a browser that signed in
+// with it and no other site can make it act; a POST whose Origin is another site's is refused as well.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationId } from "../../../../generated/sandbox-requests.js";
 import { readBody } from "../../../lib/request-body.ts";
-import { execute } from "../../api/execute.ts";
-import type { Answer, Sandbox } from "../../api/operation.ts";
-import { dashboardData } from "../../api/views.ts";
+import type { Answer } from "../../api/answer.ts";
+import type { DashboardData } from "../../api/pages/index.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
 import { redirect, sendHtml } from "../http.ts";
-import { FAILURE_REASONS } from "../../flow/failure-reasons.ts";
 import { DASHBOARD, dashboardPage, signInPage } from "./render.ts";
 
 const COOKIE = "payin_sandbox_token";
 
-const tokenOf = (req: IncomingMessage) =>
-  req.headers.cookie
+const tokenOf = (req: IncomingMessage) => {
+  const value = req.headers.cookie
     ?.split(";")
     .map((part) => part.trim().split("="))
     .find(([name]) => name === COOKIE)?.[1];
+  return value ? decodeURIComponent(value) : undefined;
+};
 const cookie = (value: string, maxAge?: number) =>
   `${COOKIE}=${value}; Path=${DASHBOARD}; HttpOnly; SameSite=Strict${maxAge === undefined ? "" : `; Max-Age=${maxAge}`}`;
 
@@ -34,41 +36,54 @@ const sameOrigin = (req: IncomingMessage) => {
   return origin === undefined || (URL.canParse(origin) && new URL(origin).host === req.headers.host);
 };
 
-/** What an action's operation answered, as the page's message. */
-const outcome = (answer: Answer, done: string) =>
-  answer.status < 300
-    ? { ok: true, text: done }
-    : { ok: false, text: (answer.body as { detail?: string }).detail ?? `answered ${answer.status}` };
+/** The refusal's own words: what the operation said was wrong. */
+const detailOf = (answer: Answer) => {
+  const { detail, errors } = answer.body as { detail?: string; errors?: Array<{ field: string; message: string }> };
+  const fields = errors?.map((e) => `${e.field} ${e.message}`).join("; ");
+  return fields ? `${detail} ${fields}.` : (detail ?? `answered ${answer.status}`);
+};
 
-/** An operation of the control API, through the service entry as every request goes, for the account of `token`. */
-async function run(sandbox: Sandbox, token: string, operationId: OperationId, parameters: Record<string, string>, json?: object) {
-  const raw = Buffer.from(JSON.stringify(json ?? null));
-  return (await execute(sandbox, { operationId, token, parameters, body: async () => ({ json, raw }) })).answer;
-}
+/** A number where the form's text is one, so that the schema judges the number; any other text as it is, for the schema to refuse. */
+const numberOrText = (text: string | null) => (text !== null && /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text);
 
-async function act(sandbox: Sandbox, token: string, action: string, form: URLSearchParams) {
-  const sessionId = form.get("session_id") ?? "";
-  if (action === "pay" || action === "fail") {
-    const reason = form.get("failure_reason");
-    if (action === "fail" && !(FAILURE_REASONS as readonly (string | null)[]).includes(reason))
-      return { ok: false, text: `Choose a failure reason: ${FAILURE_REASONS.join(", ")}.` };
-    const body = action === "pay" ? { outcome: "pay" } : { outcome: "fail", failure_reason: reason };
-    const answer = await run(sandbox, token, "simulatePayment", { session_id: sessionId }, body);
-    return outcome(answer, `Session ${sessionId}: ${action === "pay" ? "paid" : `failed (${reason})`}.`);
-  }
-  if (action === "advance") {
-    const seconds = Number(form.get("seconds"));
-    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 31_536_000)
-      return { ok: false, text: `Advance by a whole number of seconds from 1 to 31536000, not ${JSON.stringify(form.get("seconds"))}.` };
-    return outcome(await run(sandbox, token, "advanceClock", {}, { seconds }), `The clock moved ${seconds} s.`);
-  }
-  const eventId = form.get("event_id") ?? "";
-  return outcome(await run(sandbox, token, "redeliverEvent", { event_id: eventId }), `Event ${eventId} sent again.`);
-}
+/** What each button asks of the control API, from the form it sends. */
+const ACTIONS: Record<
+  string,
+  (form: URLSearchParams) => { operationId: OperationId; parameters: Record<string, string>; body?: object; done: string }
+> = {
+  pay: (form) => ({
+    operationId: "simulatePayment",
+    parameters: { session_id: form.get("session_id") ?? "" },
+    body: { outcome: "pay" },
+    done: `Session ${form.get("session_id")}: paid.`,
+  }),
+  fail: (form) => ({
+    operationId: "simulatePayment",
+    parameters: { session_id: form.get("session_id") ?? "" },
+    body: { outcome: "fail", failure_reason: form.get("failure_reason") },
+    done: `Session ${form.get("session_id")}: failed (${form.get("failure_reason")}).`,
+  }),
+  advance: (form) => ({
+    operationId: "advanceClock",
+    parameters: {},
+    body: { seconds: numberOrText(form.get("seconds")) },
+    done: `The clock moved ${form.get("seconds")} s.`,
+  }),
+  redeliver: (form) => ({
+    operationId: "redeliverEvent",
+    parameters: { event_id: form.get("event_id") ?? "" },
+    done: `Event ${form.get("event_id")} sent again.`,
+  }),
+};
 
-export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse, { pathname, searchParams }: URL) {
-  const action = pathname.slice(DASHBOARD.length + 1);
+export async function handleDashboard(runtime: Runtime, req: IncomingMessage, res: ServerResponse, { pathname, searchParams }: URL) {
   const token = tokenOf(req);
+  const client = req.socket.remoteAddress;
+  const call = (operationId: OperationId | "showDashboard" | "signInToDashboard", given: string, parameters = {}, json?: object) => {
+    const raw = Buffer.from(JSON.stringify(json ?? null));
+    return runtime.execute({ operationId, token: given, client, parameters, body: async () => ({ json, raw }) });
+  };
+
   if (req.method === "GET" || req.method === "HEAD") {
     if (pathname !== DASHBOARD) return sendHtml(res, 404, signInPage({ ok: false, text: "No such page of the dashboard." }));
     const message = searchParams.has("error")
@@ -76,25 +91,29 @@ export async function handleDashboard(sandbox: Sandbox, req: IncomingMessage, re
       : searchParams.has("done")
         ? { ok: true, text: searchParams.get("done")! }
         : undefined;
-    const refused = token && sandbox.access.tokenRefusal(decodeURIComponent(token));
-    if (!token || refused) return sendHtml(res, 200, signInPage(message ?? (refused ? { ok: false, text: refused } : undefined)));
-    return sendHtml(res, 200, dashboardPage(await dashboardData(sandbox, decodeURIComponent(token)), message));
+    if (!token) return sendHtml(res, 200, signInPage(message));
+    const { answer } = await call("showDashboard", token);
+    if (answer.status === 200) return sendHtml(res, 200, dashboardPage(answer.body as DashboardData, message));
+    // Turned away as an API call would be: too short a token (sign in again), too many calls, the database away.
+    return sendHtml(res, answer.status === 401 ? 200 : answer.status, signInPage({ ok: false, text: detailOf(answer) }), answer.headers);
   }
   if (req.method !== "POST") return sendHtml(res, 405, signInPage(), { Allow: "GET, HEAD, POST" });
   if (!sameOrigin(req)) return sendHtml(res, 403, signInPage({ ok: false, text: "A form of another site cannot act here." }));
   const body = await readBody(req);
   if (body === "too large") return sendHtml(res, 413, signInPage({ ok: false, text: "The form is too large." }), { Connection: "close" });
   const form = new URLSearchParams(body.toString("utf8"));
+  const action = pathname.slice(DASHBOARD.length + 1);
   if (action === "sign-in") {
     const given = form.get("token")?.trim();
     if (!given) return back(res, false, "Give the bearer token of the account to show.");
-    const refused = sandbox.access.tokenRefusal(given);
-    if (refused !== undefined) return back(res, false, refused);
+    const { answer } = await call("signInToDashboard", given);
+    if (answer.status >= 300) return back(res, false, detailOf(answer));
     return redirect(res, DASHBOARD, { "Set-Cookie": cookie(encodeURIComponent(given)) });
   }
   if (action === "sign-out") return redirect(res, DASHBOARD, { "Set-Cookie": cookie("", 0) });
   if (!token) return back(res, false, "Sign in with a token first.");
-  if (!["pay", "fail", "advance", "redeliver"].includes(action)) return back(res, false, `The dashboard has no action ${action}.`);
-  const result = await act(sandbox, decodeURIComponent(token), action, form);
-  return back(res, result.ok, result.text);
+  const asked = Object.hasOwn(ACTIONS, action) ? ACTIONS[action]!(form) : undefined;
+  if (!asked) return back(res, false, `The dashboard has no action ${action}.`);
+  const { answer } = await call(asked.operationId, token, asked.parameters, asked.body);
+  return back(res, answer.status < 300, answer.status < 300 ? asked.done : detailOf(answer));
 }

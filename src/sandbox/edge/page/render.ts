@@ -1,5 +1,4 @@
 // The sandbox's payment page behind every payment_link, rendered as plain HTML strings (no script, no external asset).
-import { FAILURE_REASONS, isOfferedFailureReason, type OfferedFailureReason } from "../../flow/failure-reasons.ts";
 
 export interface PageSession {
   id: string;
@@ -12,7 +11,8 @@ export interface PageSession {
   status: "created" | "completed" | "expired";
 }
 
-const REASON_LABELS: Readonly<Record<OfferedFailureReason, string>> = {
+/** The words for the failure reasons the page offers; any other code is shown as it is. */
+const REASON_LABELS: Readonly<Record<string, string>> = {
   card_declined: "Card declined",
   insufficient_funds: "Insufficient funds",
   authentication_failed: "Authentication failed",
@@ -52,7 +52,7 @@ function formatExpiry(iso: string): string {
   );
 }
 
-const reasonLabel = (code: string) => (isOfferedFailureReason(code) ? REASON_LABELS[code] : code);
+const reasonLabel = (code: string) => (Object.hasOwn(REASON_LABELS, code) ? REASON_LABELS[code]! : code);
 
 // Icons are inline SVG so the page loads nothing from anywhere.
 const ICONS = {
@@ -184,10 +184,10 @@ function backLink(session: PageSession): string {
   return url ? `<a class="btn primary" href="${escapeHtml(session.redirect_url)}">Back to the shop</a>` : "";
 }
 
-function form(session: PageSession, failed: string | undefined): string {
-  const options = FAILURE_REASONS.map(
-    (code) => `<option value="${code}"${code === failed ? " selected" : ""}>${escapeHtml(reasonLabel(code))}</option>`,
-  ).join("");
+function form(session: PageSession, reasons: readonly string[], failed: string | undefined): string {
+  const options = reasons
+    .map((code) => `<option value="${escapeHtml(code)}"${code === failed ? " selected" : ""}>${escapeHtml(reasonLabel(code))}</option>`)
+    .join("");
   return `<form method="post" action="/pay/${escapeHtml(encodeURIComponent(session.id))}">
 <p class="hint">Simulate the customer's choice.</p>
 <button type="submit" class="btn primary" name="outcome" value="pay">Pay</button>
@@ -201,10 +201,10 @@ function form(session: PageSession, failed: string | undefined): string {
 }
 
 /**
- * The page at payment_link. `failed` is the failure_reason of the last attempt when the customer just chose Fail
- * (the session stays open for another try).
+ * The page at payment_link, its Fail offering `reasons`. `failed` is the failure_reason of the last attempt when the
+ * customer just chose Fail (the session stays open for another try).
  */
-export function paymentPage(session: PageSession, notice?: { failed?: string }): string {
+export function paymentPage(session: PageSession, reasons: readonly string[], notice?: { failed?: string }): string {
   const amount = formatAmount(session.amount, session.currency);
   const merchant = webUrl(session.source_url)?.host;
   const pill = { created: ["open", "Open"], completed: ["paid", "Paid"], expired: ["expired", "Expired"] }[session.status];
@@ -241,7 +241,7 @@ ${backLink(session)}
         ? `<div class="notice" role="alert">${ICONS.alert}` +
           `<p>The payment failed (${escapeHtml(reasonLabel(notice.failed))}). The customer can try again.</p></div>\n`
         : "";
-    body = alert + form(session, notice?.failed);
+    body = alert + form(session, reasons, notice?.failed);
   }
 
   const title = { created: `Pay ${amount}`, completed: "Payment completed", expired: "Payment expired" }[session.status];
@@ -256,6 +256,20 @@ ${backLink(session)}
 ${rows}</dl>
 <div class="body">
 ${body}
+</div>`,
+  );
+}
+
+/** The page when the sandbox turned the customer's call away (too many at once, the database away), with its words. */
+export function refusedPage(detail: string): string {
+  return htmlDocument(
+    "Payment unavailable · Payin sandbox",
+    `<div class="body">
+<div class="state missing">
+<span class="icon">${ICONS.alert}</span>
+<h1>Payment unavailable</h1>
+<p>${escapeHtml(detail)}</p>
+</div>
 </div>`,
   );
 }

@@ -17,7 +17,7 @@ export class PortTaken extends Error {
 }
 
 /** Listens on `port` (0: a free one the system picks) and resolves to the port bound; rejects with `PortTaken` when it is taken. */
-export function listen(server: Server, port: number, host: string): Promise<number> {
+export function bindPort(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(error.code === "EADDRINUSE" ? new PortTaken(port, host, { cause: error }) : error),

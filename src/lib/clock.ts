@@ -1,0 +1,59 @@
+// Time as its owner gives it: code that measures a rate, a timeout or a retention reads the
+// clock it was handed and waits on that clock's timers, so that a test can hand it a clock it
+// moves itself and see an hour pass at once, where the system's clock would make it wait.
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /**
+   * Calls `task` once `ms` have passed on this clock; the returned function cancels it. A timer
+   * never keeps the process alive. What `task` returns is awaited by a clock that a test moves.
+   */
+  setTimer(ms: number, task: () => unknown): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(ms, task) {
+    const timer = setTimeout(task, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * Calls `task` every `ms` on `clock`, the next call counted from the end of the one before (a
+ * slow task is never joined by another); the returned function stops it.
+ */
+export function every(clock: Clock, ms: number, task: () => unknown): () => void {
+  let stopped = false;
+  let cancel = () => {};
+  const schedule = () => {
+    cancel = clock.setTimer(ms, async () => {
+      try {
+        await task();
+      } finally {
+        if (!stopped) schedule();
+      }
+    });
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    cancel();
+  };
+}
+
+/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
+export function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted || ms <= 0) return resolve();
+    const done = () => {
+      cancel();
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const cancel = clock.setTimer(ms, done);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,103 @@
+// GET /_sandbox/metrics: what an operator of a shared sandbox scrapes, in Prometheus's text
+// format, through prom-client (an optional peer dependency, as pg is: without it the route
+// answers 501 saying so). Counted as they happen: HTTP requests by operation and status, their
+// duration, and delivery attempts by outcome (counted on the transport, whichever carries them).
+// Read at each scrape from the database: the outbox's backlog and the age of its oldest due
+// event, the accounts active within the last hour; from this process: its database connections,
+// and Node's own (CPU, memory, event loop), which prom-client collects.
+import type { Clock } from "../../lib/clock.ts";
+import type { Transport } from "../delivery/transport.ts";
+
+/** Accounts with a request within this long count as active. */
+const ACTIVE_WITHIN_MS = 3600_000;
+
+/** What the gauges read at each scrape: the store's `gauges` and `connections`. */
+export interface Readings {
+  gauges(activeSinceMs: number): Promise<{ dueEvents: number; oldestDueAgeMs: number; activeAccounts: number }>;
+  connections(): { inUse: number; idle: number; waiting: number };
+}
+
+export interface Metrics {
+  /** Counts a request answered: `operation` is the operationId, or the part of the sandbox that answered it. */
+  request(operation: string, status: number, seconds: number): void;
+  /** The transport with every attempt it carries counted by outcome. */
+  counting(transport: Transport): Transport;
+  /** What a scrape is answered with: the text, and its content type. */
+  scrape(): Promise<{ contentType: string; text: string }>;
+}
+
+/** The sandbox's metrics, or undefined when prom-client is not installed. */
+export async function createMetrics(store: Readings, clock: Clock): Promise<Metrics | undefined> {
+  const client = await import("prom-client").catch(() => undefined);
+  if (!client) return undefined;
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = client;
+  const register = new Registry();
+  collectDefaultMetrics({ register });
+  const requests = new Counter({
+    name: "payin_sandbox_http_requests_total",
+    help: "HTTP requests answered, by operation and status.",
+    labelNames: ["operation", "status"] as const,
+    registers: [register],
+  });
+  const durations = new Histogram({
+    name: "payin_sandbox_http_request_duration_seconds",
+    help: "Time from a request's arrival to its answer's end, by operation.",
+    labelNames: ["operation"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [register],
+  });
+  const attempts = new Counter({
+    name: "payin_sandbox_delivery_attempts_total",
+    help: "Webhook delivery attempts made by this process: acknowledged (2xx), refused (another status) or unanswered.",
+    labelNames: ["outcome"] as const,
+    registers: [register],
+  });
+  // One read of the database per scrape fills the gauges below.
+  let reading: ReturnType<Readings["gauges"]> | undefined;
+  const gauges = () => (reading ??= store.gauges(clock.now() - ACTIVE_WITHIN_MS).finally(() => setImmediate(() => (reading = undefined))));
+  const gauge = (name: string, help: string, read: (g: Awaited<ReturnType<Readings["gauges"]>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [register],
+      async collect() {
+        this.set(read(await gauges()));
+      },
+    });
+  gauge("payin_sandbox_outbox_due_events", "Events due for delivery now, across the sandbox.", (g) => g.dueEvents);
+  gauge(
+    "payin_sandbox_outbox_oldest_due_age_seconds",
+    "How long the oldest due event has waited, 0 with none.",
+    (g) => g.oldestDueAgeMs / 1000,
+  );
+  gauge("payin_sandbox_accounts_active", "Accounts with a request within the last hour, across the sandbox.", (g) => g.activeAccounts);
+  new Gauge({
+    name: "payin_sandbox_database_connections",
+    help: "This process's database connections: in use, idle, and requests waiting for one.",
+    labelNames: ["state"] as const,
+    registers: [register],
+    collect() {
+      const { inUse, idle, waiting } = store.connections();
+      this.set({ state: "in_use" }, inUse);
+      this.set({ state: "idle" }, idle);
+      this.set({ state: "waiting" }, waiting);
+    },
+  });
+
+  return {
+    request(operation, status, seconds) {
+      requests.inc({ operation, status: String(status) });
+      durations.observe({ operation }, seconds);
+    },
+    counting: (transport) => ({
+      timeoutMs: transport.timeoutMs,
+      async send(request, signal) {
+        const result = await transport.send(request, signal);
+        if (!("nowhere" in result) && !signal.aborted)
+          attempts.inc({ outcome: "error" in result ? "unanswered" : result.status < 300 ? "acknowledged" : "refused" });
+        return result;
+      },
+    }),
+    scrape: async () => ({ contentType: register.contentType, text: await register.metrics() }),
+  };
+}
