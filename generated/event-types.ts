@@ -44,6 +44,21 @@ export const EVENT_TYPES = [
   "session-completed",
 ] as const satisfies readonly PayinEventType[];
 
+/**
+ * What each event announces and carries, from its schema: the object whose change it announces
+ * (a transaction when its data names one, else its session), the status that object moved to,
+ * and the fields of its data.
+ */
+export const EVENT_RULES: { readonly [T in PayinEventType]: { readonly about: "session" | "transaction"; readonly status: string; readonly fields: readonly string[] } } = {
+  "session-created": {"about":"session","status":"created","fields":["session_id","counterparty_id","order_id","status","amount","currency"]},
+  "transaction-created": {"about":"transaction","status":"created","fields":["transaction_id","session_id","counterparty_id","order_id","status","amount","currency"]},
+  "transaction-completed": {"about":"transaction","status":"completed","fields":["transaction_id","session_id","counterparty_id","order_id","status","amount","currency"]},
+  "transaction-settled": {"about":"transaction","status":"settled","fields":["transaction_id","session_id","counterparty_id","order_id","status","amount","currency"]},
+  "session-expired": {"about":"session","status":"expired","fields":["session_id","counterparty_id","order_id","status","amount","currency"]},
+  "transaction-failed": {"about":"transaction","status":"failed","fields":["transaction_id","session_id","counterparty_id","order_id","status","amount","currency","failure_reason"]},
+  "session-completed": {"about":"session","status":"completed","fields":["session_id","counterparty_id","order_id","status","amount","currency"]},
+};
+
 /** The validator of each event type's schema. */
 export const EVENT_VALIDATORS: { readonly [T in PayinEventType]: EventValidator } = {
   "session-created": validateSessionCreatedEvent,

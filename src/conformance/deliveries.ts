@@ -54,8 +54,9 @@ export function newEvent(type: PayinEventType, payments: Payments, payment = pay
     sessionId: payment.sessionId,
     counterpartyId: payment.counterpartyId,
     request: payment.request,
-    transactionId: type.startsWith("transaction-") ? payment.transactionId : null,
-    failureReason: type === "transaction-failed" ? "card_declined" : null,
+    // Each kept only where the type's data has it.
+    transactionId: payment.transactionId,
+    failureReason: "card_declined",
   });
   return { id, body };
 }

@@ -1,11 +1,11 @@
 // An event's payload, as the service sends it (the sandbox's deliveries and the conformance
 // kit's receiver checks): the envelope of decision D13 with thin data (identifiers, the state
-// announced, amount and currency), as the contract's schemas say. The state announced is the
-// one the type names (`transaction-settled` announces `settled`), and only transaction-failed
-// carries the failure reason.
-import type { PayinEvent } from "../../generated/event-types.ts";
+// announced, amount and currency), as the contract's schemas say: each type's data carries the
+// fields its schema has (EVENT_RULES), so a session event names no transaction and only the
+// event of a failure carries its reason, whatever facts it is given.
+import { EVENT_RULES, type PayinEvent } from "../../generated/event-types.ts";
 
-/** What an event's payload is made of: the event, its session's facts, and its transaction's. */
+/** What an event's payload is made of: the event, its session's facts, and its transaction's (left out where its type has none). */
 export interface EventFacts {
   id: string;
   type: PayinEvent["type"];
@@ -30,15 +30,19 @@ export function eventPayload({
   transactionId,
   failureReason,
 }: EventFacts): string {
-  const data = {
-    ...(transactionId === null ? {} : { transaction_id: transactionId }),
+  const rule = EVENT_RULES[type];
+  const facts: Record<string, unknown> = {
+    transaction_id: transactionId,
     session_id: sessionId,
     counterparty_id: counterpartyId,
-    ...(request.order_id === undefined ? {} : { order_id: request.order_id }),
-    status: type.slice(type.indexOf("-") + 1),
+    order_id: request.order_id,
+    status: rule.status,
     amount: request.amount,
     currency: request.currency,
-    ...(type === "transaction-failed" && failureReason !== null ? { failure_reason: failureReason } : {}),
+    failure_reason: failureReason,
   };
+  const data = Object.fromEntries(
+    rule.fields.flatMap((field) => (facts[field] === undefined || facts[field] === null ? [] : [[field, facts[field]]])),
+  );
   return JSON.stringify({ id, type, timestamp, data });
 }

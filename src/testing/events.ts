@@ -39,8 +39,9 @@ export function buildEvent<T extends PayinEventType>(type: T, overrides?: DeepPa
       sessionId: newId("ps"),
       counterpartyId: newId("cp"),
       request: { order_id: "ORD-2026-000731", amount: 49.99, currency: "EUR" },
-      transactionId: type.startsWith("transaction-") ? newId("txn") : null,
-      failureReason: type === "transaction-failed" ? "card_declined" : null,
+      // Each kept only where the type's data has it.
+      transactionId: newId("txn"),
+      failureReason: "card_declined",
     }),
   );
   const event = merged(base, (overrides ?? {}) as Record<string, unknown>);

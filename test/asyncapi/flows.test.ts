@@ -11,7 +11,7 @@ import { generatedDir, root } from "../../scripts/lib/paths.ts";
 
 const asyncapiBundle = JSON.parse(readFileSync(path.join(generatedDir, "asyncapi.json"), "utf8"));
 
-const entries = (...types: string[]): EventEntry[] => types.map((type) => ({ type, schemaName: type }));
+const entries = (...types: string[]): Array<Pick<EventEntry, "type">> => types.map((type) => ({ type }));
 const flowsDocument = (flows: Record<string, string[]>) => ({
   "x-flows": Object.fromEntries(Object.entries(flows).map(([name, events]) => [name, { events }])),
 });

@@ -3,8 +3,8 @@
 // Failing creates and fails a transaction and leaves the session open for another try. A
 // session with no completed payment expires at `expires_at`. Each state change and the event
 // that announces it are written in one transaction: the outbox.
-import type { PayinEvent } from "../../../generated/event-types.ts";
 import type { components } from "../../../generated/openapi.ts";
+import { announce } from "./announce.ts";
 import { accountNow, realTime } from "./clock.ts";
 import { isoTime } from "../../lib/time.ts";
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
@@ -56,27 +56,23 @@ export class Payments {
         created_at: at,
         updated_at: at,
       };
-      const announce = (type: PayinEvent["type"]) =>
-        store.outbox.add(
-          account.id,
-          { type, sessionId: session.id, ...(type.startsWith("transaction-") ? { transactionId: created.id } : {}) },
-          now,
-        );
+      const changed = (status: Transaction["status"]) =>
+        announce(store, account.id, { session: session.id, transaction: created.id, status }, now);
       await store.transactions.create(account.id, created, now);
-      await announce("transaction-created");
+      await changed("created");
 
       if (outcome.outcome === "fail") {
         const failed: Transaction = { ...created, status: "failed", failure_reason: outcome.failure_reason };
         await store.transactions.update(account.id, failed, now);
-        await announce("transaction-failed");
+        await changed("failed");
         return { done: { session, transaction: failed } };
       }
 
       const completed: Transaction = { ...created, status: "completed" };
       await store.transactions.update(account.id, completed, now, realTime(account, now + this.#settlementDelayMs));
-      await announce("transaction-completed");
+      await changed("completed");
       await store.sessions.complete(account.id, session.id);
-      await announce("session-completed");
+      await announce(store, account.id, { session: session.id, status: "completed" }, now);
       return { done: { session: { ...session, status: "completed" }, transaction: completed } };
     });
   }
@@ -86,19 +82,15 @@ export class Payments {
    * `accountId` is null.
    */
   async expireDue(accountId: number | null, now: number) {
-    for (const { accountId: owner, session } of await this.#store.sessions.expireDue(accountId, now)) {
-      await this.#store.outbox.add(owner, { type: "session-expired", sessionId: session.id }, Date.parse(session.expires_at));
-    }
+    for (const { accountId: owner, session } of await this.#store.sessions.expireDue(accountId, now))
+      await announce(this.#store, owner, { session: session.id, status: "expired" }, Date.parse(session.expires_at));
   }
 
   /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
   async settleDue(accountId: number | null, now: number) {
     for (const { accountId: owner, transaction } of await this.#store.transactions.settleDue(accountId, now)) {
-      await this.#store.outbox.add(
-        owner,
-        { type: "transaction-settled", sessionId: transaction.session_id, transactionId: transaction.id },
-        Date.parse(transaction.updated_at),
-      );
+      const change = { session: transaction.session_id, transaction: transaction.id, status: "settled" };
+      await announce(this.#store, owner, change, Date.parse(transaction.updated_at));
     }
   }
 }

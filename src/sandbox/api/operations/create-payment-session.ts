@@ -8,6 +8,7 @@ import { accountNow, realTime } from "../../flow/clock.ts";
 import { isoTime } from "../../../lib/time.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { Operation } from "../operation.ts";
+import { announce } from "../../flow/announce.ts";
 import { paymentLink } from "../../flow/urls.ts";
 import { validationProblem } from "../../../lib/problem.ts";
 import { refusal } from "../answer.ts";
@@ -31,7 +32,7 @@ export const createPaymentSession: Operation = {
     return store.transaction(async () => {
       if (!(await store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS))))
         return refusal(validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]));
-      await store.outbox.add(account.id, { type: "session-created", sessionId: id }, now);
+      await announce(store, account.id, { session: id, status: "created" }, now);
       return { status: 201, body: session };
     });
   },
