@@ -29,15 +29,13 @@ beforeAll(async () => {
 afterAll(() => void server.close());
 
 describe("the loopback guard, in this worker", () => {
-  it("refuses a connection to another host at once, without looking it up, and remembers it", async () => {
-    const started = performance.now();
+  it("refuses a connection to another host itself, without looking it up, and remembers it", async () => {
     await expect(httpGet("http://shop.example.com:8080/hooks")).rejects.toMatchObject({
       code: "ECONNREFUSED",
       message: expect.stringContaining("loopback guard refused shop.example.com"),
     });
     await expect(fetch("https://203.0.113.9:8443/")).rejects.toThrow();
     expect(outsideLoopback).toEqual(["shop.example.com", "203.0.113.9"]);
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it("refuses a look-up of another host, in every form of node:dns", async () => {
@@ -92,12 +90,11 @@ import dns from "node:dns";
 import net from "node:net";
 import { Worker } from "node:worker_threads";
 const port = Number(process.argv[2]);
-const timed = async (what) => {
-  const started = performance.now();
+const outcomeOf = async (what) => {
   try {
-    return { ok: await what(), ms: performance.now() - started };
+    return { ok: await what() };
   } catch (error) {
-    return { code: error.code ?? error.cause?.code, message: String(error.message), ms: performance.now() - started };
+    return { code: error.code ?? error.cause?.code, message: String(error.message) };
   }
 };
 const connect = (host) =>
@@ -116,18 +113,18 @@ const inWorker = (code) =>
   });
 console.log(JSON.stringify({
   requireModule: Boolean(process.features.require_module),
-  lookup: await timed(() => new Promise((resolve, reject) => dns.lookup("registry.example.org", (e, a) => (e ? reject(e) : resolve(a))))),
-  lookupPromise: await timed(() => dns.promises.lookup("telemetry.example.org").then((r) => r.address)),
-  resolve: await timed(() => new dns.promises.Resolver().resolveAny("any.example.org")),
-  connect: await timed(() => connect("203.0.113.7")),
-  fetch: await timed(() => fetch("https://api.example.org/v1").then((r) => r.status)),
-  loopback: await timed(async () => [
+  lookup: await outcomeOf(() => new Promise((resolve, reject) => dns.lookup("registry.example.org", (e, a) => (e ? reject(e) : resolve(a))))),
+  lookupPromise: await outcomeOf(() => dns.promises.lookup("telemetry.example.org").then((r) => r.address)),
+  resolve: await outcomeOf(() => new dns.promises.Resolver().resolveAny("any.example.org")),
+  connect: await outcomeOf(() => connect("203.0.113.7")),
+  fetch: await outcomeOf(() => fetch("https://api.example.org/v1").then((r) => r.status)),
+  loopback: await outcomeOf(async () => [
     (await fetch("http://127.0.0.1:" + port + "/")).status,
     (await fetch("http://localhost:" + port + "/")).status,
     (await dns.promises.lookup("localhost")).address,
   ]),
-  baseUrl: await timed(async () => (await fetch("http://0.0.0.0:" + port + "/")).status),
-  worker: await timed(() => inWorker("require('node:dns').promises.lookup('thread.example.org')")),
+  baseUrl: await outcomeOf(async () => (await fetch("http://0.0.0.0:" + port + "/")).status),
+  worker: await outcomeOf(() => inWorker("require('node:dns').promises.lookup('thread.example.org')")),
 }));
 `;
 
@@ -151,13 +148,12 @@ describe.each(nodes)("the loopback guard, preloaded into a child process: $name"
     return { results: JSON.parse(stdout), log: existsSync(log) ? readFileSync(log, "utf8") : "" };
   }
 
-  it("refuses a look-up and a connection outside loopback at once, and writes each to the log", async () => {
+  it("refuses a look-up and a connection outside loopback itself, and writes each to the log", async () => {
     const { results, log } = await runChild();
     for (const kind of ["lookup", "lookupPromise", "resolve"])
       expect(results[kind], kind).toMatchObject({ code: "ENOTFOUND", message: expect.stringContaining("loopback guard refused") });
     expect(results.connect).toMatchObject({ code: "ECONNREFUSED", message: expect.stringContaining("loopback guard refused 203.0.113.7") });
     expect(results.fetch).toMatchObject({ code: "ECONNREFUSED" });
-    for (const kind of ["lookup", "lookupPromise", "resolve", "connect", "fetch"]) expect(results[kind].ms, kind).toBeLessThan(1000);
     // A worker thread too, where the Node can require an ES module (20.19, 22.12 and later).
     if (node === process.execPath) expect(results.requireModule).toBe(true);
     if (results.requireModule)
