@@ -255,12 +255,12 @@ if (sections.has("postgres")) {
   const share = (of: SharedRow) => `${((100 * one!.create.rate) / of.create.rate).toFixed(0)} %`;
   console.log(
     `  PostgreSQL, 1 process: ${share(memory!)} of SQLite's create rate in memory, ${share(file!)} of SQLite's on a file ` +
-      "(a goal retired by issue 42: many tenants at once is the section that matters), " +
+      "(a goal retired: many tenants at once is the section that matters), " +
       `flow p99 ${one!.flow.p99Ms.toFixed(1)} ms (goal: under 20 ms); 2 processes: ${(two!.create.rate / one!.create.rate).toFixed(2)}x ` +
       `one's rate, flow p99 ${two!.flow.p99Ms.toFixed(1)} ms`,
   );
   console.log(
-    "  commits on disk before the answer (issue 42), both from source: " +
+    "  commits on disk before the answer, both from source: " +
       `${(fromSource!.create.rate / before!.create.rate).toFixed(2)}x ` +
       `the create rate of ${BEFORE_DURABLE_COMMITS}, which did not wait (server: synchronous_commit = off, fsync on), ` +
       `flow p50 ${(fromSource!.flow.p50Ms / before!.flow.p50Ms).toFixed(2)}x, ` +

@@ -28,7 +28,7 @@ export interface LayerFigures {
 /**
  * `now` is a commit to measure in place of the working tree (checked out beside it as well),
  * for when the working tree's sandbox does not start; `before` the commit to measure it against
- * (default the one before the layers: a change of the house since, such as issue 40's, names its own).
+ * (default the one before the layers: a change of the house since, such as the one service entry's, names its own).
  */
 export async function benchLayers(
   durationSeconds: number,

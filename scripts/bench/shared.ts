@@ -103,7 +103,7 @@ async function flowLatency({ args, processes, cli = CLI }: Contender): Promise<F
   }
 }
 
-/** The commit before the sandbox waited for its commits to be on disk (issue 42): what durability costs is measured against it. */
+/** The commit before the sandbox waited for its commits to be on disk: what durability costs is measured against it. */
 export const BEFORE_DURABLE_COMMITS = "88ea946";
 
 /**

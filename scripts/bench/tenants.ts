@@ -1,4 +1,4 @@
-// Many tenants at once on the shared sandbox (issue 42): two compiled payin-sandbox processes on
+// Many tenants at once on the shared sandbox: two compiled payin-sandbox processes on
 // one throwaway PostgreSQL, N accounts each running F flows at once (create a counterparty,
 // create a session, pay it), their requests spread over both processes, every event delivered to
 // an endpoint on loopback. Figures: answers 5xx, session-completed events that never arrived,

@@ -1,4 +1,4 @@
-// The memory a sandbox process keeps per token it has seen (issue 42): two compiled bins on one
+// The memory a sandbox process keeps per token it has seen: two compiled bins on one
 // throwaway PostgreSQL, each asked GET /webhooks 200,000 times, 50 requests in flight: one with
 // 1,000 distinct tokens (each asked 200 times), the other with 200,000 (each a new account, as a
 // CI run's token is). The same load, so that the difference in their RSS after it is what the

@@ -1,5 +1,5 @@
 // README.md is the package's front door, on npm and in the repository: what a newcomer needs
-// first, and links to the guides for the rest (issue 44).
+// first, and links to the guides for the rest.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The clock's answer is true (issue 42): on a sandbox of two processes on PostgreSQL, with
+// The clock's answer is true: on a sandbox of two processes on PostgreSQL, with
 // deliveries under way for the account (each reads the account's clock as it goes), every
 // `clock/advance` answers the account's time after that advance, through whichever process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

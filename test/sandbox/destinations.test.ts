@@ -1,4 +1,4 @@
-// A hosted sandbox is no proxy into its own network (issue 43, decision D21): with other hosts
+// A hosted sandbox is no proxy into its own network (decision D21): with other hosts
 // allowed, no delivery connects to a loopback, private, link-local or other non-public address,
 // written out in the URL (refused at registration) or resolved from a name (refused at delivery,
 // before any connection: the suite's loopback guard would record one), unless its network is

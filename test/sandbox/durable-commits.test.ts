@@ -1,4 +1,4 @@
-// An answered commit holds (issue 42, found by a chaos run): on a server whose default is
+// An answered commit holds (found by a chaos run): on a server whose default is
 // `synchronous_commit = off`, as the hosting guide once advised, the sandbox still answers a
 // create and sends its webhook only once the commit is on disk. A crash right after the merchant
 // acknowledged session-created leaves the session there.

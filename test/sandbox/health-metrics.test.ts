@@ -1,4 +1,4 @@
-// What an operator of a shared sandbox watches (issue 42): GET /_sandbox/health for the load
+// What an operator of a shared sandbox watches: GET /_sandbox/health for the load
 // balancer, 503 while the database is away and from the moment the process begins to stop; and
 // GET /_sandbox/metrics in Prometheus's text format, counting requests and delivery attempts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
