@@ -49,7 +49,12 @@ export const EVENT_TYPES = [
  * (a transaction when its data names one, else its session), the status that object moved to,
  * and the fields of its data.
  */
-export const EVENT_RULES: { readonly [T in PayinEventType]: { readonly about: "session" | "transaction"; readonly status: string; readonly fields: readonly string[] } } = {
+export interface EventRule {
+  readonly about: "session" | "transaction";
+  readonly status: string;
+  readonly fields: readonly string[];
+}
+export const EVENT_RULES: { readonly [T in PayinEventType]: EventRule } = {
   "session-created": {"about":"session","status":"created","fields":["session_id","counterparty_id","order_id","status","amount","currency"]},
   "transaction-created": {"about":"transaction","status":"created","fields":["transaction_id","session_id","counterparty_id","order_id","status","amount","currency"]},
   "transaction-completed": {"about":"transaction","status":"completed","fields":["transaction_id","session_id","counterparty_id","order_id","status","amount","currency"]},

@@ -8508,7 +8508,7 @@ validate64.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listen_200_body = validate67;
+const validate_connectListener_200_body = validate67;
 function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -10042,17 +10042,17 @@ const responses = [
 	},
 	{
 		document: "sandbox",
-		operationId: "listen",
+		operationId: "connectListener",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
 		status: "200",
 		mediaType: "text/event-stream",
-		validateBody: validate_listen_200_body,
+		validateBody: validate_connectListener_200_body,
 		headers: []
 	},
 	{
 		document: "sandbox",
-		operationId: "listen",
+		operationId: "connectListener",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
 		status: "401",
@@ -10067,7 +10067,7 @@ const responses = [
 	},
 	{
 		document: "sandbox",
-		operationId: "listen",
+		operationId: "connectListener",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
 		status: "422",
@@ -10077,7 +10077,7 @@ const responses = [
 	},
 	{
 		document: "sandbox",
-		operationId: "listen",
+		operationId: "connectListener",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
 		status: "429",
@@ -10092,7 +10092,7 @@ const responses = [
 	},
 	{
 		document: "sandbox",
-		operationId: "listen",
+		operationId: "connectListener",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
 		status: "500",
@@ -10102,7 +10102,7 @@ const responses = [
 	},
 	{
 		document: "sandbox",
-		operationId: "listen",
+		operationId: "connectListener",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
 		status: "503",
@@ -10222,4 +10222,4 @@ const responses = [
 	}
 ];
 
-export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_advanceClock_429_header_Retry_After, validate_armFault_201_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_listen_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };
+export { responses, validate_advanceClock_200_body, validate_advanceClock_400_body, validate_advanceClock_401_header_WWW_Authenticate, validate_advanceClock_429_header_Retry_After, validate_armFault_201_body, validate_connectListener_200_body, validate_createCounterparty_201_body, validate_createCounterparty_400_body, validate_createCounterparty_401_header_WWW_Authenticate, validate_createCounterparty_429_header_Retry_After, validate_createPaymentSession_201_body, validate_getCounterpartySchema_200_body, validate_getSandboxPaymentSession_200_body, validate_getTransaction_200_body, validate_getWebhook_200_body, validate_listDeliveries_200_body, validate_listFaults_200_body, validate_listRequests_200_body, validate_redeliverEvent_200_body, validate_registerWebhook_200_body, validate_simulatePayment_200_body };

@@ -2985,7 +2985,7 @@ validate53.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listen_parameters = validate54;
+const validate_connectListener_parameters = validate54;
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -3594,14 +3594,14 @@ const operations = [
 	},
 	{
 		document: "sandbox",
-		operationId: "listen",
+		operationId: "connectListener",
 		method: "GET",
 		path: "/_sandbox/v1/listen",
 		parameters: [{
 			"name": "forward_to",
 			"in": "query"
 		}],
-		validateParameters: validate_listen_parameters,
+		validateParameters: validate_connectListener_parameters,
 		validateBody: null,
 		statuses: [
 			"200",
@@ -3839,4 +3839,4 @@ const currencyMinorUnits = {
 	"XPF": 0
 };
 
-export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_answerDelivery_body, validate_answerDelivery_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_disarmFault_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_listen_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };
+export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_answerDelivery_body, validate_answerDelivery_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_connectListener_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_disarmFault_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

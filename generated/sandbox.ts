@@ -245,7 +245,7 @@ export interface paths {
          *     listener that goes away without a word is noticed within six seconds; the deliveries it had
          *     not answered are failed and retried on the schedule.
          */
-        get: operations["listen"];
+        get: operations["connectListener"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1314,7 +1314,7 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
-    listen: {
+    connectListener: {
         parameters: {
             query?: {
                 /** @description Where the listener passes each delivery on, shown as the attempts' `url` in the delivery log. */

@@ -113,7 +113,9 @@ const inWorker = (code) =>
   });
 console.log(JSON.stringify({
   requireModule: Boolean(process.features.require_module),
-  lookup: await outcomeOf(() => new Promise((resolve, reject) => dns.lookup("registry.example.org", (e, a) => (e ? reject(e) : resolve(a))))),
+  lookup: await outcomeOf(() =>
+    new Promise((resolve, reject) => dns.lookup("registry.example.org", (e, a) => (e ? reject(e) : resolve(a)))),
+  ),
   lookupPromise: await outcomeOf(() => dns.promises.lookup("telemetry.example.org").then((r) => r.address)),
   resolve: await outcomeOf(() => new dns.promises.Resolver().resolveAny("any.example.org")),
   connect: await outcomeOf(() => connect("203.0.113.7")),

@@ -3,11 +3,11 @@ import { advanceClock } from "./control/advance-clock.ts";
 import { answerDelivery } from "./control/answer-delivery.ts";
 import { armFault } from "./control/arm-fault.ts";
 import { clearFaults } from "./control/clear-faults.ts";
+import { connectListener } from "./control/connect-listener.ts";
 import { disarmFault } from "./control/disarm-fault.ts";
 import { getSandboxPaymentSession } from "./control/get-payment-session.ts";
 import { listDeliveries } from "./control/list-deliveries.ts";
 import { listFaults } from "./control/list-faults.ts";
-import { listen } from "./control/listen.ts";
 import { listRequests } from "./control/list-requests.ts";
 import { redeliverEvent } from "./control/redeliver-event.ts";
 import { resetAccount } from "./control/reset-account.ts";
@@ -38,6 +38,6 @@ export const handlers: Operations = {
   clearFaults,
   disarmFault,
   listRequests,
-  listen,
+  connectListener,
   answerDelivery,
 };

@@ -3,7 +3,7 @@
 import { accountNow } from "../../flow/clock.ts";
 import type { Operation } from "../operation.ts";
 
-export const listen: Operation = {
+export const connectListener: Operation = {
   async handle({ account, parameters }, { listeners, clock }) {
     const stream = await listeners.connect(account.id, parameters.forward_to ?? null, accountNow(clock, account));
     return { status: 200, stream };
