@@ -25,7 +25,16 @@ export default defineConfig({
     globalSetup: ["test/support/loopback-global-setup.ts"],
     setupFiles: ["test/support/loopback-setup.ts"],
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/contract/**"] } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/contract/**", "test/package/**"] } },
+      {
+        extends: true,
+        test: {
+          name: "package",
+          include: ["test/package/**/*.test.ts"],
+          // Packs the package and installs it into a fresh project once, for every file of these tests.
+          globalSetup: ["test/package/support/install.ts"],
+        },
+      },
       {
         extends: true,
         test: {

@@ -1,5 +1,5 @@
 // `prepare` (run by npm ci and npm install in this repository): installs the oldest Node.js the
-// package supports into test/package/node-floor/, where the consumer test runs the packed package
+// package supports into test/package/node-floor/, where the package's tests run the packed package
 // on it. A second copy of the `node` package beside the one npm scripts run on would fight it
 // for node_modules/.bin/node, hence a folder of its own. Does nothing once the pinned version is
 // there (every `npm install` here runs prepare again); installs again when the pin has moved, as

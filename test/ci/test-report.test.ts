@@ -58,11 +58,11 @@ describe("Vitest report checks", () => {
     );
   });
 
-  it("list the repository's test files, this one included, and no fixture of the consumer test", () => {
+  it("list the repository's test files, this one included, and no fixture of the package's tests", () => {
     const all = testFiles();
     expect(all).toContain("test/ci/test-report.test.ts");
-    expect(all).toContain("test/package/consumer.test.ts");
-    expect(all.filter((f) => f.startsWith("test/package/consumer/"))).toEqual([]);
+    expect(all).toContain("test/package/tarball.test.ts");
+    expect(all.filter((f) => f.startsWith("test/package/support/"))).toEqual([]);
     expect(all).toEqual([...all].sort());
   });
 });

@@ -84,7 +84,7 @@ describe("the payin flows", () => {
     }
   });
 
-  // Exit 0 with every workflow passed: the consumer test runs the installed command so.
+  // Exit 0 with every workflow passed: the package's tests run the installed command so.
   it("exit 1 from `payin-conformance flows` when a workflow fails, with JUnit", async () => {
     const cli = path.resolve("src/conformance/cli.ts");
     const run = (...args: string[]) => promisify(execFile)(process.execPath, [cli, "flows", ...args]);

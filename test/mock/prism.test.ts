@@ -353,7 +353,7 @@ describe("starting Prism", () => {
   });
 
   // Prism's node-fetch 2 loads Node's punycode, which Node 22 warns about at every start
-  // (the consumer test runs the installed payin-mock on Node 22.13 and holds its stderr empty).
+  // (the package's tests run the installed payin-mock on Node 22.13 and holds its stderr empty).
   it.each([undefined, false, true])(
     "loads Prism with deprecation warnings off, then puts them back as they were (noDeprecation %s), even when it fails",
     async (before) => {

@@ -1,5 +1,5 @@
 // The oldest Node the package supports is written in src/lib/node-floor.ts; everything else that
-// names it is held to that here: package.json's engines, and the Node the consumer test runs the
+// names it is held to that here: package.json's engines, and the Node the package's tests run the
 // packed package on as the floor (test/package/node-floor/, pinned there and in its lock, installed
 // by npm ci's prepare). A floor raised in one place and not the others would test a Node the
 // package no longer claims, or claim one no test runs.
@@ -23,7 +23,7 @@ describe(`the Node floor, ${NODE_FLOOR}`, () => {
     expect(json(path.join(folder, "package-lock.json")).packages["node_modules/node"].version).toBe(NODE_FLOOR);
   });
 
-  it("is the version of the binary the consumer test runs as the floor", () => {
+  it("is the version of the binary the package's tests run as the floor", () => {
     expect(execFileSync(floorNode, ["--version"], { encoding: "utf8" }).trim()).toBe(`v${NODE_FLOOR}`);
   });
 });
