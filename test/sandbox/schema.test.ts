@@ -61,7 +61,7 @@ describe.skipIf(postgresMissing)("the schema on SQLite and on PostgreSQL", () =>
     ])
       await postgres.run(change);
     expect(differences(await catalogOf(sqlite), await catalogOf(postgres), ENGINES)).toEqual([
-      'accounts.unique: sqlite ["token"], postgres []',
+      'accounts.unique: sqlite ["token_hash"], postgres []',
       'events.checks: sqlite [], postgres ["attempts>=0"]',
       'events.indexes.events_due: sqlite {"columns":["due_ms"],"unique":false,"where":"due_msisnotnull"}, postgres none',
       'faults.columns.matched.default: sqlite "0", postgres "1"',

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
 import { Transactions } from "../../src/sandbox/store/transactions.ts";
+import { tokenHash } from "../../src/sandbox/store/token-hash.ts";
 import { openapi } from "../support/documents.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
 
@@ -49,7 +50,7 @@ describe("the sandbox", () => {
 
     // The payment flow that makes transactions comes with the payment page; store one as it will.
     const direct = new DatabaseSync(db);
-    const { id: accountId } = direct.prepare("SELECT id FROM accounts WHERE token = ?").get(token) as { id: number };
+    const { id: accountId } = direct.prepare("SELECT id FROM accounts WHERE token_hash = ?").get(tokenHash(token)) as { id: number };
     const transaction = {
       id: "txn_test_1",
       status: "completed" as const,

@@ -149,7 +149,7 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
   it.skipIf(skip)("says with the account whether it has a request fault armed, and of that account only", async () => {
     const { store } = await open();
     const [a, b] = [await store.accounts.forToken("armed"), await store.accounts.forToken("other")];
-    const requestFaults = async (token: string) => (await store.accounts.lookUp(token)).requestFaults;
+    const requestFaults = async (token: string) => (await store.accounts.lookUp(token))!.requestFaults;
     expect(await requestFaults("armed")).toBe(false);
     await store.faults.arm(a.id, { target: "delivery", effect: "status", status: 500 }, 0);
     expect(await requestFaults("armed")).toBe(false);
@@ -158,7 +158,7 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     expect(await requestFaults("other")).toBe(false);
     expect((await store.faults.forRequest(a.id, "createPaymentSession"))?.status).toBe(503);
     expect(await requestFaults("armed")).toBe(false);
-    expect((await store.accounts.lookUp("armed")).account).toBe(a);
+    expect((await store.accounts.lookUp("armed"))!.account).toBe(a);
     expect(b.id).not.toBe(a.id);
     await store.close();
   });

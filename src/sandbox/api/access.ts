@@ -1,11 +1,13 @@
 // Who may use a hosted sandbox, and how much: a bearer token at least `minTokenLength` long, so
-// that no one finds an account by guessing (any token is an account); and at most
+// that no one finds an account by guessing where any token is an account; with `issuedOnly`,
+// only the tokens of accounts issued beforehand, the others refused and counted against the
+// address they come from, so that no one tries tokens by the thousand; and at most
 // `ratePerSecond` requests a second per token, with a burst of as many at once, so that one
 // tenant's runaway CI cannot take every process's pool from the others. A customer's payment
 // page has no token: its requests count against the address they come from. The buckets are
-// this process's: behind a balancer over N processes, a token gets up to N times the rate. Both
-// are off by default, as an embedded sandbox needs neither. The rate is measured on the clock
-// the sandbox is given.
+// this process's: behind a balancer over N processes, a token gets up to N times the rate. All
+// are off by default, as an embedded sandbox needs none. Rates are measured on the clock the
+// sandbox is given.
 import { systemClock, type Clock } from "../../lib/clock.ts";
 import { problem } from "../../lib/problem.ts";
 import { refusal, type Answer } from "./answer.ts";
@@ -13,28 +15,68 @@ import { refusal, type Answer } from "./answer.ts";
 export interface AccessSettings {
   minTokenLength?: number;
   ratePerSecond?: number;
+  /** Only the accounts issued beforehand are served (`--accounts issued`): any other token is refused. */
+  issuedOnly?: boolean;
   clock?: Clock;
 }
 
-/** Who a request comes from: the bearer token of an account, or, on a customer's page, the client's address. */
-export type Caller = { token: string } | { client: string };
+/** Who a request comes from: the bearer token of an account, or, on a customer's page, the client's address only. */
+export type Caller = { token: string; client: string } | { client: string };
 
-/** Buckets kept before the full ones (idle for a second or more, as good as new) are let go. */
+/** Buckets kept before the full ones (idle long enough to be as good as new) are let go. */
 const BUCKETS_KEPT = 10_000;
+/** Tokens refused from one address, with `issuedOnly`: this many at once, then one a second. */
+const REFUSALS = { burst: 20, perSecond: 1 };
+const INVALID_TOKEN = { "WWW-Authenticate": 'Bearer realm="payin", error="invalid_token"' };
+
+/** Token buckets by key (a token, an address): each holds the requests its key may still make at once, as of when it was last seen. */
+class Buckets {
+  readonly #clock: Clock;
+  readonly #burst: number;
+  readonly #perSecond: number;
+  readonly #held = new Map<string, { left: number; at: number }>();
+  /** When the full buckets were last let go: at most once a second, so that a flood of keys costs no scan per request. */
+  #prunedAt = 0;
+
+  constructor(clock: Clock, burst: number, perSecond: number) {
+    this.#clock = clock;
+    this.#burst = burst;
+    this.#perSecond = perSecond;
+  }
+
+  /** The whole seconds until `key`'s bucket has a request to give: 0 when it has one, which `take` takes. */
+  waitFor(key: string, take: boolean): number {
+    const now = this.#clock.now();
+    const refilled = (bucket: { left: number; at: number }) =>
+      Math.min(this.#burst, bucket.left + ((now - bucket.at) / 1000) * this.#perSecond);
+    if (this.#held.size > BUCKETS_KEPT && now - this.#prunedAt > 1000) {
+      this.#prunedAt = now;
+      for (const [key, bucket] of this.#held) if (refilled(bucket) >= this.#burst) this.#held.delete(key);
+    }
+    const bucket = this.#held.get(key) ?? { left: this.#burst, at: now };
+    bucket.left = refilled(bucket);
+    bucket.at = now;
+    this.#held.set(key, bucket);
+    if (bucket.left < 1) return Math.max(1, Math.ceil((1 - bucket.left) / this.#perSecond));
+    if (take) bucket.left -= 1;
+    return 0;
+  }
+}
 
 export class Access {
   readonly #minTokenLength: number;
   readonly #rate: number;
-  readonly #clock: Clock;
-  /** Per caller: the requests it may still make at once, as of `at` (ms). */
-  readonly #buckets = new Map<string, { left: number; at: number }>();
-  /** When the full buckets were last let go: at most once a second, so that a flood of tokens costs no scan per request. */
-  #prunedAt = 0;
+  readonly issuedOnly: boolean;
+  /** Per caller, its requests; per address, the tokens it had refused. */
+  readonly #requests: Buckets;
+  readonly #refusals: Buckets;
 
-  constructor({ minTokenLength = 0, ratePerSecond = 0, clock = systemClock }: AccessSettings = {}) {
+  constructor({ minTokenLength = 0, ratePerSecond = 0, issuedOnly = false, clock = systemClock }: AccessSettings = {}) {
     this.#minTokenLength = minTokenLength;
     this.#rate = ratePerSecond;
-    this.#clock = clock;
+    this.issuedOnly = issuedOnly;
+    this.#requests = new Buckets(clock, ratePerSecond, ratePerSecond);
+    this.#refusals = new Buckets(clock, REFUSALS.burst, REFUSALS.perSecond);
   }
 
   /** Why the token is refused (the 401's detail, and the dashboard's sign-in words), or undefined. */
@@ -46,36 +88,35 @@ export class Access {
     );
   }
 
-  /** The refusal of the request, or undefined when it may go (and is counted against its caller's rate). */
-  refusal(caller: Caller): Answer | undefined {
-    const refused = "token" in caller ? this.tokenRefusal(caller.token) : undefined;
-    if (refused !== undefined)
-      return refusal(problem(401, "unauthorized", refused), { "WWW-Authenticate": 'Bearer realm="payin", error="invalid_token"' });
-    const wait = this.#take("token" in caller ? `token ${caller.token}` : `client ${caller.client}`);
+  /**
+   * The refusal of the request before its account is looked up, or undefined when it may go (and
+   * is counted against its caller's rate): a token too short, an address that has had too many
+   * tokens refused, a caller over its rate. `rated`: false for what the sandbox itself asked for
+   * (a listener's answer to a delivery), which no rate may turn away.
+   */
+  refusal(caller: Caller, rated = true): Answer | undefined {
+    if ("token" in caller) {
+      const refused = this.tokenRefusal(caller.token);
+      if (refused !== undefined) return refusal(problem(401, "unauthorized", refused), INVALID_TOKEN);
+      const wait = this.issuedOnly ? this.#refusals.waitFor(caller.client, false) : 0;
+      if (wait > 0) return tooMany(`This address has had more than ${REFUSALS.burst} tokens refused`, wait);
+    }
+    if (this.#rate === 0 || !rated) return undefined;
+    const wait = this.#requests.waitFor("token" in caller ? `token ${caller.token}` : `client ${caller.client}`, true);
     if (wait === 0) return undefined;
-    const who = "token" in caller ? "This account makes" : "This address makes";
-    return refusal(problem(429, "rate_limited", `${who} more than ${this.#rate} requests a second here; retry after ${wait} s.`), {
-      "Retry-After": String(wait),
-    });
+    return tooMany(
+      `${"token" in caller ? "This account makes" : "This address makes"} more than ${this.#rate} requests a second here`,
+      wait,
+    );
   }
 
-  /** Takes one request from the caller's bucket: 0, or the whole seconds until one is there. */
-  #take(key: string): number {
-    if (this.#rate === 0) return 0;
-    const now = this.#clock.now();
-    if (this.#buckets.size > BUCKETS_KEPT && now - this.#prunedAt > 1000) {
-      this.#prunedAt = now;
-      for (const [held, bucket] of this.#buckets)
-        if (bucket.left + ((now - bucket.at) / 1000) * this.#rate >= this.#rate) this.#buckets.delete(held);
-    }
-    const bucket = this.#buckets.get(key) ?? { left: this.#rate, at: now };
-    bucket.left = Math.min(this.#rate, bucket.left + ((now - bucket.at) / 1000) * this.#rate);
-    bucket.at = now;
-    this.#buckets.set(key, bucket);
-    if (bucket.left >= 1) {
-      bucket.left -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.left) / this.#rate));
+  /** The refusal of a token this sandbox did not issue (with `issuedOnly`), counted against the address it came from. */
+  unknownToken(client: string): Answer {
+    this.#refusals.waitFor(client, true);
+    const detail = "This sandbox serves the accounts it issued only, and this bearer token is none of theirs.";
+    return refusal(problem(401, "unauthorized", detail), INVALID_TOKEN);
   }
 }
+
+const tooMany = (what: string, wait: number) =>
+  refusal(problem(429, "rate_limited", `${what}; retry after ${wait} s.`), { "Retry-After": String(wait) });

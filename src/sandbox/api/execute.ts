@@ -52,12 +52,17 @@ const pages: Readonly<Record<string, Page>> = PAGES;
 export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Outcome> {
   const { store, clock } = sandbox;
   const page = pages[call.operationId];
-  // A caller turned away (a token too short, a rate exceeded) is refused before its account is looked up.
-  const turnedAway = sandbox.access.refusal(page?.caller === "customer" ? { client: call.client ?? "" } : { token: call.token ?? "" });
+  const client = call.client ?? "";
+  // A caller turned away (a token too short, a rate exceeded) is refused before its account is looked up. A listener's
+  // answer to a delivery is the sandbox's own asking: no rate turns it away, or the delivery would fail though answered.
+  const caller = page?.caller === "customer" ? { client } : { token: call.token ?? "", client };
+  const turnedAway = sandbox.access.refusal(caller, call.operationId !== "answerDelivery");
   if (turnedAway) return { answer: turnedAway, dropped: false };
   if (page) return { answer: await show(sandbox, page, call), dropped: false };
   const op = byId.get(call.operationId as OperationId)!;
-  const { account, requestFaults } = await store.accounts.lookUp(call.token!);
+  const found = await store.accounts.lookUp(call.token!, { issuedOnly: sandbox.access.issuedOnly });
+  if (!found) return { answer: sandbox.access.unknownToken(client), dropped: false };
+  const { account, requestFaults } = found;
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
   const contract = op.document === "contract";
   const started = clock.now();
@@ -90,7 +95,10 @@ export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Ou
 
 /** A page: its account (but a customer's), its input validated as the operation it is like, then the page. */
 async function show(sandbox: Sandbox, page: Page, call: OperationCall): Promise<Answer> {
-  const account = page.caller === "account" ? (await sandbox.store.accounts.lookUp(call.token!)).account : undefined;
+  const found =
+    page.caller === "account" ? await sandbox.store.accounts.lookUp(call.token!, { issuedOnly: sandbox.access.issuedOnly }) : undefined;
+  if (page.caller === "account" && !found) return sandbox.access.unknownToken(call.client ?? "");
+  const account = found?.account;
   const like = page.validatedAs && byId.get(page.validatedAs)!;
   const read = like?.validateBody ? await call.body() : { json: undefined };
   if ("refusal" in read) return read.refusal;

@@ -168,16 +168,24 @@ export class Store {
       const batch = await this.transaction(async () => {
         await this.#db.lock(SWEEP_LOCK);
         const idle = await this.#db.all<{ id: number }>(IDLE_ACCOUNTS, idleSinceMs, SWEEP_BATCH);
-        for (const { id } of idle) {
-          await this.#db.lock(id);
-          for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, id);
-          await this.#db.run("DELETE FROM accounts WHERE id = ?", id);
-        }
+        for (const { id } of idle) await this.#delete(id);
         return idle.length;
       });
       deleted += batch;
       if (batch < SWEEP_BATCH) return deleted;
     }
+  }
+
+  /** Revokes an issued account: it is deleted with all it holds, and its token opens nothing any more. False when there is none. */
+  revoke(id: number): Promise<boolean> {
+    return this.transaction(() => this.#delete(id));
+  }
+
+  /** Deletes the account with all it holds, under its lock; false when it was gone already. */
+  async #delete(id: number): Promise<boolean> {
+    await this.#db.lock(id);
+    for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, id);
+    return (await this.#db.run("DELETE FROM accounts WHERE id = ?", id)) === 1;
   }
 
   /**

@@ -328,6 +328,14 @@ export const sqliteMigrations: readonly string[] = [
   UPDATE accounts SET last_request_ms = created_at_ms;
   CREATE INDEX accounts_by_last_request ON accounts (last_request_ms);
   `,
+  // Accounts issued to a tenant (payin-sandbox accounts create) beside those a token makes on first
+  // use: a token is kept only as its SHA-256, so that a copy of the database opens no account.
+  `
+  ALTER TABLE accounts RENAME COLUMN token TO token_hash;
+  UPDATE accounts SET token_hash = payin_sha256(token_hash);
+  ALTER TABLE accounts ADD COLUMN name TEXT;
+  ALTER TABLE accounts ADD COLUMN issued INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -482,5 +490,12 @@ export const postgresMigrations: readonly string[] = [
   ALTER TABLE accounts ADD COLUMN last_request_ms BIGINT NOT NULL DEFAULT 0;
   UPDATE accounts SET last_request_ms = created_at_ms;
   CREATE INDEX accounts_by_last_request ON accounts (last_request_ms);
+  `,
+  // Issued accounts, and tokens kept as their SHA-256: see the SQLite migration of the same name.
+  `
+  ALTER TABLE accounts RENAME COLUMN token TO token_hash;
+  UPDATE accounts SET token_hash = encode(sha256(convert_to(token_hash, 'UTF8')), 'hex');
+  ALTER TABLE accounts ADD COLUMN name TEXT;
+  ALTER TABLE accounts ADD COLUMN issued INTEGER NOT NULL DEFAULT 0;
   `,
 ];

@@ -6,6 +6,7 @@ import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { callHooks, TransactionScope, type Database, type Parameter } from "./database.ts";
 import { sqliteMigrations } from "./migrations.ts";
+import { tokenHash } from "./token-hash.ts";
 import { databaseOpenError } from "./open-error.ts";
 
 export const IN_MEMORY = ":memory:";
@@ -139,6 +140,8 @@ function openSqlite(file: string): DatabaseSync {
 
 function prepared(db: DatabaseSync): DatabaseSync {
   db.exec("PRAGMA foreign_keys = ON");
+  // What PostgreSQL has built in, for the migration that keeps tokens as their hashes.
+  db.function("payin_sha256", { deterministic: true }, (text) => tokenHash(String(text)));
   const { user_version: version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
   if (version > sqliteMigrations.length)
     throw new Error(`The database was made by a newer sandbox (schema ${version}; this one knows ${sqliteMigrations.length}).`);
