@@ -76,6 +76,27 @@ describe("an attempt's deadline", () => {
     expect([signals[0]!.aborted, asked]).toEqual([true, [15_000]]);
   });
 
+  it("ends an attempt still waiting for a look-up slot that its account's other attempts hold", async () => {
+    const asked: string[] = [];
+    const destinations = new Destinations({
+      hosted: true,
+      lookups: { perAccount: 1, total: 10 },
+      resolve: (hostname) => {
+        asked.push(hostname);
+        return new Promise(() => {});
+      },
+    });
+    const { transport, timeUp } = transportWith({ allowedHosts: ["*"], destinations, timeoutMs: 15_000 });
+    const { transport: other } = transportWith({ allowedHosts: ["*"], destinations, timeoutMs: 15_000 });
+    void other.send(request("https://stalled.example/first"), new AbortController().signal);
+    await expect.poll(() => asked).toEqual(["stalled.example"]);
+    const waiting = transport.send(request("https://stalled.example/second"), new AbortController().signal);
+    timeUp();
+    expect(await waiting).toEqual({ error: "Not sent: stalled.example could not be resolved within 15 s." });
+    // The first still holds the account's one slot: the second never asked.
+    expect(asked).toEqual(["stalled.example"]);
+  });
+
   it("ends an attempt whose receiver never answers", async () => {
     const { url, seen } = await receiver(() => {});
     const { transport, timeUp } = transportWith({ timeoutMs: 2_000 });
