@@ -57,28 +57,36 @@ export function retryAfterMs(value: string | null, nowMs = Date.now()): number |
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
+/**
+ * The wait before retry `n` (0 for the first) of a request that `response` answered (undefined
+ * when it failed without an answer): its Retry-After, or the backoff, at most `maxDelayMs`.
+ */
+export function retryDelayMs(response: Response | undefined, n: number, retry: RetryOptions = {}): number {
+  const waitMs = retryAfterMs(response?.headers.get("Retry-After") ?? null) ?? backoffMs(n, retry);
+  return Math.min(retry.maxDelayMs ?? DEFAULTS.maxDelayMs, waitMs);
+}
+
 type Fetch = (request: Request, init?: RequestInit) => Promise<Response>;
 
 /** `fetch` with a timeout on each attempt and retries of what may succeed later. */
 export function resilientFetch(fetch: Fetch, { timeoutMs = DEFAULTS.timeoutMs, retry = {} }: ResilienceOptions = {}): Fetch {
   const retries = retry === false ? 0 : (retry.retries ?? DEFAULTS.retries);
-  const maxDelayMs = retry === false ? 0 : (retry.maxDelayMs ?? DEFAULTS.maxDelayMs);
   return async (request, init) => {
     for (let n = 0; ; n++) {
       const attempt = request.clone();
       const signal = timeoutMs === false ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
-      let waitMs: number | undefined;
+      let answered: Response | undefined;
       try {
         const response = await fetch(new Request(attempt, { signal }), init);
         if (n === retries || !RETRIED_STATUSES.has(response.status)) return response;
-        waitMs = retryAfterMs(response.headers.get("Retry-After"));
+        answered = response;
         // Unread, the body would hold its connection.
         await response.body?.cancel();
       } catch (error) {
         // The caller's own abort is not the network's fault: it is not retried.
         if (n === retries || request.signal.aborted) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(maxDelayMs, waitMs ?? backoffMs(n, retry || {}))));
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(answered, n, retry || {})));
     }
   };
 }

@@ -34,8 +34,19 @@ export function summaryLines(report: ConformanceReport): string[] {
       ([operationId, rows]) => `  ${operationId.padEnd(width)}  ${rows.map((r) => `${r.status}${r.exercised ? "✓" : "·"}`).join(" ")}`,
     ),
     `  ${"events".padEnd(width)}  ${report.events.map((e) => `${e.type}${e.exercised ? "✓" : "·"}`).join(" ")}`,
+    ...rateLimitLines(report.rateLimited),
     "",
     `${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.skipped} skipped`,
+  ];
+}
+
+/** How often the target's rate limit answered 429 and the kit waited it out: none when it never did. */
+function rateLimitLines({ requests, waitedMs }: ConformanceReport["rateLimited"]): string[] {
+  if (requests === 0) return [];
+  return [
+    "",
+    `rate limit: ${requests} request${requests === 1 ? " was" : "s were"} answered 429 and sent again after their Retry-After, ` +
+      `the run waiting ${(waitedMs / 1000).toFixed(1)} s in all`,
   ];
 }
 

@@ -11,6 +11,7 @@ import { newCounterparty, PATHS } from "./fixtures.ts";
 import { responsesOf, allOperations } from "./oracle.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 import { Target } from "./target.ts";
+import type { RateLimited } from "./rate-limit.ts";
 import { SERVER_CONDITIONS } from "../lib/problem.ts";
 
 /** Every check of the service, in the order they run. */
@@ -56,6 +57,8 @@ export interface ConformanceReport {
   /** The share of the statuses and event types exercised, in percent. */
   coveragePercent: number;
   counts: { passed: number; failed: number; skipped: number };
+  /** The requests the target's rate limit answered 429, and how long the kit waited them out. */
+  rateLimited: RateLimited;
 }
 
 /** The target could not be reached at all: a run has nothing to check. */
@@ -103,6 +106,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       events,
       coveragePercent: (100 * exercised) / (coverage.length + events.length),
       counts: { passed: count("passed"), failed: count("failed"), skipped: count("skipped") },
+      rateLimited: target.rateLimits.counted,
     };
   } finally {
     await receiver.close();

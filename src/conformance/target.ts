@@ -1,7 +1,9 @@
 // The implementation under test, as the checks call it: every request goes to its base URL with
-// the account's bearer token, every answer is judged by the contract as it comes, and every
-// exchange is kept, for a failure to show what was sent and what came back.
+// the account's bearer token (a rate limit's 429 waited out, rate-limit.ts), every answer is
+// judged by the contract as it comes, and every exchange is kept, for a failure to show what was
+// sent and what came back.
 import { breachesOf, operationOf, type Answer } from "./oracle.ts";
+import { RateLimitWaits } from "./rate-limit.ts";
 
 export interface Exchange {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
@@ -32,6 +34,8 @@ export class Target {
    * address, which a test environment must take. An answer that echoes one keeps the contract.
    */
   readonly ownHttpUrls = new Set<string>();
+  /** The requests the target's rate limit answered 429, waited out and sent again. */
+  readonly rateLimits = new RateLimitWaits();
   readonly #timeoutMs: number;
 
   constructor(baseUrl: string, token: string, timeoutMs = 15_000) {
@@ -48,12 +52,10 @@ export class Target {
       ...headers,
     };
     const url = this.baseUrl + path;
-    const response = await fetch(url, {
-      method,
-      headers: sent,
-      body: text as BodyInit | undefined,
-      signal: AbortSignal.timeout(this.#timeoutMs),
-    });
+    const response = await this.rateLimits.send(
+      (signal) => fetch(url, { method, headers: sent, body: text as BodyInit | undefined, signal }),
+      this.#timeoutMs,
+    );
     const answer: Answer = { status: response.status, headers: response.headers, text: await response.text() };
     const operation = operationOf(method, new URL(url).pathname);
     if (operation) this.seen.add(`${operation.operationId} ${answer.status}`);

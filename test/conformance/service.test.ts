@@ -31,6 +31,25 @@ describe("payin-conformance service", () => {
     expect(report.coveragePercent).toBe(100);
   });
 
+  // The engine of `payin-conformance service --control`, in process: the command's start would add most of a second to the
+  // three the rate limit takes.
+  it("passes every check with the control API against a sandbox that takes 50 requests a second, waiting out each 429", async () => {
+    const limited = await startSandbox({ port: 0, rateLimitPerSecond: 50 });
+    try {
+      const token = `conformance-${crypto.randomUUID()}`;
+      const report = await runConformance({ baseUrl: limited.url, token, control: true, seed: 1 });
+      expect(report.results.filter((r) => r.outcome !== "passed")).toEqual([]);
+      expect(report.rateLimited.requests).toBeGreaterThan(0);
+      expect(summaryLines(report)).toContainEqual(
+        expect.stringMatching(
+          /^rate limit: \d+ requests? (was|were) answered 429 and sent again after their Retry-After, the run waiting \d+\.\d s in all$/,
+        ),
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("skips what needs state or the control API against the mock, and fails nothing", async () => {
     const report = await runConformance({ baseUrl: mock.url, token: "conformance", seed: 1 });
     const byOutcome = outcomes(report);

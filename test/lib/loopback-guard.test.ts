@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import setupLoopbackRun, { withLoopbackPreload } from "../support/loopback-global-setup.ts";
 import { isLoopback, outsideLoopback, readLoopbackLog } from "../support/loopback-guard.mjs";
+import { startDnsServer } from "../support/dns-server.ts";
 
 // Each test leaves the list empty, so that the setup file's own check passes for this file.
 afterEach(() => void (outsideLoopback.length = 0));
@@ -51,6 +52,29 @@ describe("the loopback guard, in this worker", () => {
       ),
     ).rejects.toMatchObject({ code: "ENOTFOUND" });
     expect(outsideLoopback).toEqual(["shop.example.com", "api.example.com", "mx.example.com", "txt.example.com", "six.example.com"]);
+  });
+
+  it("lets a resolver pointed at a DNS server of the test's own on loopback ask about any name, and no other resolver", async () => {
+    const server = await startDnsServer({ "shop.example.com": { A: ["203.0.113.7"] } });
+    try {
+      const own = new dns.promises.Resolver();
+      own.setServers([server.address]);
+      expect(await own.resolve4("shop.example.com")).toEqual(["203.0.113.7"]);
+      const ownCallback = new dns.Resolver();
+      ownCallback.setServers([server.address]);
+      await expect(
+        new Promise((resolve, reject) =>
+          ownCallback.resolve4("shop.example.com", (error, found) => (error ? reject(error) : resolve(found))),
+        ),
+      ).resolves.toEqual(["203.0.113.7"]);
+      expect(outsideLoopback).toEqual([]);
+      const partly = new dns.promises.Resolver();
+      partly.setServers([server.address, "10.0.0.53"]);
+      await expect(partly.resolve4("api.example.com")).rejects.toMatchObject({ code: "ENOTFOUND" });
+      expect([outsideLoopback, server.asked("api.example.com")]).toEqual([["api.example.com"], 0]);
+    } finally {
+      await server.close();
+    }
   });
 
   it("lets loopback through, by address and by name", async () => {
@@ -178,6 +202,29 @@ describe.each(nodes)("the loopback guard, preloaded into a child process: $name"
     expect(entries[0]!.pid).not.toBe(process.pid);
     // The test file that started the child is named in its lines.
     expect(entries[0]!.where).toBe(path.join("test", "lib", "loopback-guard.test.ts"));
+  });
+
+  it("lets a resolver pointed at a DNS server of the test's own on loopback ask about any name, and no other resolver", async () => {
+    const server = await startDnsServer({ "shop.example.com": { A: ["203.0.113.7"] } });
+    try {
+      const own = new dns.promises.Resolver();
+      own.setServers([server.address]);
+      expect(await own.resolve4("shop.example.com")).toEqual(["203.0.113.7"]);
+      const ownCallback = new dns.Resolver();
+      ownCallback.setServers([server.address]);
+      await expect(
+        new Promise((resolve, reject) =>
+          ownCallback.resolve4("shop.example.com", (error, found) => (error ? reject(error) : resolve(found))),
+        ),
+      ).resolves.toEqual(["203.0.113.7"]);
+      expect(outsideLoopback).toEqual([]);
+      const partly = new dns.promises.Resolver();
+      partly.setServers([server.address, "10.0.0.53"]);
+      await expect(partly.resolve4("api.example.com")).rejects.toMatchObject({ code: "ENOTFOUND" });
+      expect([outsideLoopback, server.asked("api.example.com")]).toEqual([["api.example.com"], 0]);
+    } finally {
+      await server.close();
+    }
   });
 
   it("lets loopback through, by address and by name", async () => {

@@ -84,9 +84,9 @@ describe("the packed package", () => {
     expect(broken).toEqual([]);
   });
 
-  it("has at most one runtime dependency, openapi-fetch, and validates events without a library", () => {
+  it("has two small runtime dependencies, openapi-fetch and ipaddr.js, and validates events without a library", () => {
     const manifest = JSON.parse(readFileSync(path.join(project, "node_modules", "payin-acceptance-contract", "package.json"), "utf8"));
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(["openapi-fetch"]);
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(["ipaddr.js", "openapi-fetch"]);
     // PostgreSQL's driver only for those who host a shared sandbox: installed by them, never by a types-and-client user.
     expect(manifest.peerDependenciesMeta.pg).toEqual({ optional: true });
     expect(existsSync(path.join(project, "node_modules", "pg"))).toBe(false);

@@ -482,7 +482,7 @@ describe("deliveries outside loopback (decision D21)", () => {
         // connects (to check the address, decision D21), and tells.
         await wait(() => outsideLoopback.includes("hooks.shop.example.com"), "an attempt to the allowed host");
         const [attempt] = await account.deliveries();
-        expect(attempt.error).toBe("The request failed: ENOTFOUND.");
+        expect(attempt.error).toBe("Not sent: hooks.shop.example.com could not be resolved.");
       } finally {
         outsideLoopback.length = 0;
         await open.close();

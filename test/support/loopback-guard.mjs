@@ -178,10 +178,31 @@ function guardLookup() {
 // (dns.setServers binds them anew from the prototype), so both are patched.
 const RESOLVE = /^(resolve\w*|reverse|lookupService)$/;
 
+/**
+ * Resolvers a test pointed at DNS servers of its own on loopback with setServers: they may ask
+ * about any name, as the question goes nowhere else. Not a resolver whose servers are the
+ * system's, even on loopback: such a server (a local cache) asks the network in turn.
+ */
+const askingLoopback = new WeakSet();
+
+/** The host of a server as setServers takes it: `127.0.0.1`, `127.0.0.1:5353`, `::1`, `[::1]:53`. */
+const serverHost = (server) => (net.isIP(server) ? server : (/^\[(.*)\](:\d+)?$/.exec(server)?.[1] ?? server.replace(/:\d+$/, "")));
+
+function guardSetServers() {
+  for (const prototype of [dns.Resolver.prototype, dns.promises.Resolver.prototype]) {
+    const setServers = prototype.setServers;
+    prototype.setServers = function guardedSetServers(servers) {
+      setServers.call(this, servers);
+      if (servers.length > 0 && servers.every((server) => isLoopback(serverHost(String(server))))) askingLoopback.add(this);
+      else askingLoopback.delete(this);
+    };
+  }
+}
+
 function guardResolvers() {
   const callbackForm = (original, kind) =>
     function guardedResolve(name, ...rest) {
-      if (mayReach(name)) return original.call(this, name, ...rest);
+      if (mayReach(name) || askingLoopback.has(this)) return original.call(this, name, ...rest);
       record(name, kind);
       const callback = rest[rest.length - 1];
       if (typeof callback !== "function") throw refusal(name, "ENOTFOUND");
@@ -190,7 +211,7 @@ function guardResolvers() {
     };
   const promiseForm = (original, kind) =>
     function guardedResolve(name, ...rest) {
-      if (mayReach(name)) return original.call(this, name, ...rest);
+      if (mayReach(name) || askingLoopback.has(this)) return original.call(this, name, ...rest);
       record(name, kind);
       return Promise.reject(refusal(name, "ENOTFOUND"));
     };
@@ -237,6 +258,7 @@ export function installLoopbackGuard() {
   guardConnect();
   guardLookup();
   guardResolvers();
+  guardSetServers();
   guardWorkers();
   // `import { lookup } from "node:dns"` (or { Worker } from "node:worker_threads") reads them as they are now.
   syncBuiltinESMExports();

@@ -1,43 +1,22 @@
 // Where a hosted sandbox may deliver (decision D21): once deliveries may leave loopback
-// (--allow-webhook-host), never to an address of the network the sandbox runs in (loopback,
-// private, carrier-grade NAT, link-local and so cloud metadata, unique-local, multicast,
-// unspecified, or the IPv4-mapped form of any), unless the operator allows that network by name
-// (--allow-webhook-network). The check is made on the address the connection uses: the host is
-// resolved once, every address it resolves to is checked, and the connection goes to the checked
-// one, so that a name cannot resolve to a public address for the check and a private one for
-// the connection. Otherwise, the sandbox would be a proxy into its own network for anyone with a
-// token.
-import { lookup as dnsLookup } from "node:dns/promises";
+// (--allow-webhook-host), only to the public internet (public-address.ts), unless the operator
+// allows a network of its own by name (--allow-webhook-network). The check is made on the address
+// the connection uses: the host is resolved once, every address it resolves to is checked, and
+// the connection goes to the checked one, so that a name cannot resolve to a public address for
+// the check and a private one for the connection. Otherwise, the sandbox would be a proxy into its
+// own network for anyone with a token. What is refused is said without the address: the delivery
+// log would otherwise tell anyone with a token what an internal name resolves to.
 import { BlockList, isIP } from "node:net";
+import { LookupSlots, type LookupBounds } from "./lookup-slots.ts";
+import { isPublicAddress } from "./public-address.ts";
+import { systemResolver, type Resolve } from "./resolver.ts";
 
-/** Resolves a host name to every address it has, as node:dns's lookup with `all` does. */
-export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
-
-const NON_PUBLIC: ReadonlyArray<readonly [string, number, "ipv4" | "ipv6"]> = [
-  ["0.0.0.0", 8, "ipv4"], // "this network", unspecified
-  ["10.0.0.0", 8, "ipv4"],
-  ["100.64.0.0", 10, "ipv4"], // carrier-grade NAT
-  ["127.0.0.0", 8, "ipv4"],
-  ["169.254.0.0", 16, "ipv4"], // link-local: cloud metadata at 169.254.169.254
-  ["172.16.0.0", 12, "ipv4"],
-  ["192.168.0.0", 16, "ipv4"],
-  ["224.0.0.0", 4, "ipv4"], // multicast
-  ["240.0.0.0", 4, "ipv4"], // reserved, and the broadcast address
-  ["::", 128, "ipv6"], // unspecified
-  ["::1", 128, "ipv6"],
-  ["fc00::", 7, "ipv6"], // unique-local
-  ["fe80::", 10, "ipv6"], // link-local
-  ["ff00::", 8, "ipv6"], // multicast
-];
-
-/** The same networks, as a list node:net checks (an IPv4-mapped IPv6 address is checked as its IPv4 one). */
-const nonPublic = new BlockList();
-for (const [network, prefix, family] of NON_PUBLIC) nonPublic.addSubnet(network, prefix, family);
+export type { Resolve } from "./resolver.ts";
 
 /** Why a delivery to an address of the sandbox's own network is not made: the delivery log's words. */
 export const NOT_PUBLIC =
-  "not a public address (loopback, private, link-local or the like): a hosted sandbox delivers there only when started " +
-  "with --allow-webhook-network for its network.";
+  "not a public address (loopback, private, link-local, or another of IANA's special-purpose addresses): " +
+  "a hosted sandbox delivers there only when started with --allow-webhook-network for its network.";
 
 /** A CIDR (`10.1.0.0/16`, `fd00::/8`) as a network to allow, or an error naming the flag. */
 export function parseNetwork(cidr: string): { network: string; prefix: number; family: "ipv4" | "ipv6" } {
@@ -49,41 +28,62 @@ export function parseNetwork(cidr: string): { network: string; prefix: number; f
   return { network, prefix, family: version === 4 ? "ipv4" : "ipv6" };
 }
 
+export interface DestinationSettings {
+  /** Whether deliveries may leave loopback (any --allow-webhook-host). */
+  hosted: boolean;
+  /** Networks of the sandbox's own that deliveries may still reach (--allow-webhook-network). */
+  allowedNetworks?: readonly string[];
+  /** How names are resolved: c-ares, with the hosts file first (resolver.ts), unless another is given. */
+  resolve?: Resolve;
+  /** Look-ups at once, per account and in all. */
+  lookups?: LookupBounds;
+}
+
 export class Destinations {
   /** Whether deliveries may leave loopback: the sandbox is hosted, and this policy applies. */
   readonly hosted: boolean;
   readonly #allowed = new BlockList();
   readonly #resolve: Resolve;
+  readonly #slots: LookupSlots;
 
-  constructor({ hosted, allowedNetworks = [], resolve }: { hosted: boolean; allowedNetworks?: readonly string[]; resolve?: Resolve }) {
+  constructor({ hosted, allowedNetworks = [], resolve, lookups }: DestinationSettings) {
     this.hosted = hosted;
     for (const cidr of allowedNetworks) {
       const { network, prefix, family } = parseNetwork(cidr);
       this.#allowed.addSubnet(network, prefix, family);
     }
-    this.#resolve = resolve ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
+    this.#resolve = resolve ?? systemResolver();
+    this.#slots = new LookupSlots(lookups);
   }
 
   /** Whether the sandbox may connect to `address`: a public one, or one of a network allowed. */
   allows(address: string): boolean {
-    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-    return !nonPublic.check(address, family) || this.#allowed.check(address, family);
+    const version = isIP(address);
+    return isPublicAddress(address) || (version !== 0 && this.#allowed.check(address, version === 6 ? "ipv6" : "ipv4"));
   }
 
   /**
-   * The address to connect to for a named host: resolved once, every address checked, the first
-   * taken; or why there is none. The connection then goes to that address, not to the name.
+   * The address to connect to for a named host: resolved once, within the account's share of the
+   * look-ups, every address checked, the first taken; or why there is none. Gives up once
+   * `signal` aborts (the attempt's time is up). The connection then goes to that address, not to
+   * the name.
    */
-  async addressOf(hostname: string): Promise<{ address: string } | { refusal: string }> {
+  async addressOf(hostname: string, accountId: number, signal: AbortSignal): Promise<{ address: string } | { refusal: string }> {
+    const unresolved = { refusal: `Not sent: ${hostname} could not be resolved.` };
     let addresses: Array<{ address: string }>;
+    let release: (() => void) | undefined;
     try {
-      addresses = await this.#resolve(hostname);
-    } catch (error) {
-      return { refusal: `The request failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.` };
+      release = await this.#slots.take(accountId, signal);
+      addresses = await untilAborted(this.#resolve(hostname, signal), signal);
+    } catch {
+      // Neither the resolver's error nor its detail: either may name what is inside the sandbox's network.
+      return unresolved;
+    } finally {
+      release?.();
     }
-    const refused = addresses.find((a) => !this.allows(a.address));
-    if (refused) return { refusal: `Not sent: ${hostname} resolves to ${refused.address}, ${NOT_PUBLIC}` };
-    return addresses[0] ? { address: addresses[0].address } : { refusal: "The request failed: ENOTFOUND." };
+    if (addresses.length === 0) return unresolved;
+    if (addresses.some((a) => !this.allows(a.address))) return { refusal: `Not sent: ${hostname} is ${NOT_PUBLIC}` };
+    return { address: addresses[0]!.address };
   }
 
   /** Why a registered URL's host, an address written out, will never be delivered to: the field error for POST /webhooks. */
@@ -96,4 +96,14 @@ export class Destinations {
       "this sandbox delivers only to public addresses"
     );
   }
+}
+
+/** `promise`, or the signal's reason once it aborts: a resolver given by a test need not heed the signal. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }

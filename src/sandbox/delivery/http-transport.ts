@@ -1,12 +1,14 @@
 // Delivery over HTTP: a POST of the signed request to the URL the account registered, answered
-// by the receiver's status within the timeout, never following a redirect. Embedded, loopback
-// hosts only, unless other hosts are allowed (decision D21): a sandbox run in CI reaches no one
-// by mistake. Hosted (other hosts allowed), no address of the sandbox's own network, loopback
+// by the receiver's status within the timeout, never following a redirect. The timeout bounds
+// the whole attempt, the host's look-up and a second connection included, so that one account's
+// slow DNS delays no other's attempt and no attempt outlives its claim. Embedded, loopback hosts
+// only, unless other hosts are allowed (decision D21): a sandbox run in CI reaches no one by
+// mistake. Hosted (other hosts allowed), no address of the sandbox's own network, loopback
 // included, unless its network is allowed (destinations.ts).
 import http, { type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
 import { DELIVERY_TIMEOUT_MS } from "../../lib/contract-facts.ts";
-import { isIP } from "node:net";
+import { isIP, type Socket } from "node:net";
 import { isLoopbackHost } from "../flow/urls.ts";
 import { Destinations, NOT_PUBLIC } from "./destinations.ts";
 import type { Transport, TransportResult, WebhookRequest } from "./transport.ts";
@@ -14,28 +16,46 @@ import type { Transport, TransportResult, WebhookRequest } from "./transport.ts"
 // node:http's client with connections kept alive, rather than fetch: a third of the cost per
 // delivery here.
 const clients = {
-  "http:": { request: http.request, agent: new http.Agent({ keepAlive: true }) },
-  "https:": { request: https.request, agent: new https.Agent({ keepAlive: true }) },
+  "http:": { request: http.request, agent: new http.Agent({ keepAlive: true }), tls: {} },
+  "https:": { request: https.request, agent: new https.Agent({ keepAlive: true }), tls: {} },
 } as const;
 // A test's receiver on this machine has a self-signed certificate, and nothing between two
 // loopback processes can pose as it: its certificate is not checked (D21). Every other host's is.
-const loopbackTls = { request: https.request, agent: new https.Agent({ keepAlive: true, rejectUnauthorized: false }) };
+const loopbackTls = {
+  request: https.request,
+  agent: new https.Agent({ keepAlive: true, rejectUnauthorized: false }),
+  tls: { rejectUnauthorized: false },
+};
 
-class TimeoutError extends Error {
-  override name = "TimeoutError";
+/** A kept-alive connection the receiver had closed: the request failed before any byte of an answer came. */
+class StaleConnection extends Error {
+  override name = "StaleConnection";
 }
 
-/** POSTs the body and resolves to the status the receiver answers, once its headers arrive. */
-function post(
-  url: string,
+/**
+ * POSTs the body and resolves to the status the receiver answers, once its headers arrive. On a
+ * kept-alive connection that turns out closed, once more on a new one: the receiver closed it
+ * while idle (its keep-alive timeout) as the request went, and so never saw it. Never after the
+ * receiver began to answer, which may have acted on the request.
+ */
+async function post(target: URL, headers: OutgoingHttpHeaders, body: string, signal: AbortSignal, address: string | undefined) {
+  try {
+    return await postOn(target, headers, body, signal, address, false);
+  } catch (error) {
+    if (!(error instanceof StaleConnection)) throw error;
+    return postOn(target, headers, body, signal, address, true);
+  }
+}
+
+function postOn(
+  target: URL,
   headers: OutgoingHttpHeaders,
   body: string,
-  timeoutMs: number,
   signal: AbortSignal,
   address: string | undefined,
+  fresh: boolean,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const target = new URL(url);
     // POST /webhooks takes only https:// and loopback http:// URLs.
     const client =
       target.protocol === "https:" && isLoopbackHost(target.hostname) ? loopbackTls : clients[target.protocol as keyof typeof clients];
@@ -44,7 +64,9 @@ function post(
       {
         method: "POST",
         headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-        agent: client.agent,
+        // A connection of its own, closed after: not one the pool might hand out stale again.
+        agent: fresh ? false : client.agent,
+        ...client.tls,
         signal,
         // To the address checked for the name, and to no other it might resolve to now: the name stays the Host and the TLS name.
         ...(address
@@ -57,7 +79,6 @@ function post(
           : {}),
       },
       (res) => {
-        clearTimeout(timer);
         // Unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another
         // connection; what the receiver sees is the same.
         // Stryker disable next-line CallExpression: see above
@@ -65,56 +86,78 @@ function post(
         resolve(res.statusCode!);
       },
     );
-    const timer = setTimeout(() => req.destroy(new TimeoutError()), timeoutMs);
-    req.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
+    // What the connection had read before this request: anything more is the receiver's answer begun.
+    let connection: { socket: Socket; bytesBefore: number } | undefined;
+    req.once("socket", (socket) => {
+      connection = { socket, bytesBefore: socket.bytesRead };
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      const unanswered = connection !== undefined && connection.socket.bytesRead === connection.bytesBefore;
+      const stale = req.reusedSocket && unanswered && (error.code === "ECONNRESET" || error.code === "EPIPE") && !signal.aborted;
+      reject(stale ? new StaleConnection(error.message, { cause: error }) : error);
     });
     req.end(body);
   });
 }
 
 export interface HttpTransportSettings {
-  /** How long a receiver has to answer. */
+  /** How long an attempt may take, from its start: the look-up, the connection, a second one, and the receiver's answer. */
   timeoutMs?: number;
   /** Hosts outside loopback that may be delivered to; `*` for every host (decision D21). */
   allowedHosts?: readonly string[];
   /** Which addresses may be connected to once other hosts are allowed; by default none of the sandbox's own network. */
   destinations?: Destinations;
+  /** The signal that ends an attempt once its time is up: `AbortSignal.timeout` unless a test ends it when it says. */
+  deadline?: (timeoutMs: number) => AbortSignal;
 }
 
 export class HttpTransport implements Transport {
   readonly timeoutMs: number;
   readonly #allowedHosts: ReadonlySet<string>;
   readonly #destinations: Destinations;
+  readonly #deadline: (timeoutMs: number) => AbortSignal;
 
   constructor(settings: HttpTransportSettings = {}) {
     this.timeoutMs = settings.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     this.#allowedHosts = new Set(settings.allowedHosts?.map((host) => host.toLowerCase()));
     this.#destinations = settings.destinations ?? new Destinations({ hosted: this.#allowedHosts.size > 0 });
+    this.#deadline = settings.deadline ?? ((ms) => AbortSignal.timeout(ms));
   }
 
   async send(request: WebhookRequest, signal: AbortSignal): Promise<TransportResult> {
     if (request.url === null) return { nowhere: true };
-    const refusal = this.#refusal(request.url);
+    const target = URL.parse(request.url);
+    if (target === null) return { error: "Not sent: the registered URL is not one a client can reach." };
+    const refusal = this.#refusal(target.hostname);
     if (refusal !== null) return { error: refusal };
+    // The attempt's whole time is the timeout, whatever it waits on: the dispatcher's claim on the attempt, which another
+    // process takes over once it lapses, is counted from it.
+    const timeUp = this.#deadline(this.timeoutMs);
+    const ended = AbortSignal.any([signal, timeUp]);
+    const within = `within ${this.timeoutMs / 1000} s`;
     // Hosted: an address written out is checked as it is; a name is resolved and checked here, before any connection.
-    const hosted = this.#destinations.hosted;
-    const literal = hosted ? unbracketed(new URL(request.url).hostname) : "";
-    if (isIP(literal) && !this.#destinations.allows(literal)) return { error: `Not sent: ${literal} is ${NOT_PUBLIC}` };
-    const checked = hosted && !isIP(literal) ? await this.#destinations.addressOf(new URL(request.url).hostname) : undefined;
-    if (checked && "refusal" in checked) return { error: checked.refusal };
+    let address: string | undefined;
+    const literal = unbracketed(target.hostname);
+    if (this.#destinations.hosted && isIP(literal) && !this.#destinations.allows(literal))
+      return { error: `Not sent: ${literal} is ${NOT_PUBLIC}` };
+    if (this.#destinations.hosted && !isIP(literal)) {
+      const checked = await this.#destinations.addressOf(target.hostname, request.accountId, ended);
+      if (timeUp.aborted) return { error: `Not sent: ${target.hostname} could not be resolved ${within}.` };
+      if ("refusal" in checked) return { error: checked.refusal };
+      address = checked.address;
+    }
     try {
-      return { status: await post(request.url, request.headers, request.body, this.timeoutMs, signal, checked?.address) };
+      return { status: await post(target, request.headers, request.body, ended, address) };
     } catch (caught) {
-      return { error: describe(caught, this.timeoutMs) };
+      if (timeUp.aborted) return { error: `No answer ${within}.` };
+      const { code, message } = caught as { code?: string; message: string };
+      return { error: `The request failed: ${code ?? message}.` };
     }
   }
 
-  /** Why the sandbox makes no connection to `url` for its host's name, or null when it may (decision D21). */
-  #refusal(url: string): string | null {
-    const hostname = URL.parse(url)?.hostname;
-    if (hostname === undefined || this.#allowedHosts.has("*") || this.#allowedHosts.has(hostname)) return null;
+  /** Why the sandbox makes no connection to `hostname` for its name, or null when it may (decision D21). */
+  #refusal(hostname: string): string | null {
+    if (this.#allowedHosts.has("*") || this.#allowedHosts.has(hostname)) return null;
     // Embedded, loopback is where the tests' receivers are; hosted, it is the sandbox's own machine (destinations.ts).
     if (isLoopbackHost(hostname) && !this.#destinations.hosted) return null;
     return this.#destinations.hosted
@@ -124,9 +167,3 @@ export class HttpTransport implements Transport {
 }
 
 const unbracketed = (hostname: string) => hostname.replace(/^\[|\]$/g, "");
-
-function describe(error: unknown, timeoutMs: number): string {
-  if ((error as Error).name === "TimeoutError") return `No answer within ${timeoutMs / 1000} s.`;
-  const { code, message } = error as { code?: string; message: string };
-  return `The request failed: ${code ?? message}.`;
-}

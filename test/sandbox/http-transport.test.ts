@@ -1,0 +1,162 @@
+// The HTTP transport's bounds (http-transport.ts): one deadline, the delivery timeout, for the
+// whole attempt, whatever it waits on (the host's look-up, the receiver's answer), so that an
+// attempt ends before its claim does; and a kept-alive connection the receiver had closed tried
+// once more on a new one, and only that. The deadline is the test's own signal: it ends an attempt
+// when the test says, and no test waits for a timeout on the clock.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Destinations } from "../../src/sandbox/delivery/destinations.ts";
+import { HttpTransport } from "../../src/sandbox/delivery/http-transport.ts";
+import type { WebhookRequest } from "../../src/sandbox/delivery/transport.ts";
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+/** A receiver on loopback; `handle` gets each request with its connection's number and the request's number on it (from 1). */
+async function receiver(handle: (req: IncomingMessage, res: ServerResponse, at: { connection: number; n: number }) => void) {
+  const sockets = new Map<Socket, { connection: number; n: number }>();
+  const seen: Array<{ connection: number; n: number }> = [];
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const at = sockets.get(req.socket) ?? { connection: sockets.size + 1, n: 0 };
+    at.n++;
+    sockets.set(req.socket, at);
+    seen.push({ ...at });
+    req.resume();
+    handle(req, res, at);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen };
+}
+
+const request = (url: string, accountId = 1): WebhookRequest => ({
+  accountId,
+  url,
+  headers: { "Content-Type": "application/json" },
+  body: "{}",
+});
+
+/** A transport whose attempts end when the test aborts `deadline`; `asked` counts the deadlines it made, with their length. */
+function transportWith(settings: ConstructorParameters<typeof HttpTransport>[0] = {}) {
+  let deadline = new AbortController();
+  const asked: number[] = [];
+  const transport = new HttpTransport({
+    ...settings,
+    deadline: (ms) => {
+      asked.push(ms);
+      deadline = new AbortController();
+      return deadline.signal;
+    },
+  });
+  return { transport, asked, timeUp: () => deadline.abort(new DOMException("time is up", "TimeoutError")) };
+}
+
+/** Lets the connection of an answered request go back to its pool. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("an attempt's deadline", () => {
+  it("ends an attempt whose host's look-up never answers, saying so without the resolver's detail", async () => {
+    const signals: AbortSignal[] = [];
+    const destinations = new Destinations({
+      hosted: true,
+      resolve: (_hostname, signal) => {
+        signals.push(signal);
+        return new Promise(() => {});
+      },
+    });
+    const { transport, asked, timeUp } = transportWith({ allowedHosts: ["*"], destinations, timeoutMs: 15_000 });
+    const sent = transport.send(request("https://stalled.example/hook"), new AbortController().signal);
+    await expect.poll(() => signals.length).toBe(1);
+    timeUp();
+    expect(await sent).toEqual({ error: "Not sent: stalled.example could not be resolved within 15 s." });
+    // The resolver is told, so that c-ares cancels its question; the attempt had one deadline, of the whole timeout.
+    expect([signals[0]!.aborted, asked]).toEqual([true, [15_000]]);
+  });
+
+  it("ends an attempt still waiting for a look-up slot that its account's other attempts hold", async () => {
+    const asked: string[] = [];
+    const destinations = new Destinations({
+      hosted: true,
+      lookups: { perAccount: 1, total: 10 },
+      resolve: (hostname) => {
+        asked.push(hostname);
+        return new Promise(() => {});
+      },
+    });
+    const { transport, timeUp } = transportWith({ allowedHosts: ["*"], destinations, timeoutMs: 15_000 });
+    const { transport: other } = transportWith({ allowedHosts: ["*"], destinations, timeoutMs: 15_000 });
+    void other.send(request("https://stalled.example/first"), new AbortController().signal);
+    await expect.poll(() => asked).toEqual(["stalled.example"]);
+    const waiting = transport.send(request("https://stalled.example/second"), new AbortController().signal);
+    timeUp();
+    expect(await waiting).toEqual({ error: "Not sent: stalled.example could not be resolved within 15 s." });
+    // The first still holds the account's one slot: the second never asked.
+    expect(asked).toEqual(["stalled.example"]);
+  });
+
+  it("ends an attempt whose receiver never answers", async () => {
+    const { url, seen } = await receiver(() => {});
+    const { transport, timeUp } = transportWith({ timeoutMs: 2_000 });
+    const sent = transport.send(request(url), new AbortController().signal);
+    await expect.poll(() => seen.length).toBe(1);
+    timeUp();
+    expect(await sent).toEqual({ error: "No answer within 2 s." });
+  });
+
+  it("is by default AbortSignal.timeout of the delivery timeout, taken as the attempt starts", async () => {
+    const { url, seen } = await receiver(() => {});
+    const timeUp = new AbortController();
+    const timeout = vi.spyOn(AbortSignal, "timeout").mockReturnValue(timeUp.signal);
+    try {
+      const sent = new HttpTransport({ timeoutMs: 15_000 }).send(request(url), new AbortController().signal);
+      expect(timeout.mock.calls).toEqual([[15_000]]);
+      await expect.poll(() => seen.length).toBe(1);
+      timeUp.abort();
+      expect(await sent).toEqual({ error: "No answer within 15 s." });
+    } finally {
+      timeout.mockRestore();
+    }
+  });
+});
+
+describe("a kept-alive connection", () => {
+  it("that the receiver closed is tried once more on a new connection, within the same deadline", async () => {
+    // A receiver that closes an idle connection as the next request on it arrives (its keep-alive timeout firing then).
+    const { url, seen } = await receiver((req, res, { n }) => (n > 1 ? req.socket.destroy() : res.writeHead(204).end()));
+    const { transport, asked } = transportWith();
+    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 204 });
+    await settle();
+    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 204 });
+    expect(seen).toEqual([
+      { connection: 1, n: 1 },
+      { connection: 1, n: 2 },
+      { connection: 2, n: 1 },
+    ]);
+    expect(asked).toHaveLength(2);
+  });
+
+  it("is not tried again once the receiver began to answer", async () => {
+    const { url, seen } = await receiver((req, res, { n }) => {
+      if (n === 1) return res.writeHead(204).end();
+      req.socket.write("HTTP/1.1 20");
+      req.socket.destroy();
+    });
+    const { transport } = transportWith();
+    await transport.send(request(url), new AbortController().signal);
+    await settle();
+    expect(await transport.send(request(url), new AbortController().signal)).toMatchObject({
+      error: expect.stringMatching(/^The request failed: /),
+    });
+    expect(seen).toHaveLength(2);
+  });
+
+  it("is the only one tried again: a new connection dropped is the attempt's failure", async () => {
+    const { url, seen } = await receiver((req) => req.socket.destroy());
+    const { transport } = transportWith();
+    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ error: "The request failed: ECONNRESET." });
+    expect(seen).toHaveLength(1);
+  });
+});
