@@ -57,3 +57,10 @@ export function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise
     signal?.addEventListener("abort", done, { once: true });
   });
 }
+
+/** A signal that aborts once `ms` have passed on `clock`, with a TimeoutError, as `AbortSignal.timeout` does on the system's. */
+export function timeoutSignal(clock: Clock, ms: number): AbortSignal {
+  const controller = new AbortController();
+  clock.setTimer(ms, () => controller.abort(new DOMException("The operation timed out.", "TimeoutError")));
+  return controller.signal;
+}

@@ -1,5 +1,7 @@
 // Webhook delivery from the sandbox: retries on the account's clock with the same webhook-id,
-// events that wait for a URL, redelivery, the attempts list, and nothing lost across a kill.
+// events that wait for a URL, redelivery, the attempts list, and nothing lost across a kill. What
+// waits for a delivery waits for it to happen, bounded by the test's timeout; a receiver that never
+// answers is timed out on a clock the test moves.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +18,7 @@ import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { outsideLoopback } from "../support/loopback-guard.ts";
 import { accountOn } from "../support/sandbox-account.ts";
+import { ManualClock } from "../support/manual-clock.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";
 
 let sandbox: RunningSandbox;
@@ -33,12 +36,39 @@ afterEach(() => {
   endpoint.answer = () => 204;
 });
 
-const wait = async (check: () => boolean, what: string) => {
-  for (let i = 0; i < 300; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`Timed out waiting for ${what}.`);
+/** Waits for `check` to hold: for a delivery to be made, however long the machine takes (the test's timeout bounds it). */
+const wait = (check: () => boolean, what: string) =>
+  vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`Still waiting for ${what}.`);
+    },
+    { timeout: 30_000, interval: 10 },
+  );
+
+/** The account's time, as its dashboard shows it. */
+async function accountTime(token: string) {
+  const signIn = await fetch(`${sandbox.url}/_sandbox/dashboard/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token }),
+    redirect: "manual",
+  });
+  const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+  const page = await (await fetch(`${sandbox.url}/_sandbox/dashboard`, { headers: { cookie } })).text();
+  return Date.parse(/The account's time: <code>([^<]+)<\/code>/.exec(page)![1]!);
+}
+
+/** The account's delivery log, once it lists an attempt. */
+const firstDeliveries = async (account: ReturnType<typeof accountOn>) => {
+  let listed: any[] = [];
+  await vi.waitFor(
+    async () => {
+      listed = await account.deliveries();
+      if (listed.length === 0) throw new Error("no attempt yet");
+    },
+    { timeout: 30_000, interval: 10 },
+  );
+  return listed;
 };
 
 describe("webhook delivery", () => {
@@ -93,13 +123,14 @@ describe("webhook delivery", () => {
   it("makes, within an advance, the retry of an attempt that failed while the advance began", async () => {
     const account = accountOn(sandbox.url);
     await account.register(endpoint.url);
-    // The first attempt's answer waits until the advance has begun: its failure is recorded on the advanced clock.
+    // The first attempt's answer waits until the advance has moved the clock (the dashboard shows the account's time): its
+    // failure is recorded on the advanced clock.
     let advanced: Promise<{ body: { attempts_made: number } }> | undefined;
     let attempts = 0;
     endpoint.answer = async () => {
       if (++attempts > 1) return 204;
       advanced = account.advance(10);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await vi.waitFor(async () => expect((await accountTime(account.token)) - Date.now()).toBeGreaterThan(5_000), { timeout: 30_000 });
       return 500;
     };
     await account.session();
@@ -130,7 +161,7 @@ describe("webhook delivery", () => {
     const account = accountOn(sandbox.url);
     const session = await account.session();
     await account.simulate(session.id, { outcome: "fail" });
-    await new Promise((r) => setTimeout(r, 50));
+    // Each event was committed, and waited, before simulate answered: none was sent.
     expect(await account.deliveries()).toEqual([]);
     await account.register(endpoint.url);
     const mine = () => endpoint.attempts.filter((a) => JSON.parse(a.body).data.session_id === session.id);
@@ -191,11 +222,7 @@ describe("webhook delivery", () => {
     await closed.close();
     await account.register(closed.url);
     const session = await account.session();
-    let listed: any[] = [];
-    for (let i = 0; i < 300 && listed.length === 0; i++) {
-      listed = await account.deliveries();
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const listed = await firstDeliveries(account);
     expect(listed[0]).toMatchObject({ status: "failed", url: closed.url });
     expect(listed[0].response_status).toBeUndefined();
     expect(listed[0].error).toBe("The request failed: ECONNREFUSED.");
@@ -220,8 +247,9 @@ describe("webhook delivery", () => {
   });
 
   /**
-   * On a sandbox that waits 300 ms for a receiver: a session whose session-created was delivered, then paid or failed
-   * while the receiver hangs on transaction-created, so that the session has an attempt under way.
+   * On a sandbox that waits 300 ms of its clock for a receiver: a session whose session-created was delivered, then paid
+   * or failed while the receiver hangs on transaction-created, so that the session has an attempt under way, until the
+   * test moves the clock.
    */
   async function attemptUnderWay(quick: RunningSandbox, simulate: Record<string, unknown>) {
     const account = accountOn(quick.url);
@@ -229,22 +257,26 @@ describe("webhook delivery", () => {
     const session = await account.session();
     await wait(() => endpoint.attempts.some((a) => JSON.parse(a.body).data.session_id === session.id), "session-created");
     const [created] = await account.deliveries();
+    const arrived = endpoint.arrivals.length;
     endpoint.answer = ({ type }) => (type === "transaction-created" ? "hang" : 204);
     await account.simulate(session.id, simulate);
-    await new Promise((r) => setTimeout(r, 50));
+    await wait(() => endpoint.arrivals.slice(arrived).some((a) => a.type === "transaction-created"), "transaction-created under way");
     return { account, created };
   }
 
   it(
     "redelivers an earlier event of a session after the attempt under way of its session, " + "and answers with that event's attempt",
     async () => {
-      const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
+      const clock = new ManualClock(Date.now());
+      const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300, clock });
       try {
         const { account, created } = await attemptUnderWay(quick, { outcome: "fail", failure_reason: "card_declined" });
         let answered = false;
         const redelivered = account.call("POST", `/_sandbox/v1/deliveries/${created.event_id}/redeliver`).finally(() => (answered = true));
+        // The attempt under way cannot end before the clock moves: had the redelivery not waited for it, it would have answered.
         await new Promise((r) => setTimeout(r, 100));
         expect(answered, "not while its session's attempt is under way").toBe(false);
+        await clock.advance(300);
         const answer = await redelivered;
         // The hung attempt of transaction-created ended meanwhile; the answer is session-created's own.
         expect(answer.body).toMatchObject({ event_id: created.event_id, event_type: "session-created", attempt: 2, status: "succeeded" });
@@ -260,12 +292,14 @@ describe("webhook delivery", () => {
   );
 
   it("answers 404 to a redelivery whose account is reset while it waits for its session's attempt under way", async () => {
-    const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
+    const clock = new ManualClock(Date.now());
+    const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300, clock });
     try {
       const { account, created } = await attemptUnderWay(quick, { outcome: "pay" });
       const redelivered = account.call("POST", `/_sandbox/v1/deliveries/${created.event_id}/redeliver`);
-      await new Promise((r) => setTimeout(r, 50));
       expect((await account.call("POST", "/_sandbox/v1/reset")).status).toBe(204);
+      // The attempt under way ends, and the redelivery finds its event gone with the account's records.
+      await clock.advance(300);
       expect(await redelivered).toMatchObject({ status: 404, body: { code: "not_found" } });
     } finally {
       await quick.close();
@@ -320,11 +354,7 @@ describe("what counts as delivered", () => {
       await account.register(endpoint.url);
       endpoint.answer = () => answer;
       await account.session();
-      let listed: any[] = [];
-      for (let i = 0; i < 300 && listed.length === 0; i++) {
-        listed = await account.deliveries();
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      const listed = await firstDeliveries(account);
       expect(listed[0], String(answer)).toMatchObject({ status: outcome, response_status: answer });
       if (outcome === "failed") expect(listed[0].error).toBe(`The receiver answered ${answer}.`);
       else expect(listed[0].error).toBeUndefined();
@@ -352,11 +382,7 @@ describe("what counts as delivered", () => {
       await account.register(endpoint.url);
       endpoint.answer = () => "hang";
       await account.session();
-      let listed: any[] = [];
-      for (let i = 0; i < 300 && listed.length === 0; i++) {
-        listed = await account.deliveries();
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      const listed = await firstDeliveries(account);
       expect(listed[0]).toMatchObject({ status: "failed", error: "No answer within 0.2 s." });
       expect(listed[0].response_status).toBeUndefined();
       expect(listed[0].duration_ms).toBeGreaterThanOrEqual(150);
@@ -461,8 +487,7 @@ describe("deliveries outside loopback (decision D21)", () => {
     const account = accountOn(sandbox.url);
     await account.register("https://hooks.shop.example.com/payin");
     await account.session();
-    let listed: any[] = [];
-    for (let i = 0; i < 300 && listed.length === 0; i++) listed = await account.deliveries();
+    const listed = await firstDeliveries(account);
     expect(listed[0]).toMatchObject({
       status: "failed",
       error: "Not sent: the sandbox delivers only to loopback hosts unless started with --allow-webhook-host hooks.shop.example.com.",
@@ -542,7 +567,8 @@ describe("a sandbox killed before its deliveries were acknowledged", () => {
       const session = await account.session();
       const paid = await account.simulate(session.id, { outcome: "pay" });
       expect(paid.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 200));
+      // Killed with an attempt under way, unanswered.
+      await wait(() => receiver.arrivals.length > 0, "an attempt");
       const dead = child!;
       dead.kill("SIGKILL");
       await new Promise((r) => dead.once("exit", r));

@@ -14,6 +14,8 @@ export interface Receiver {
   url: string;
   /** Every attempt answered, in order. */
   readonly attempts: ReceivedAttempt[];
+  /** Every attempt as it arrived, answered yet or not (one that hangs), in order. */
+  readonly arrivals: Array<{ id: string; type: string }>;
   /** With a secret: the events that verified, in arrival order (a retried event once per accepted attempt). */
   events: PayinEvent[];
   /** The status for the next attempt (`n` counts from 1), at once or once it resolves; "hang" never answers. */
@@ -34,6 +36,7 @@ const typeOf = (body: string): string => {
 export async function startReceiver({ secret }: { secret?: string } = {}): Promise<Receiver> {
   const kit = await startKitReceiver();
   const events: PayinEvent[] = [];
+  const arrivals: Array<{ id: string; type: string }> = [];
   const attempt = (d: Delivery): ReceivedAttempt => ({ ...d, id: String(d.headers["webhook-id"]), type: typeOf(d.body) });
   const ok = () => kit.deliveries.filter((d) => d.status >= 200 && d.status < 300).map(attempt);
   const receiver: Receiver = {
@@ -42,6 +45,7 @@ export async function startReceiver({ secret }: { secret?: string } = {}): Promi
       return kit.deliveries.map(attempt);
     },
     events,
+    arrivals,
     answer: () => 204,
     delivered: (count, timeoutMs = 10_000) =>
       kit
@@ -54,11 +58,9 @@ export async function startReceiver({ secret }: { secret?: string } = {}): Promi
     close: () => kit.close(),
   };
   kit.answer = async (arrival) => {
-    const status = await receiver.answer({
-      id: String(arrival.headers["webhook-id"]),
-      type: typeOf(arrival.body),
-      n: kit.deliveries.length + 1,
-    });
+    const arrived = { id: String(arrival.headers["webhook-id"]), type: typeOf(arrival.body) };
+    arrivals.push(arrived);
+    const status = await receiver.answer({ ...arrived, n: kit.deliveries.length + 1 });
     if (status === "hang" || secret === undefined || status < 200 || status > 299) return status;
     try {
       events.push(await verifyWebhook(arrival.body, arrival.headers, secret));

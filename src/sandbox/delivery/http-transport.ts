@@ -7,6 +7,7 @@
 // included, unless its network is allowed (destinations.ts).
 import http, { type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
+import { systemClock, timeoutSignal, type Clock } from "../../lib/clock.ts";
 import { DELIVERY_TIMEOUT_MS } from "../../lib/contract-facts.ts";
 import { isIP, type Socket } from "node:net";
 import { isLoopbackHost } from "../flow/urls.ts";
@@ -107,21 +108,21 @@ export interface HttpTransportSettings {
   allowedHosts?: readonly string[];
   /** Which addresses may be connected to once other hosts are allowed; by default none of the sandbox's own network. */
   destinations?: Destinations;
-  /** The signal that ends an attempt once its time is up: `AbortSignal.timeout` unless a test ends it when it says. */
-  deadline?: (timeoutMs: number) => AbortSignal;
+  /** The clock the timeout is measured on: the system's unless a test moves its own. */
+  clock?: Clock;
 }
 
 export class HttpTransport implements Transport {
   readonly timeoutMs: number;
   readonly #allowedHosts: ReadonlySet<string>;
   readonly #destinations: Destinations;
-  readonly #deadline: (timeoutMs: number) => AbortSignal;
+  readonly #clock: Clock;
 
   constructor(settings: HttpTransportSettings = {}) {
     this.timeoutMs = settings.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     this.#allowedHosts = new Set(settings.allowedHosts?.map((host) => host.toLowerCase()));
     this.#destinations = settings.destinations ?? new Destinations({ hosted: this.#allowedHosts.size > 0 });
-    this.#deadline = settings.deadline ?? ((ms) => AbortSignal.timeout(ms));
+    this.#clock = settings.clock ?? systemClock;
   }
 
   async send(request: WebhookRequest, signal: AbortSignal): Promise<TransportResult> {
@@ -132,7 +133,7 @@ export class HttpTransport implements Transport {
     if (refusal !== null) return { error: refusal };
     // The attempt's whole time is the timeout, whatever it waits on: the dispatcher's claim on the attempt, which another
     // process takes over once it lapses, is counted from it.
-    const timeUp = this.#deadline(this.timeoutMs);
+    const timeUp = timeoutSignal(this.#clock, this.timeoutMs);
     const ended = AbortSignal.any([signal, timeUp]);
     const within = `within ${this.timeoutMs / 1000} s`;
     // Hosted: an address written out is checked as it is; a name is resolved and checked here, before any connection.

@@ -58,7 +58,7 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
     ...(options.allowWebhookNetworks ? { allowedNetworks: options.allowWebhookNetworks } : {}),
     ...(options.resolveHost ? { resolve: options.resolveHost } : {}),
   });
-  const http = new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts, destinations });
+  const http = new HttpTransport({ timeoutMs: options.deliveryTimeoutMs, allowedHosts: options.allowWebhookHosts, destinations, clock });
   // A listener connected to an account takes its deliveries; the registered URL gets them otherwise (decision D23).
   const listeners = new ListenerHub(store, http);
   const metrics = await createMetrics(store, clock);
