@@ -127,3 +127,16 @@ export function parseFlags<const F extends Record<string, Flag>>(
   const { help: _, ...values } = parsed.values;
   return { values: values as Values<F>, positionals: parsed.positionals };
 }
+
+/** Rows under a head, each column as wide as its widest cell, two spaces apart: what a command lists. */
+export function formatTable(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = head.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  return [head, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}

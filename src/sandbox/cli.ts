@@ -15,7 +15,7 @@ const command = {
   synopsis:
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
     "[--public-url URL] [--allow-webhook-host HOST]… [--allow-webhook-network CIDR]… [--retention DURATION] [--drain S] " +
-    "[--rate-limit N] [--min-token-length N]",
+    "[--rate-limit N] [--min-token-length N] [--accounts open|issued]\n       payin-sandbox accounts create|list|revoke …  (--help there)",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
@@ -68,6 +68,12 @@ const command = {
       shownDefault: "none",
       description: "requests a second each token may make to this process (a burst of N at once); beyond, 429 with Retry-After",
     },
+    accounts: {
+      type: "string",
+      value: "open|issued",
+      default: "open",
+      description: "open: any bearer token is an account; issued: only those of payin-sandbox accounts create",
+    },
     "min-token-length": {
       type: "string",
       value: "N",
@@ -88,6 +94,12 @@ const command = {
     },
   },
 } as const satisfies Command<any>;
+
+// `payin-sandbox accounts …` manages the accounts a hosted sandbox issues; anything else starts the sandbox.
+if (process.argv[2] === "accounts") {
+  await import("./accounts-cli.ts");
+  process.exit();
+}
 
 const { values } = parseFlags(command);
 
@@ -112,6 +124,12 @@ function duration(from: string, value: string): number {
   if (!(seconds > 0))
     refuse(command, `${from} takes a duration more than 0 with its unit (30d, 12h, 45m, 90s), not ${JSON.stringify(value)}`);
   return seconds;
+}
+
+/** The --accounts mode, or exits with a line that names the flag. */
+function accountsOf(value: string): "open" | "issued" {
+  if (value === "open" || value === "issued") return value;
+  refuse(command, `--accounts takes open or issued, not ${JSON.stringify(value)}`);
 }
 
 /** The --public-url as the base of links, or exits with a line that names the flag. */
@@ -174,6 +192,7 @@ const sandbox = await startSandbox({
   ...(values.drain === undefined ? {} : { drainSeconds: seconds("drain", values.drain) }),
   ...(values["rate-limit"] === undefined ? {} : { rateLimitPerSecond: count("rate-limit", values["rate-limit"]) }),
   ...(values["min-token-length"] === undefined ? {} : { minTokenLength: count("min-token-length", values["min-token-length"]) }),
+  accounts: accountsOf(values.accounts),
 }).catch((error: Error) => failedToStart(command, error));
 const kept = database ? `PostgreSQL at ${hostOf(database)}` : values.db ? `database ${values.db}` : "in memory";
 console.log(`Payin sandbox (stateful, ${kept}) listening on ${sandbox.url}`);

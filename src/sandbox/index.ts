@@ -3,6 +3,7 @@
 // the entry point checks the Node first and loads the sandbox only then.
 import { requireNode } from "../lib/node-floor.ts";
 import type { RunningSandbox } from "./edge/server.ts";
+import { loadQuietly } from "./load-quietly.ts";
 import type { SandboxOptions } from "./runtime/options.ts";
 
 export type { RunningSandbox } from "./edge/server.ts";
@@ -20,19 +21,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   requireNode("startSandbox()");
   const server = await loadQuietly(() => import("./edge/server.ts"));
   return server.startSandbox(options);
-}
-
-// Node 22 prints "SQLite is an experimental feature" when node:sqlite loads (24.15 no longer
-// does): a line a sandbox user can do nothing about, so it alone is not printed.
-async function loadQuietly<T>(load: () => Promise<T>): Promise<T> {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (warning: string | Error, ...rest: unknown[]) {
-    if (String(warning).startsWith("SQLite is an experimental feature")) return;
-    return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  } as typeof process.emitWarning;
-  try {
-    return await load();
-  } finally {
-    process.emitWarning = emitWarning;
-  }
 }

@@ -46,6 +46,7 @@ describe("payin-sandbox", () => {
       'payin-sandbox: --allow-webhook-network takes a network as ADDRESS/PREFIX (10.1.0.0/16, fd00::/8), not "10.0.0.0"',
     ],
     [["--retention", "0d"], 'payin-sandbox: --retention takes a duration more than 0 with its unit (30d, 12h, 45m, 90s), not "0d"'],
+    [["--accounts", "closed"], 'payin-sandbox: --accounts takes open or issued, not "closed"'],
   ])("refuses %j with exit code 2, one line naming the flag, then the usage", async (args, line) => {
     const { code, stderr } = await refusal(args);
     expect(code).toBe(2);
@@ -217,5 +218,50 @@ describe("payin-sandbox on a port that is taken", () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+describe("payin-sandbox accounts", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "payin-accounts-"));
+  const db = path.join(dir, "sandbox.db");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const accounts = (...args: string[]) =>
+    run(process.execPath, [cli, "accounts", ...args, "--db", db]).then(
+      ({ stdout }) => ({ code: 0, stdout, stderr: "" }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+  it("creates an account and prints its token once, lists accounts without tokens, and revokes one", async () => {
+    const created = await accounts("create", "--name", "acme CI");
+    const [said, token] = created.stdout.trimEnd().split("\n");
+    expect(said).toMatch(/^account (\d+) \(acme CI\) created; its token, shown this once:$/);
+    expect(token).toMatch(/^payin_sbx_[A-Za-z0-9_-]{43}$/);
+    const id = /^account (\d+)/.exec(said!)![1]!;
+    const listed = await accounts("list");
+    expect(listed.stdout.split("\n")[0]).toMatch(/^id\s+name\s+created\s+last request$/);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+acme CI\\s+\\S+Z\\s+never$`, "m"));
+    expect(listed.stdout).not.toContain(token);
+    // The database holds no token either: only its hash.
+    const file = new SqliteDatabase(db);
+    expect(JSON.stringify(await file.all("SELECT * FROM accounts"))).not.toContain(token!.slice(10));
+    await file.close();
+    expect(await accounts("revoke", id)).toMatchObject({ code: 0, stdout: `account ${id} revoked: deleted with all it held\n` });
+    expect((await accounts("list")).stdout).toBe("no account issued yet\n");
+  });
+
+  it("says what is wrong in one line: an unknown action, a revoke of no account, a store in memory", async () => {
+    expect(await accounts("frob")).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^payin-sandbox accounts: give create, list or revoke, not frob\n/),
+    });
+    expect(await accounts("revoke", "999")).toMatchObject({
+      code: 1,
+      stderr: "payin-sandbox accounts: no issued account has the id 999; payin-sandbox accounts list shows them\n",
+    });
+    const inMemory = await run(process.execPath, [cli, "accounts", "list"]).catch((error: { code: number; stderr: string }) => error);
+    expect(inMemory).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--db FILE or --database URL (an in-memory sandbox issues no accounts)"),
+    });
   });
 });

@@ -51,6 +51,11 @@ export interface SandboxOptions {
   rateLimitPerSecond?: number;
   /** The shortest bearer token taken: a shorter one gets 401 naming the minimum. Default any. */
   minTokenLength?: number;
+  /**
+   * `open` (the default): any bearer token is an account, made on its first request; `issued`: only
+   * the accounts issued beforehand (`payin-sandbox accounts create`), any other token refused with 401.
+   */
+  accounts?: "open" | "issued";
   /** How host names are resolved for deliveries (the system's resolver by default): a test's own. */
   resolveHost?: Resolve;
   /**
@@ -74,6 +79,12 @@ export interface SandboxOptions {
 export function checked(options: SandboxOptions) {
   if (options.database !== undefined && !isPostgresUrl(options.database))
     throw new Error(`The database must be a postgres:// URL, not ${JSON.stringify(options.database)}; a SQLite file is given as db.`);
+  if (options.accounts !== undefined && options.accounts !== "open" && options.accounts !== "issued")
+    throw new Error(`accounts must be "open" or "issued", not ${JSON.stringify(options.accounts)}.`);
+  if (options.accounts === "issued" && options.db === undefined && options.database === undefined)
+    throw new Error(
+      "Issued accounts are kept in the sandbox's store: give it a db file or a database, where payin-sandbox accounts create issues them.",
+    );
   const retentionMs = (options.retentionSeconds ?? DEFAULT_RETENTION_MS / 1000) * 1000;
   if (!(retentionMs > 0)) throw new Error(`retentionSeconds must be more than 0, not ${options.retentionSeconds}.`);
   return {

@@ -65,7 +65,12 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
   const transport = metrics ? metrics.counting(listeners) : listeners;
   const dispatcher = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, transport });
   const closing = new AbortController();
-  const access = new Access({ minTokenLength: options.minTokenLength, ratePerSecond: options.rateLimitPerSecond, clock });
+  const access = new Access({
+    minTokenLength: options.minTokenLength,
+    ratePerSecond: options.rateLimitPerSecond,
+    issuedOnly: options.accounts === "issued",
+    clock,
+  });
   const sandbox: Sandbox = { store, clock, payments, dispatcher, listeners, destinations, access, closing: closing.signal, origin: "" };
   try {
     await listeners.start();

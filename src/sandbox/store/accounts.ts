@@ -100,6 +100,11 @@ export class Accounts {
     return { id, token };
   }
 
+  /** Whether the account with this id was issued to a tenant. */
+  async isIssued(id: number): Promise<boolean> {
+    return (await this.#db.get<{ issued: number }>("SELECT issued FROM accounts WHERE id = ?", id))?.issued === 1;
+  }
+
   /** The accounts issued to tenants, oldest first. */
   issued(): Promise<IssuedAccount[]> {
     return this.#db.all<IssuedAccount>(ISSUED);
