@@ -8,14 +8,14 @@ import { DELIVERY_TIMEOUT_MS, RETRY_SCHEDULE_SECONDS } from "../lib/contract-fac
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./flow/defaults.ts";
 import { linkBase } from "./flow/urls.ts";
 import { hostOf, isPostgresUrl } from "./store/location.ts";
-import { parseNetwork } from "./delivery/destinations.ts";
+import { networkList } from "../lib/networks.ts";
 
 const command = {
   name: "payin-sandbox",
   synopsis:
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
     "[--public-url URL] [--allow-webhook-host HOST]… [--allow-webhook-network CIDR]… [--retention DURATION] [--drain S] " +
-    "[--rate-limit N] [--min-token-length N] [--accounts open|issued]\n       payin-sandbox accounts create|list|revoke …  (--help there)",
+    "[--rate-limit N] [--min-token-length N] [--accounts open|issued] [--trusted-proxy CIDR]…\n       payin-sandbox accounts create|list|revoke …  (--help there)",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
@@ -79,6 +79,13 @@ const command = {
       value: "N",
       shownDefault: "any",
       description: "the shortest bearer token taken; a shorter one gets 401 naming the minimum",
+    },
+    "trusted-proxy": {
+      type: "string",
+      value: "CIDR",
+      multiple: true,
+      shownDefault: "none",
+      description: "a load balancer's network (10.0.0.0/8) whose X-Forwarded-For names the client a limit counts",
     },
     drain: {
       type: "string",
@@ -166,9 +173,13 @@ const retention =
       : undefined;
 
 const networks = values["allow-webhook-network"];
-for (const cidr of networks ?? [])
+const proxies = values["trusted-proxy"];
+for (const [flag, cidrs] of [
+  ["allow-webhook-network", networks],
+  ["trusted-proxy", proxies],
+] as const)
   try {
-    parseNetwork(cidr);
+    networkList(cidrs ?? [], flag);
   } catch (error) {
     refuse(command, (error as Error).message);
   }
@@ -188,6 +199,7 @@ const sandbox = await startSandbox({
   ...(values["public-url"] === undefined ? {} : { publicUrl: publicUrl(values["public-url"]) }),
   ...(values["allow-webhook-host"] === undefined ? {} : { allowWebhookHosts: values["allow-webhook-host"] }),
   ...(networks === undefined ? {} : { allowWebhookNetworks: networks }),
+  ...(proxies === undefined ? {} : { trustedProxies: proxies }),
   ...(retention === undefined ? {} : { retentionSeconds: retention }),
   ...(values.drain === undefined ? {} : { drainSeconds: seconds("drain", values.drain) }),
   ...(values["rate-limit"] === undefined ? {} : { rateLimitPerSecond: count("rate-limit", values["rate-limit"]) }),

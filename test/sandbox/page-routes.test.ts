@@ -24,7 +24,9 @@ describe("the payment page", () => {
     const res = await fetch(session.payment_link);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
+    );
     // A page that shows a payment's state must not be served from a cache.
     expect(res.headers.get("cache-control")).toBe("no-store");
     const head = await fetch(session.payment_link, { method: "HEAD" });

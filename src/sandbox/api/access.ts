@@ -9,6 +9,7 @@
 // are off by default, as an embedded sandbox needs none. Rates are measured on the clock the
 // sandbox is given.
 import { systemClock, type Clock } from "../../lib/clock.ts";
+import { Buckets } from "../../lib/token-buckets.ts";
 import { problem } from "../../lib/problem.ts";
 import { refusal, type Answer } from "./answer.ts";
 
@@ -23,45 +24,9 @@ export interface AccessSettings {
 /** Who a request comes from: the bearer token of an account, or, on a customer's page, the client's address only. */
 export type Caller = { token: string; client: string } | { client: string };
 
-/** Buckets kept before the full ones (idle long enough to be as good as new) are let go. */
-const BUCKETS_KEPT = 10_000;
 /** Tokens refused from one address, with `issuedOnly`: this many at once, then one a second. */
 const REFUSALS = { burst: 20, perSecond: 1 };
 const INVALID_TOKEN = { "WWW-Authenticate": 'Bearer realm="payin", error="invalid_token"' };
-
-/** Token buckets by key (a token, an address): each holds the requests its key may still make at once, as of when it was last seen. */
-class Buckets {
-  readonly #clock: Clock;
-  readonly #burst: number;
-  readonly #perSecond: number;
-  readonly #held = new Map<string, { left: number; at: number }>();
-  /** When the full buckets were last let go: at most once a second, so that a flood of keys costs no scan per request. */
-  #prunedAt = 0;
-
-  constructor(clock: Clock, burst: number, perSecond: number) {
-    this.#clock = clock;
-    this.#burst = burst;
-    this.#perSecond = perSecond;
-  }
-
-  /** The whole seconds until `key`'s bucket has a request to give: 0 when it has one, which `take` takes. */
-  waitFor(key: string, take: boolean): number {
-    const now = this.#clock.now();
-    const refilled = (bucket: { left: number; at: number }) =>
-      Math.min(this.#burst, bucket.left + ((now - bucket.at) / 1000) * this.#perSecond);
-    if (this.#held.size > BUCKETS_KEPT && now - this.#prunedAt > 1000) {
-      this.#prunedAt = now;
-      for (const [key, bucket] of this.#held) if (refilled(bucket) >= this.#burst) this.#held.delete(key);
-    }
-    const bucket = this.#held.get(key) ?? { left: this.#burst, at: now };
-    bucket.left = refilled(bucket);
-    bucket.at = now;
-    this.#held.set(key, bucket);
-    if (bucket.left < 1) return Math.max(1, Math.ceil((1 - bucket.left) / this.#perSecond));
-    if (take) bucket.left -= 1;
-    return 0;
-  }
-}
 
 export class Access {
   readonly #minTokenLength: number;

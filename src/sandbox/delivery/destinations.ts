@@ -6,7 +6,8 @@
 // the check and a private one for the connection. Otherwise, the sandbox would be a proxy into its
 // own network for anyone with a token. What is refused is said without the address: the delivery
 // log would otherwise tell anyone with a token what an internal name resolves to.
-import { BlockList, isIP } from "node:net";
+import { isIP, type BlockList } from "node:net";
+import { inNetworks, networkList } from "../../lib/networks.ts";
 import { LookupSlots, type LookupBounds } from "./lookup-slots.ts";
 import { isPublicAddress } from "./public-address.ts";
 import { systemResolver, type Resolve } from "./resolver.ts";
@@ -17,16 +18,6 @@ export type { Resolve } from "./resolver.ts";
 export const NOT_PUBLIC =
   "not a public address (loopback, private, link-local, or another of IANA's special-purpose addresses): " +
   "a hosted sandbox delivers there only when started with --allow-webhook-network for its network.";
-
-/** A CIDR (`10.1.0.0/16`, `fd00::/8`) as a network to allow, or an error naming the flag. */
-export function parseNetwork(cidr: string): { network: string; prefix: number; family: "ipv4" | "ipv6" } {
-  const [network = "", prefixText = "", extra] = cidr.trim().split("/");
-  const version = isIP(network);
-  const prefix = Number(prefixText);
-  if (version === 0 || extra !== undefined || !/^\d+$/.test(prefixText) || prefix > (version === 4 ? 32 : 128))
-    throw new Error(`--allow-webhook-network takes a network as ADDRESS/PREFIX (10.1.0.0/16, fd00::/8), not ${JSON.stringify(cidr)}`);
-  return { network, prefix, family: version === 4 ? "ipv4" : "ipv6" };
-}
 
 export interface DestinationSettings {
   /** Whether deliveries may leave loopback (any --allow-webhook-host). */
@@ -42,24 +33,20 @@ export interface DestinationSettings {
 export class Destinations {
   /** Whether deliveries may leave loopback: the sandbox is hosted, and this policy applies. */
   readonly hosted: boolean;
-  readonly #allowed = new BlockList();
+  readonly #allowed: BlockList;
   readonly #resolve: Resolve;
   readonly #slots: LookupSlots;
 
   constructor({ hosted, allowedNetworks = [], resolve, lookups }: DestinationSettings) {
     this.hosted = hosted;
-    for (const cidr of allowedNetworks) {
-      const { network, prefix, family } = parseNetwork(cidr);
-      this.#allowed.addSubnet(network, prefix, family);
-    }
+    this.#allowed = networkList(allowedNetworks, "allow-webhook-network");
     this.#resolve = resolve ?? systemResolver();
     this.#slots = new LookupSlots(lookups);
   }
 
   /** Whether the sandbox may connect to `address`: a public one, or one of a network allowed. */
   allows(address: string): boolean {
-    const version = isIP(address);
-    return isPublicAddress(address) || (version !== 0 && this.#allowed.check(address, version === 6 ? "ipv6" : "ipv4"));
+    return isPublicAddress(address) || inNetworks(this.#allowed, address);
   }
 
   /**

@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { every, sleepOn } from "../../lib/clock.ts";
+import { Buckets } from "../../lib/token-buckets.ts";
 import { realTime } from "../flow/clock.ts";
 import { RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
 import type { Account } from "../store/accounts.ts";
@@ -34,6 +35,12 @@ export interface DeliverySettings {
   retryScheduleSeconds?: readonly number[];
   /** How each attempt reaches its receiver: HTTP to the registered URL, with its default timeout, unless another is given. */
   transport?: Transport;
+  /**
+   * Attempts a second each account may have started here, with a burst of as many (a hosted sandbox's --rate-limit), so
+   * that one tenant's flood of events cannot take the deliveries' time from the others; beyond, its events wait their turn.
+   * Default none.
+   */
+  perAccountPerSecond?: number;
 }
 
 interface InFlight {
@@ -51,6 +58,7 @@ export class Dispatcher {
   /** This process's claims on the events it is sending, released when it closes. */
   readonly #claim = randomUUID();
   readonly #closing = new AbortController();
+  readonly #budgets: Buckets | undefined;
   #kicked = false;
   #stopTicking: (() => void) | undefined;
 
@@ -58,6 +66,8 @@ export class Dispatcher {
     this.#store = store;
     this.#schedule = settings.retryScheduleSeconds ?? RETRY_SCHEDULE_SECONDS;
     this.#transport = settings.transport ?? new HttpTransport();
+    const rate = settings.perAccountPerSecond;
+    this.#budgets = rate ? new Buckets(store.clock, rate, rate) : undefined;
     // Whatever a transaction puts in the outbox goes out once it has committed, not at the next tick.
     store.outbox.onCommitted(() => this.#kick());
   }
@@ -184,6 +194,8 @@ export class Dispatcher {
     for (const scheduled of due) {
       const session = `${scheduled.accountId}/${scheduled.sessionId}`;
       if (this.#inFlight.has(session)) continue;
+      // Over its account's budget: left due, for a later pass.
+      if (this.#budgets && this.#budgets.waitFor(String(scheduled.accountId), true) > 0) continue;
       const done = this.#deliver(scheduled, nowMs)
         .catch((error: unknown) => {
           reportUnlessUnavailable(error);

@@ -64,11 +64,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 }
 
 // The sandbox's pages (the payment page, the dashboard): no script, no asset from anywhere. They
-// must not need one, and the browser is told so.
+// must not need one, and the browser is told so; nor may another site frame them, to make a
+// customer or a developer click Pay or Resend unknowingly.
 const HTML_HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
   "Cache-Control": "no-store",
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
 };
 
 export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {

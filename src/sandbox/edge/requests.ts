@@ -12,7 +12,7 @@ import { problem } from "../../lib/problem.ts";
 import { slashAwayDetail } from "../../lib/trailing-slash.ts";
 import { refusal, type Answer } from "../api/answer.ts";
 import type { Body } from "../api/execute.ts";
-import type { Runtime } from "../runtime/runtime.ts";
+import type { Edge } from "./edge.ts";
 import { CORS_HEADERS, isPreflight, preflightHeaders } from "./cors.ts";
 import { bearerToken, sendJson } from "./http.ts";
 import { createRouter } from "./router.ts";
@@ -26,7 +26,7 @@ export function operationOf(method: string, pathname: string): string {
   return match.found === "no path" ? "not_found" : match.found === "no method" ? "method_not_allowed" : match.found.operationId;
 }
 
-export async function handleRequest(runtime: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest({ runtime, client }: Edge, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const cors = req.headers.origin === undefined ? undefined : CORS_HEADERS;
   // JSON.stringify(undefined), a 204's body, is undefined: no body is sent.
   const send = ({ status, body, headers }: Answer) =>
@@ -53,7 +53,7 @@ export async function handleRequest(runtime: Runtime, req: IncomingMessage, res:
   const { answer, dropped } = await runtime.execute({
     operationId: op.operationId,
     token,
-    client: req.socket.remoteAddress,
+    client: client(req),
     parameters: parametersOf(op, req, url.slice(pathname.length + 1), match.pathParameters),
     ...(typeof key === "string" ? { idempotencyKey: key } : {}),
     body: () => readJson(req),

@@ -6,7 +6,7 @@ import { bindPort } from "../../lib/bind-port.ts";
 import { problem } from "../../lib/problem.ts";
 import { PAGE_PREFIX } from "../api/pages/index.ts";
 import type { SandboxOptions } from "../runtime/options.ts";
-import { createRuntime, type Runtime } from "../runtime/runtime.ts";
+import { createRuntime } from "../runtime/runtime.ts";
 import { DASHBOARD } from "./dashboard/render.ts";
 import { handleDashboard } from "./dashboard/routes.ts";
 import { answerHealth } from "./health.ts";
@@ -14,6 +14,7 @@ import { answerClientError, sendJson } from "./http.ts";
 import { answerMetrics } from "./metrics.ts";
 import { handlePage } from "./page/routes.ts";
 import { handleRequest, operationOf } from "./requests.ts";
+import { edgeOf, type Edge } from "./edge.ts";
 
 export interface RunningSandbox {
   /**
@@ -26,6 +27,13 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * How long a connection may take to send its request's headers, and the whole request: a client
+ * that trickles them (to hold connections open by the thousand) is cut off, its connection closed
+ * with 408. node:http checks them once a second.
+ */
+export const DEADLINES = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 };
+
 /** The process's own routes, for a load balancer and a scraper: neither takes a token. */
 const HEALTH = "/_sandbox/health";
 const METRICS = "/_sandbox/metrics";
@@ -33,7 +41,8 @@ const METRICS = "/_sandbox/metrics";
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
   const runtime = await createRuntime(options);
-  const server = createServer((req, res) => serve(runtime, req, res));
+  const edge = edgeOf(runtime, options);
+  const server = createServer(DEADLINES, (req, res) => serve(edge, req, res));
   server.on("clientError", answerClientError);
   let port: number;
   try {
@@ -56,22 +65,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-function serve(runtime: Runtime, req: IncomingMessage, res: ServerResponse) {
+function serve(edge: Edge, req: IncomingMessage, res: ServerResponse) {
   const started = performance.now();
   const part = partOf(req);
+  const { runtime } = edge;
   const { metrics } = runtime;
   if (metrics) res.once("close", () => metrics.request(part, res.statusCode, (performance.now() - started) / 1000));
   const url = new URL(req.url!, "http://sandbox");
   const answered =
     part === "payment_page"
-      ? handlePage(runtime, req, res, url)
+      ? handlePage(edge, req, res, url)
       : part === "dashboard"
-        ? handleDashboard(runtime, req, res, url)
+        ? handleDashboard(edge, req, res, url)
         : part === "health"
           ? answerHealth(runtime, res)
           : part === "metrics"
             ? answerMetrics(runtime, res)
-            : handleRequest(runtime, req, res);
+            : handleRequest(edge, req, res);
   // The runtime answers every failure of a call; what is left is this process's own HTTP failing.
   answered.catch((error: unknown) => {
     if (res.headersSent || res.destroyed) return void res.destroy();

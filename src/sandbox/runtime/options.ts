@@ -56,6 +56,12 @@ export interface SandboxOptions {
    * the accounts issued beforehand (`payin-sandbox accounts create`), any other token refused with 401.
    */
   accounts?: "open" | "issued";
+  /**
+   * Networks of the load balancers in front (CIDRs): a request from one of them is counted against
+   * the client its `X-Forwarded-For` names (the nearest address that is not one of them). Default
+   * none: every request is counted against the address it comes from.
+   */
+  trustedProxies?: readonly string[];
   /** How host names are resolved for deliveries (the system's resolver by default): a test's own. */
   resolveHost?: Resolve;
   /**

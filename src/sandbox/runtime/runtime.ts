@@ -63,7 +63,11 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
   const listeners = new ListenerHub(store, http);
   const metrics = await createMetrics(store, clock);
   const transport = metrics ? metrics.counting(listeners) : listeners;
-  const dispatcher = new Dispatcher(store, { retryScheduleSeconds: options.retryScheduleSeconds, transport });
+  const dispatcher = new Dispatcher(store, {
+    retryScheduleSeconds: options.retryScheduleSeconds,
+    transport,
+    perAccountPerSecond: options.rateLimitPerSecond,
+  });
   const closing = new AbortController();
   const access = new Access({
     minTokenLength: options.minTokenLength,

@@ -10,7 +10,7 @@ import type { OperationId } from "../../../../generated/sandbox-requests.js";
 import { readBody } from "../../../lib/request-body.ts";
 import type { Answer } from "../../api/answer.ts";
 import type { DashboardData } from "../../api/pages/index.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
+import type { Edge } from "../edge.ts";
 import { redirect, sendHtml } from "../http.ts";
 import { DASHBOARD, dashboardPage, signInPage } from "./render.ts";
 
@@ -23,8 +23,10 @@ const tokenOf = (req: IncomingMessage) => {
     .find(([name]) => name === COOKIE)?.[1];
   return value ? decodeURIComponent(value) : undefined;
 };
-const cookie = (value: string, maxAge?: number) =>
-  `${COOKIE}=${value}; Path=${DASHBOARD}; HttpOnly; SameSite=Strict${maxAge === undefined ? "" : `; Max-Age=${maxAge}`}`;
+/** The cookie that keeps the token: only this page's path gets it, only over https where the sandbox is reached over https. */
+const cookie = (edge: Edge, value: string, maxAge?: number) =>
+  `${COOKIE}=${value}; Path=${DASHBOARD}; HttpOnly; SameSite=Strict${edge.secure ? "; Secure" : ""}` +
+  `${maxAge === undefined ? "" : `; Max-Age=${maxAge}`}`;
 
 /** The page's message after an action, carried by the redirect. */
 const back = (res: ServerResponse, ok: boolean, text: string) =>
@@ -76,9 +78,10 @@ const ACTIONS: Record<
   }),
 };
 
-export async function handleDashboard(runtime: Runtime, req: IncomingMessage, res: ServerResponse, { pathname, searchParams }: URL) {
+export async function handleDashboard(edge: Edge, req: IncomingMessage, res: ServerResponse, { pathname, searchParams }: URL) {
+  const { runtime } = edge;
   const token = tokenOf(req);
-  const client = req.socket.remoteAddress;
+  const client = edge.client(req);
   const call = (operationId: OperationId | "showDashboard" | "signInToDashboard", given: string, parameters = {}, json?: object) => {
     const raw = Buffer.from(JSON.stringify(json ?? null));
     return runtime.execute({ operationId, token: given, client, parameters, body: async () => ({ json, raw }) });
@@ -108,9 +111,9 @@ export async function handleDashboard(runtime: Runtime, req: IncomingMessage, re
     if (!given) return back(res, false, "Give the bearer token of the account to show.");
     const { answer } = await call("signInToDashboard", given);
     if (answer.status >= 300) return back(res, false, detailOf(answer));
-    return redirect(res, DASHBOARD, { "Set-Cookie": cookie(encodeURIComponent(given)) });
+    return redirect(res, DASHBOARD, { "Set-Cookie": cookie(edge, encodeURIComponent(given)) });
   }
-  if (action === "sign-out") return redirect(res, DASHBOARD, { "Set-Cookie": cookie("", 0) });
+  if (action === "sign-out") return redirect(res, DASHBOARD, { "Set-Cookie": cookie(edge, "", 0) });
   if (!token) return back(res, false, "Sign in with a token first.");
   const asked = Object.hasOwn(ACTIONS, action) ? ACTIONS[action]!(form) : undefined;
   if (!asked) return back(res, false, `The dashboard has no action ${action}.`);

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../../../lib/request-body.ts";
 import type { Answer } from "../../api/answer.ts";
 import { PAGE_PREFIX } from "../../api/pages/index.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
+import type { Edge } from "../edge.ts";
 import { redirect, safeDecode, sendHtml } from "../http.ts";
 import { notFoundPage, paymentPage, refusedPage, type PageSession } from "./render.ts";
 
@@ -21,9 +21,14 @@ function outcomeOf(form: URLSearchParams) {
   return outcome === "fail" && reason !== null ? { outcome, failure_reason: reason } : { outcome };
 }
 
-export async function handlePage(runtime: Runtime, req: IncomingMessage, res: ServerResponse, { pathname, searchParams: query }: URL) {
+export async function handlePage(
+  { runtime, client }: Edge,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { pathname, searchParams: query }: URL,
+) {
   const id = safeDecode(pathname.slice(PAGE_PREFIX.length));
-  const call = { token: undefined, client: req.socket.remoteAddress, parameters: { session_id: id } };
+  const call = { token: undefined, client: client(req), parameters: { session_id: id } };
   /** The page as it is now, with `status` (the answer to a refused form) and the notice of a failed attempt. */
   const show = async (status = 200, failed?: string | null) => {
     const { answer } = await runtime.execute({ ...call, operationId: "showPaymentPage", body: NO_BODY });
