@@ -42,7 +42,7 @@ describe("check_webhook_endpoint", () => {
       }),
     );
     // The contract's 15 s scaled down: the check of a fetch that hangs waits it out.
-    const checked = await agent.call("check_webhook_endpoint", { url, secret, timeout_ms: 1000 });
+    const checked = await agent.call("check_webhook_endpoint", { url, secret, timeout_ms: 2000 });
     expect(checked.error, checked.text).toBe(false);
     expect(checked.structured.failed).toBeGreaterThan(0);
     expect(checked.structured.findings).toContainEqual({

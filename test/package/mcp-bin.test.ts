@@ -196,7 +196,7 @@ describe("the installed payin-mcp, started as the testing guide configures an ag
       sandboxUrl,
       token,
     ]);
-    const failing = await call("check_webhook_endpoint", { url: flawed, secret, timeout_ms: 1000 });
+    const failing = await call("check_webhook_endpoint", { url: flawed, secret, timeout_ms: 2000 });
     expect(failing.structured.findings.map((f: { check: string }) => f.check)).toContain("receiver.processing-fails.fetch-503");
 
     // Every tool answered with structured content, which the client checked against its output schema.
