@@ -12,6 +12,7 @@ import { eventEntries, eventFlows, eventRanks } from "./lib/events.ts";
 import { eventFlowsModule, eventTypesModule } from "./lib/event-types.ts";
 import { eventValidatorsDeclarations, eventValidatorsModule } from "./lib/event-validators.ts";
 import { problemTitlesModule } from "./lib/problem-titles.ts";
+import { sandboxOperationsModule } from "./lib/sandbox-operations.ts";
 import { responseValidatorsDeclarations, responseValidatorsModule } from "./lib/response-validators.ts";
 import { sandboxRequestsDeclarations, sandboxRequestsModule } from "./lib/sandbox-requests.ts";
 import { standaloneValidatorModules } from "./lib/standalone-validators.ts";
@@ -80,6 +81,7 @@ for (const [name, code] of Object.entries(validatorModules)) writeFileSync(outpu
 writeFileSync(output("sandbox-requests.d.ts"), sandboxRequestsDeclarations(bundles));
 writeFileSync(output("response-validators.d.ts"), responseValidatorsDeclarations());
 writeFileSync(output("problem-titles.ts"), problemTitlesModule(JSON.parse(bundles.contract), JSON.parse(bundles.sandbox)));
+writeFileSync(output("sandbox-operations.ts"), sandboxOperationsModule(JSON.parse(bundles.sandbox)));
 
 // The flows: the Arazzo document as the package ships it, its sources the bundles beside it
 // (`../openapi/sandbox.yaml` becomes `./sandbox.yaml`), in YAML and, for the kit, JSON.

@@ -2,12 +2,12 @@
 // every page. The overview, the guides, the events reference (from the AsyncAPI document), the
 // payin flows (from the Arazzo document) and the decision register are pages of our own; the
 // API reference and the sandbox control API are Scalar's, with its try-it client. Beside them:
-// every page as Markdown with llms.txt, the search index, a Postman collection with contract
-// tests, and the Arazzo document. `node scripts/docs.ts`. Every link is relative and nothing is loaded
+// every page as Markdown with llms.txt, the search (the sections `npm run build` cut, ranked in
+// the browser by the package's own search module), a Postman collection with contract tests,
+// and the Arazzo document. `node scripts/docs.ts`. Every link is relative and nothing is loaded
 // from another host, so the folder can be served from any static host, under any path.
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { minifySync } from "rolldown/experimental";
 import { apiReferencePage, scalarScript } from "./docs/api-reference.ts";
 import { addCodeSamples, codeSamples } from "./docs/code-samples.ts";
 import { docCopy } from "./docs/doc-copy.ts";
@@ -18,12 +18,13 @@ import { guidePage, guides } from "./docs/guides.ts";
 import { markdownFile, page, SITE_PAGES } from "./docs/html.ts";
 import { indexPage } from "./docs/index-page.ts";
 import { siteMarkdown } from "./docs/links.ts";
-import { htmlToMarkdown, llmsTxt } from "./docs/llms.ts";
+import { htmlToMarkdown, llmsTxt, withoutNavigation } from "./docs/llms.ts";
 import { openapiMarkdown } from "./docs/openapi-markdown.ts";
 import { dereferenced } from "./lib/breaking-changes.ts";
 import { assertOffline } from "./docs/offline.ts";
 import { buildPostmanCollection, POSTMAN_COLLECTION } from "./docs/postman.ts";
-import { operationSections, pageSections, searchIndex, withoutNavigation, type Section } from "./docs/search-index.ts";
+import { searchScript } from "./docs/search-script.ts";
+import { siteSections } from "./docs/search-sections.ts";
 import { generatedDir, root } from "./lib/paths.ts";
 
 const started = performance.now();
@@ -83,21 +84,18 @@ const references = [
   { file: "sandbox.html", title: `${sandboxApi.info.title} ${sandboxApi.info.version}`, document: sandboxCopy.doc },
 ];
 
-const sections: Section[] = [];
-const titleOf = (file: string) => SITE_PAGES.find((p) => p.file === file)!.title;
 for (const [file, { html, main }] of own) {
   write(file, html);
   // The register is Markdown already.
   write(markdownFile(file), file === "decisions.html" ? registerText : htmlToMarkdown(withoutNavigation(main)));
-  const kind = SITE_PAGES.find((p) => p.file === file)!.group === "Guides" ? "g" : "r";
-  sections.push(...pageSections(file, titleOf(file), main, kind));
 }
 for (const { file, title, document } of references) {
   write(file, apiReferencePage(file, title, document, version));
   write(markdownFile(file), openapiMarkdown(await dereferenced(document)));
-  sections.push(...operationSections(file, titleOf(file), document));
 }
-write("search-index.json", searchIndex(sections));
+// The sections payin-mcp searches too, cut from the same files by the same code: one index, ranked alike.
+write("search-index.json", JSON.stringify(siteSections({ openapi, sandbox: sandboxApi, asyncapi, arazzo: readJson("payin.arazzo.json") })));
+write("search.js", await searchScript());
 write(
   "llms.txt",
   llmsTxt(
@@ -120,7 +118,6 @@ write("try-it.json", `${JSON.stringify({ sandbox: "http://127.0.0.1:4010" })}\n`
 // Browser builds that the packages ship but do not export: read from their folders.
 const shipped = (file: string) => path.join(root, "node_modules", file);
 write("scalar.js", scalarScript());
-write("minisearch.js", minifySync("minisearch.js", readFileSync(shipped("minisearch/dist/umd/index.js"), "utf8")).code);
 copyFileSync(shipped("highlight.js/styles/github-dark.min.css"), path.join(out, "highlight.css"));
 for (const name of ["style.css", "site.js", "reference.js"]) copyFileSync(new URL(`./docs/${name}`, import.meta.url), path.join(out, name));
 // The references link diagrams/<name>.svg where their descriptions had mermaid.

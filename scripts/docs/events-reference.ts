@@ -4,6 +4,9 @@
 import type { Json } from "../../src/lib/json.ts";
 import { fieldsTable } from "./schema-table.ts";
 
+/** The heading of the headers every delivery has, which the site's search links to. */
+export const HEADERS_HEADING = "Headers of every delivery";
+
 /** The events the service sends, in the order of the document's operations. */
 function sentMessages(asyncapi: Json): Json[] {
   const channel = Object.values<Json>(asyncapi.channels)[0]!;
@@ -33,7 +36,7 @@ export function eventsMarkdown(asyncapi: Json): string {
   return [
     `# Events reference`,
     asyncapi.info.description.trim(),
-    "## Headers of every delivery",
+    `## ${HEADERS_HEADING}`,
     headers.description,
     fieldsTable(headers),
     "## The envelope of every event",

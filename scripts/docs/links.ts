@@ -13,37 +13,13 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import hljs from "highlight.js/lib/common";
 import { Marked, type RendererObject, type Token } from "marked";
+import { Slugger } from "../../src/lib/slug.ts";
 import { root } from "../lib/paths.ts";
 import { decisionAnchor } from "./decision-links.ts";
 import { esc } from "./html.ts";
 import { guidesDir, sitePages } from "./pages.ts";
 
-/**
- * GitHub's anchor for a heading's text (as github-slugger makes it): lower case, every
- * character that is not a letter, mark, digit, connector (`_`), hyphen or space dropped, each
- * space a hyphen.
- */
-export const githubSlug = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\- ]/gu, "")
-    .replace(/ /g, "-");
-
-/** GitHub's anchors within one file: a repeated heading gets `-1`, `-2`, … */
-export class Slugger {
-  readonly #seen = new Map<string, number>();
-  slug(text: string): string {
-    const base = githubSlug(text);
-    let slug = base;
-    while (this.#seen.has(slug)) {
-      const n = this.#seen.get(base)! + 1;
-      this.#seen.set(base, n);
-      slug = `${base}-${n}`;
-    }
-    this.#seen.set(slug, 0);
-    return slug;
-  }
-}
+export { githubSlug, Slugger } from "../../src/lib/slug.ts";
 
 export interface Heading {
   depth: number;

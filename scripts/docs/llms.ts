@@ -10,6 +10,10 @@ turndown.use(gfm);
 // A drawn diagram is its caption in Markdown; the copy button is the page's, not the text's.
 turndown.remove((node) => ["svg", "button", "script"].includes(node.nodeName.toLowerCase()));
 
+/** A page's main content without its lists of sections and its links to the guides around it: not the page's text. */
+export const withoutNavigation = (html: string) =>
+  html.replace(/<(nav|details)\b[^>]*class="(?:toc|pager)\b[^"]*"[^>]*>[\s\S]*?<\/\1>/g, "");
+
 /** A page of our own as Markdown, from its main content. */
 export const htmlToMarkdown = (html: string) => `${turndown.turndown(html).trim()}\n`;
 

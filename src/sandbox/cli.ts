@@ -15,7 +15,8 @@ const command = {
   synopsis:
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
     "[--public-url URL] [--allow-webhook-host HOST]… [--allow-webhook-network CIDR]… [--retention DURATION] [--drain S] " +
-    "[--rate-limit N] [--min-token-length N] [--accounts open|issued] [--trusted-proxy CIDR]…\n       payin-sandbox accounts create|list|revoke …  (--help there)",
+    "[--rate-limit N] [--min-token-length N] [--accounts open|issued] [--trusted-proxy CIDR]…\n" +
+    "       payin-sandbox accounts create|list|revoke …  (--help there)",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },

@@ -1,5 +1,7 @@
 // The house's layers, read from the imports of every file in src/: each points down, never up,
 // and the tools that check an implementation never import the sandbox they may be checking.
+// payin-mcp stands above the tools: it runs the conformance kit's checks through the kit's
+// entry, and acts on a sandbox over HTTP only.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,12 +15,15 @@ const PACKAGE_LAYERS = [
   ["webhooks"],
   ["client.ts", "retry.ts", "sandbox-client.ts", "index.ts", "package-root.ts"],
   ["testing"],
-  ["sandbox", "mock", "conformance", "trigger", "listen", "mcp"],
+  ["sandbox", "mock", "conformance", "trigger", "listen"],
+  ["mcp"],
 ];
 /** Layers of src/sandbox/, bottom first; its entry points (index.ts, cli.ts) stand above them all. */
 const SANDBOX_LAYERS = ["store", "flow", "delivery", "api", "runtime", "edge"];
 /** Folders of the same package layer that must not import one another. */
-const APART = new Set(["sandbox", "mock", "conformance", "trigger", "listen", "mcp"]);
+const APART = new Set(["sandbox", "mock", "conformance", "trigger", "listen"]);
+/** What payin-mcp may import of the tools below it: the kit's entry, to check an agent's webhook endpoint. */
+const MCP_USES = new Set([path.join(src, "conformance", "index.ts")]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -54,6 +59,7 @@ export function upwardImports(graph: ReadonlyArray<[string, string[]]>): string[
         const [from, to] = [placeOf(file), placeOf(target)];
         if (to.packageLayer > from.packageLayer) return true;
         if (from.top !== to.top && APART.has(from.top) && APART.has(to.top)) return true;
+        if (from.top === "mcp" && APART.has(to.top) && !MCP_USES.has(target)) return true;
         return from.sandboxLayer !== undefined && to.sandboxLayer !== undefined && to.sandboxLayer > from.sandboxLayer;
       })
       .map((target) => `${path.relative(root, file)} → ${path.relative(root, target)}`),
@@ -72,7 +78,7 @@ describe("the layers of src/", () => {
     expect(upwardImports(graph)).toEqual([]);
   });
 
-  it("would catch an import up a layer of the sandbox, up a layer of the package, or from a tool into the sandbox", () => {
+  it("would catch an import up a layer of the sandbox or the package, from a tool into the sandbox, or from payin-mcp past the kit", () => {
     const at = (file: string) => path.join(src, file);
     expect(
       upwardImports([
@@ -81,12 +87,15 @@ describe("the layers of src/", () => {
         [at("lib/cli.ts"), [at("webhooks/secret.ts")]],
         [at("conformance/cli.ts"), [at("sandbox/flow/defaults.ts"), at("lib/contract-facts.ts")]],
         [at("sandbox/edge/server.ts"), [at("sandbox/store/index.ts"), at("sandbox/api/index.ts")]],
+        [at("mcp/tools/endpoint.ts"), [at("conformance/index.ts"), at("conformance/checks/receiver.ts"), at("sandbox/index.ts")]],
       ]),
     ).toEqual([
       "src/sandbox/store/outbox.ts → src/sandbox/flow/clock.ts",
       "src/sandbox/api/index.ts → src/sandbox/edge/http.ts",
       "src/lib/cli.ts → src/webhooks/secret.ts",
       "src/conformance/cli.ts → src/sandbox/flow/defaults.ts",
+      "src/mcp/tools/endpoint.ts → src/conformance/checks/receiver.ts",
+      "src/mcp/tools/endpoint.ts → src/sandbox/index.ts",
     ]);
   });
 

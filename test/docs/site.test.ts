@@ -461,14 +461,15 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     ).toBe(0);
   });
 
-  it("search ranks the guide that explains a thing above a flow or reference that mentions it", async () => {
+  it("search ranks the guide's section that explains a thing first, as payin-mcp's search_docs does (test/mcp/docs.test.ts)", async () => {
     const { page } = await open("decisions.html");
-    await page.locator("#site-search").fill("idempotency");
-    const first = page.locator("#search-results a").first();
-    await first.waitFor();
-    const href = (await first.getAttribute("href"))!;
-    const guides: string[] = SITE_PAGES.filter((p) => p.group === "Guides").map((p) => p.file);
-    expect(guides, href).toContain(href.split("#")[0]);
+    for (const [query, href] of [
+      ["idempotency", "quickstart.html#3-the-customer-and-the-session"],
+      ["register a webhook url", "quickstart.html#2-where-events-go"],
+    ] as const) {
+      await page.locator("#site-search").fill(query);
+      await expect.poll(() => page.locator("#search-results a").first().getAttribute("href"), { message: query }).toBe(href);
+    }
     await page.close();
   });
 

@@ -4,6 +4,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
+import { tokenHash } from "../../src/sandbox/store/token-hash.ts";
 import { startReceiver } from "../support/receiver.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startBin, withPeers as project } from "./support/consumer.ts";
@@ -75,7 +76,8 @@ describe.skipIf(postgresMissing)(
         await db.connect();
         const left = async () =>
           Number(
-            (await db.query("SELECT COUNT(*) AS n FROM accounts WHERE token = ANY($1)", [idle.map((i) => i.account.token)])).rows[0].n,
+            (await db.query("SELECT COUNT(*) AS n FROM accounts WHERE token_hash = ANY($1)", [idle.map((i) => tokenHash(i.account.token))]))
+              .rows[0].n,
           );
         await expect.poll(left, { timeout: 30_000, interval: 250 }).toBe(0);
         await db.end();
