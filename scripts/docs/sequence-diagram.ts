@@ -32,16 +32,26 @@ const TOP = 46;
 /** Room between a label and a lifeline, and where a note's text starts after its icon. */
 const PAD = 12;
 const NOTE_TEXT = 34;
-/** An estimate of a text's width in the sans-serif the page uses, on the wide side (DejaVu Sans measures 0.49 to 0.59 em a character). */
-const widthOf = (text: string) => text.length * FONT * 0.6;
+/** An estimate of a text's width in the sans-serif the page uses (DejaVu Sans measures 0.49 to 0.59 em a character): PAD is the slack. */
+const widthOf = (text: string) => text.length * FONT * 0.57;
 
-/** The words of a text in lines no wider than `width`; a word longer than that is a line of its own. */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const word of text.split(" ")) {
-    const last = lines.at(-1);
-    if (last !== undefined && widthOf(`${last} ${word}`) <= width) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
+/** The words of a text in lines no wider than `width`, `even` ones if asked; a word longer than that is a line of its own. */
+function wrap(text: string, width: number, even = false): string[] {
+  const greedy = (most: number) => {
+    const lines: string[] = [];
+    for (const word of text.split(" ")) {
+      const last = lines.at(-1);
+      if (last !== undefined && widthOf(`${last} ${word}`) <= most) lines[lines.length - 1] = `${last} ${word}`;
+      else lines.push(word);
+    }
+    return lines;
+  };
+  const lines = greedy(width);
+  // Centred, "Register or update webhook / URL" reads worse than "Register or update / webhook URL":
+  // the narrowest width that takes no more lines.
+  for (let most = widthOf(text) / lines.length; even && lines.length > 1 && most < width; most += FONT / 2) {
+    const balanced = greedy(most);
+    if (balanced.length === lines.length) return balanced;
   }
   return lines;
 }
@@ -116,7 +126,7 @@ function draw(items: Item[], drawing: Drawing, id: string, title: string): strin
   let y = TOP;
   for (const item of items) {
     if (item.kind === "note") {
-      const rows = wrap(item.label, gap - NOTE_TEXT - PAD);
+      const rows = wrap(item.label, gap - (item.icon ? NOTE_TEXT : PAD) - PAD);
       const height = rows.length * LINE + 12;
       bands.push(`<rect x="${at(left)}" y="${y}" width="${at(right - left)}" height="${height}"/>`);
       notes.push(text(at(left), y + LINE + 1, rows, ` dx="${item.icon ? NOTE_TEXT : PAD}"`));
@@ -124,7 +134,7 @@ function draw(items: Item[], drawing: Drawing, id: string, title: string): strin
       y += height + 14;
       continue;
     }
-    const rows = wrap(item.label, gap - 2 * PAD);
+    const rows = wrap(item.label, gap - 2 * PAD, true);
     labels.push(text(at((left + right) / 2), y + LINE - 5, rows));
     const arrowY = y + rows.length * LINE + 4;
     lines[item.dashed ? "answer" : "message"].push(
