@@ -22,9 +22,9 @@ interface Drawing {
   lanes: Record<Lane, number>;
 }
 
-export const WIDE: Drawing = { variant: "wide", width: 720, lanes: { Merchant: 0.1, Service: 0.9 } };
+const WIDE: Drawing = { variant: "wide", width: 720, lanes: { Merchant: 0.1, Service: 0.9 } };
 /** Each lifeline under the middle of its name: "Merchant", bold, is some 86 px wide. */
-export const NARROW: Drawing = { variant: "narrow", width: 350, lanes: { Merchant: 44 / 350, Service: 306 / 350 } };
+const NARROW: Drawing = { variant: "narrow", width: 350, lanes: { Merchant: 44 / 350, Service: 306 / 350 } };
 
 const FONT = 16;
 const LINE = 21;

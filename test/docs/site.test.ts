@@ -375,7 +375,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
       const keys = requests.map((r) => r.idempotency_key);
       expect(new Set(keys).size).toBe(2);
       expect(keys).not.toContain("2f1c9b3e-6d0a-4c1e-9a55-0f3c2b7d8e41");
-      await expect.poll(() => page.getByText("201 Created").count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText("201 Created").count(), { timeout: 15_000 }).toBeGreaterThan(0);
       // Its close button is in the client, inside the window, with nothing of the site's header under it, and closes it.
       const close = page.locator(".app-exit-button");
       const box = (await close.boundingBox())!;
@@ -392,7 +392,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
       expect(under, "the site header's controls under the close button").toEqual([]);
       await screenshot(page, `try-it-${width}`);
       await close.click();
-      await expect.poll(() => page.getByRole("button", { name: /^Send post request to / }).count()).toBe(0);
+      await expect.poll(() => page.getByRole("button", { name: /^Send post request to / }).count(), { timeout: 15_000 }).toBe(0);
       expect(visit.errors).toEqual([]);
       await page.close();
     },
