@@ -11,6 +11,7 @@ import path from "node:path";
 import { apiReferencePage, scalarScript } from "./docs/api-reference.ts";
 import { addCodeSamples, codeSamples } from "./docs/code-samples.ts";
 import { docCopy } from "./docs/doc-copy.ts";
+import { inlineDiagrams } from "./docs/diagrams.ts";
 import { decisionsPage, readRegister } from "./docs/decisions.ts";
 import { eventsMarkdown } from "./docs/events-reference.ts";
 import { flowsPage } from "./docs/flows.ts";
@@ -60,7 +61,11 @@ const addPage = (file: string, html: string) => {
 };
 addPage("index.html", indexPage(openapi, asyncapi));
 for (const guide of guides) addPage(guide.file, guidePage(guide, version));
-const eventsHtml = siteMarkdown("asyncapi/asyncapi.yaml", { rewriteLinks: false })(eventsMarkdown(asyncapiCopy.doc));
+// Its Markdown (the page's twin) links the drawn diagrams as images; the page shows them as figures.
+const eventsHtml = inlineDiagrams(
+  siteMarkdown("asyncapi/asyncapi.yaml", { rewriteLinks: false })(eventsMarkdown(asyncapiCopy.doc)),
+  asyncapiCopy.diagrams,
+);
 addPage(
   "asyncapi.html",
   page(

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Json } from "../../src/lib/json.ts";
+import { isHttpMethod } from "../lib/openapi.ts";
 import { root } from "../lib/paths.ts";
 import { esc, page } from "./html.ts";
 
@@ -51,7 +52,6 @@ function scalarConfiguration(document: Json) {
     agent: { disabled: true },
     mcp: { disabled: true },
     showDeveloperTools: "never",
-    showToolbar: "never",
     // One search on the page: the site's, over every page.
     hideSearch: true,
     // Any bearer token is an account of the sandbox: the reader's requests start in their own.
@@ -60,12 +60,59 @@ function scalarConfiguration(document: Json) {
     }),
     // Its sidebar sits below the site's header. In the narrow column beside an operation,
     // "Required" after "Authentication" is cut by the auth type's menu: every operation needs the
-    // token, which the panel's text says, so the badge goes.
+    // token, which the panel's text says, so the badge goes. Its bar of a narrow window, with a
+    // menu of its sections, goes too: the site's menu has them (referenceSections), one menu, not
+    // two stacked. Try-it's close button is in its own top bar, as Scalar puts it on a small
+    // screen, rather than above it, where it would sit on the site header's search box.
     customCss:
       ".scalar-app { --scalar-custom-header-height: var(--site-header-height); } " +
-      '.scalar-app [data-testid="auth-indicator"] { display: none; }',
+      '.scalar-app [data-testid="auth-indicator"] { display: none; } ' +
+      ".scalar-app .t-doc__header { display: none; } " +
+      ".scalar-app .scalar-app-layout .app-exit-button { position: static; padding: 4px; color: var(--scalar-color-2); }",
   };
 }
+
+/**
+ * The reference's sections for the site's menu in a window too narrow for Scalar's sidebar: each
+ * tag, with its operations and webhooks, then the models, at Scalar's anchors.
+ */
+export function referenceSections(document: Json): Array<{ label: string; href: string; items: Array<{ label: string; href: string }> }> {
+  /** Each operation and webhook in the document's order, as Scalar's sidebar lists them: its tag, label and anchor. */
+  const entries: Array<{ tag: string; label: string; href: string }> = [
+    ...Object.entries<Json>(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter(isHttpMethod)
+        .map((method) => ({
+          tag: item[method].tags?.[0],
+          label: item[method].summary ?? item[method].operationId,
+          href: `#${operationAnchor(item[method], method, path)}`,
+        })),
+    ),
+    ...Object.entries<Json>(document.webhooks ?? {}).flatMap(([name, item]) =>
+      Object.entries<Json>(item).map(([method, operation]) => ({
+        tag: operation.tags?.[0],
+        label: name,
+        href: `#tag/${slug(operation.tags?.[0] ?? "")}/webhook/${method.toUpperCase()}/${name}`,
+      })),
+    ),
+  ];
+  const sections = ((document.tags ?? []) as Json[]).map((tag) => ({
+    label: tag.name as string,
+    href: `#tag/${slug(tag.name)}`,
+    items: entries.filter((entry) => entry.tag === tag.name).map(({ label, href }) => ({ label, href })),
+  }));
+  return Object.keys(document.components?.schemas ?? {}).length ? [...sections, { label: "Models", href: "#models", items: [] }] : sections;
+}
+
+const sectionsNav = (document: Json) =>
+  `<nav class="sections" aria-label="Sections of this reference">\n      <ul>${referenceSections(document)
+    .map(
+      ({ label, href, items }) =>
+        `<li><a href="${esc(href)}">${esc(label)}</a>` +
+        (items.length ? `<ul>${items.map((item) => `<li><a href="${esc(item.href)}">${esc(item.label)}</a></li>`).join("")}</ul>` : "") +
+        "</li>",
+    )
+    .join("\n      ")}</ul>\n    </nav>`;
 
 /** The page of an API reference: the header of every page, then Scalar's reference. */
 export function apiReferencePage(file: string, title: string, document: Json, version: string): string {
@@ -78,5 +125,5 @@ export function apiReferencePage(file: string, title: string, document: Json, ve
     `    <script src="scalar.js" defer></script>`,
     `    <script src="reference.js" defer></script>`,
   ].join("\n");
-  return page({ file, title, content, layout: "reference" }, version);
+  return page({ file, title, content, layout: "reference", sections: sectionsNav(document) }, version);
 }

@@ -1,7 +1,7 @@
 // The decision register (openapi/DECISIONS.md) as a page: one section per entry, anchored
 // `#d1` … so that the references can link to it, each listing where the documents rest on it.
 import { decisionAnchor, type DecisionUse } from "./decision-links.ts";
-import { diagramForMermaid } from "./diagrams.ts";
+import { diagramFigure, diagramForMermaid } from "./diagrams.ts";
 import { esc, page } from "./html.ts";
 import { siteMarkdown } from "./links.ts";
 
@@ -39,7 +39,7 @@ const render = siteMarkdown("openapi/DECISIONS.md", {
   renderer: {
     code(source, language) {
       const diagram = language === "mermaid" ? diagramForMermaid(source) : undefined;
-      return diagram ? `<figure class="diagram">${diagram.svg}<figcaption>${esc(diagram.title)}</figcaption></figure>\n` : false;
+      return diagram ? `${diagramFigure(diagram, esc(diagram.title))}\n` : false;
     },
   },
 });

@@ -34,6 +34,8 @@ export interface Page {
   content: string;
   /** "article": a column of prose with a footer (default); "reference": the full width, for an API reference. */
   layout?: "article" | "reference";
+  /** A reference's sections, which the header's menu shows where the reference's own sidebar does not fit (HTML). */
+  sections?: string;
 }
 
 /**
@@ -124,7 +126,7 @@ export const SITE_PAGES = [
 export const markdownFile = (file: string) => file.replace(/\.html$/, ".md");
 
 /** A page in the site's layout: one header (navigation and search) on every page. */
-export function page({ file, title, content, layout = "article" }: Page, version: string): string {
+export function page({ file, title, content, layout = "article", sections = "" }: Page, version: string): string {
   const nav = SITE_PAGES.map(
     ({ file: href, label }) => `<a href="${href}"${href === file ? ' aria-current="page"' : ""}>${label}</a>`,
   ).join("\n      ");
@@ -132,7 +134,15 @@ export function page({ file, title, content, layout = "article" }: Page, version
     layout === "article"
       ? `  <main class="wrap">\n${withContents(file, labelledCells(content))}\n  </main>\n${footer(version)}`
       : `  <main class="reference">\n${content}\n  </main>`;
-  return fill("page.html", { title: esc(title), nav, content: body, version: esc(version), layout, markdown: markdownFile(file) });
+  return fill("page.html", {
+    title: esc(title),
+    nav,
+    sections,
+    content: body,
+    version: esc(version),
+    layout,
+    markdown: markdownFile(file),
+  });
 }
 
 const footer = (version: string) =>

@@ -69,8 +69,8 @@ export function indexPage(openapi: Json, asyncapi: Json): string {
     cards: cards(),
     operationsTable: table(["Method", "Path", "Operation"], operations),
     eventsTable: table(["Event", "When", "What to do"], events),
-    sessionDiagram: drawn(asyncapi, "payment-session-states").svg,
-    transactionDiagram: drawn(asyncapi, "transaction-states").svg,
+    sessionDiagram: drawn(asyncapi, "payment-session-states").html,
+    transactionDiagram: drawn(asyncapi, "transaction-states").html,
   });
   return page({ file: "index.html", title: "Payin Acceptance Service: contract documentation", content }, openapi.info.version);
 }

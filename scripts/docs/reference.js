@@ -20,5 +20,29 @@
     const key = request.headers.get("Idempotency-Key");
     if (request.method === "POST" && (!key || key === exampleKey)) request.headers.set("Idempotency-Key", crypto.randomUUID());
   };
+  // The contract keeps one counterparty per email and phone number: the example sent twice would
+  // get 409 counterparty_exists. Sent as prefilled, its email is a fresh one each time (the local
+  // part tagged, `lucia.garcia+k3x9q2ab@example.com`); an email the reader typed stays.
+  const exampleEmails = new Set();
+  const collect = (node) => {
+    if (!node || typeof node !== "object") return;
+    if (typeof node.email === "string") exampleEmails.add(node.email);
+    for (const value of Object.values(node)) collect(value);
+  };
+  collect(configuration.content.components?.examples);
+  configuration.onBeforeRequest = ({ requestBuilder }) => {
+    const body = requestBuilder?.body;
+    if (body?.mode !== "raw" || typeof body.value !== "string") return;
+    let json;
+    try {
+      json = JSON.parse(body.value);
+    } catch {
+      return;
+    }
+    if (!exampleEmails.has(json?.email)) return;
+    const [local, domain] = json.email.split("@");
+    json.email = `${local}+${crypto.randomUUID().slice(0, 8)}@${domain}`;
+    body.value = JSON.stringify(json, null, 2);
+  };
   window.Scalar.createApiReference("#reference", configuration);
 })();

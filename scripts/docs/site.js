@@ -4,9 +4,14 @@
 
 const header = document.querySelector(".site-header");
 const menu = header.querySelector(".menu");
-menu.addEventListener("click", () => {
-  const open = header.classList.toggle("open");
+const toggle = (open) => {
+  header.classList.toggle("open", open);
   menu.setAttribute("aria-expanded", String(open));
+};
+menu.addEventListener("click", () => toggle(!header.classList.contains("open")));
+// A link of the menu to a section of this page leaves the page where it is: the menu closes.
+header.addEventListener("click", (event) => {
+  if (event.target.closest("nav a")) toggle(false);
 });
 
 for (const block of document.querySelectorAll("main pre")) {

@@ -47,12 +47,33 @@ describe("parseStateDiagram", () => {
 describe("the drawings", () => {
   const session = mermaidSources(asyncapiDescription).find((s) => s.includes("expired"))!;
 
+  /** The boxes of the final states: those in the group drawn with the thick border. */
+  const finalBoxes = (svg: string) => /<g class="final states"[^>]*stroke-width="3">(.*?)<\/g>/.exec(svg)?.[1]?.match(/<rect /g)?.length;
+
   it("show each state, each transition's label, and mark the states with no way out as final", () => {
     const { svg } = diagramForMermaid(session)!;
     for (const text of ["created", "completed", "expired", "session-created", "session-completed", "session-expired"])
       expect(svg).toContain(`>${text}</text>`);
     expect(svg.match(/<line /g)).toHaveLength(3);
-    expect(svg.match(/stroke-width="3"/g)).toHaveLength(2);
+    expect(finalBoxes(svg)).toBe(2);
+  });
+
+  it("draw a page's figure twice, wide and narrow, each with every state and label, ids of its own, the narrow one's text 16 px", () => {
+    const { html } = diagramForMermaid(session)!;
+    const [wide, narrow] = html.split(/(?=<svg )/) as [string, string];
+    expect(wide).toContain('class="diagram-wide"');
+    expect(narrow).toContain('class="diagram-narrow"');
+    for (const drawing of [wide, narrow]) {
+      for (const text of ["created", "completed", "expired", "session-created", "session-completed", "session-expired"])
+        expect(drawing).toContain(`>${text}</text>`);
+      expect(finalBoxes(drawing)).toBe(2);
+    }
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    // A phone's width, the text at the body's size, and the branch to expired bent round the states under created.
+    expect(Number(/viewBox="0 0 (\d+)/.exec(narrow)![1])).toBeLessThanOrEqual(300);
+    expect([...narrow.matchAll(/font-size="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([16, 16]);
+    expect(narrow.match(/<polyline /g)).toHaveLength(1);
   });
 
   it("follow an edit of the mermaid", () => {

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isExternal, markdownLinks } from "../../scripts/docs/links.ts";
-import { operationAnchor } from "../../scripts/docs/api-reference.ts";
+import { operationAnchor, referenceSections } from "../../scripts/docs/api-reference.ts";
 import { operationsOf } from "../../scripts/lib/openapi.ts";
 
 const attribute = (names: string) => new RegExp(`\\s(?:${names})\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, "gi");
@@ -45,7 +45,7 @@ function descriptionLinks(node: unknown, found: string[] = []): string[] {
 
 interface SitePage {
   links: string[];
-  /** The ids a link's anchor may name; on a page Scalar makes in the browser, its operations' anchors. */
+  /** The ids a link's anchor may name; on a page Scalar makes in the browser, its operations' and sections' anchors. */
   ids: Set<string>;
 }
 
@@ -55,7 +55,11 @@ function readPage(file: string): SitePage {
   const links = values(markup, "href|src|xlink:href");
   const document = scalarDocument(html);
   if (document === undefined) return { links, ids: new Set(values(markup, "id")) };
-  const anchors = operationsOf(document).map(({ method, path, operation }) => operationAnchor(operation, method, path));
+  // Its operations, and the sections its menu lists (which the browser test finds in what Scalar drew).
+  const anchors = [
+    ...operationsOf(document).map(({ method, path, operation }) => operationAnchor(operation, method, path)),
+    ...referenceSections(document).flatMap((section) => [section, ...section.items].map(({ href }) => href.slice(1))),
+  ];
   return { links: [...links, ...descriptionLinks(document)], ids: new Set(anchors) };
 }
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
-import { operationAnchor } from "../../scripts/docs/api-reference.ts";
+import { operationAnchor, referenceSections } from "../../scripts/docs/api-reference.ts";
 import { readRegister } from "../../scripts/docs/decisions.ts";
 import { guides } from "../../scripts/docs/guides.ts";
 import { markdownFile, SITE_PAGES } from "../../scripts/docs/html.ts";
@@ -21,7 +21,9 @@ import { serveStatic, type StaticServer } from "../../scripts/lib/static-server.
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { createSandboxClient } from "../../src/sandbox-client.ts";
 import { launchChromium, skipBrowserTests } from "../support/chromium.ts";
+import { sequenceProblems, stateDiagramProblems } from "./drawing-checks.ts";
 import { siteLinkProblems } from "./site-links.ts";
+import { hiddenUnderscore } from "./underscores.ts";
 
 const skip = skipBrowserTests("test/docs", "the docs site test");
 
@@ -51,6 +53,8 @@ interface Visit {
   /** Every URL the page (or its workers) asked for. */
   requests: string[];
   errors: string[];
+  /** Warnings the page logged that a change of a dependency announces (a deprecated option). */
+  deprecations: string[];
 }
 
 let sandbox: RunningSandbox;
@@ -75,13 +79,14 @@ async function open(file: string, width = 1280, { share = false } = {}): Promise
   const opened = share ? shared.get(file) : undefined;
   if (opened) return opened;
   const page = await (await at(width)).newPage();
-  const visit: Visit = { file, width, page, requests: [], errors: [] };
+  const visit: Visit = { file, width, page, requests: [], errors: [], deprecations: [] };
   visits.push(visit);
   if (share) shared.set(file, visit);
   page.on("request", (request) => visit.requests.push(request.url()));
   page.on("pageerror", (error) => visit.errors.push(`${file} at ${width}: ${error.message}`));
   page.on("console", (message) => {
     if (message.type() === "error") visit.errors.push(`${file} at ${width}: console: ${message.text()}`);
+    if (message.type() === "warning" && /deprecat/i.test(message.text())) visit.deprecations.push(`${file}: ${message.text()}`);
   });
   await page.goto(server.url + file, { waitUntil: "load" });
   // The references render in the browser; the other pages are whole once loaded.
@@ -141,6 +146,33 @@ const layoutProblems = (page: Page, checkNavigation: boolean) =>
         return [box.left + 1, box.left + box.width / 2, box.right - 1].some((x) => document.elementFromPoint(x, y)?.closest("a") !== a);
       });
       if (covered.length) problems.push(`navigation links covered: ${covered.map((a) => a.textContent).join(", ")}`);
+    }
+    // Every control shown lies inside the window. What of it shows is what the boxes around it
+    // that clip their overflow leave: a link in a collapsed description is not shown, and one in a
+    // box that scrolls sideways shows as far as that box, which must be in the window itself.
+    for (const control of document.querySelectorAll<HTMLElement>(
+      "a[href], button, input, select, textarea, summary, [role=button], [role=tab], [tabindex]:not([tabindex='-1'])",
+    )) {
+      if (!control.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      let { left, right, top, bottom } = control.getBoundingClientRect();
+      for (let box = control.parentElement; box; box = box.parentElement) {
+        const style = getComputedStyle(box);
+        if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+        const clip = box.getBoundingClientRect();
+        [left, right, top, bottom] = [
+          Math.max(left, clip.left),
+          Math.min(right, clip.right),
+          Math.max(top, clip.top),
+          Math.min(bottom, clip.bottom),
+        ];
+      }
+      if (right - left < 1 || bottom - top < 1) continue;
+      if (left < -0.5 || right > width + 0.5)
+        problems.push(
+          `a control outside the window: <${control.tagName.toLowerCase()}> ` +
+            `"${(control.getAttribute("aria-label") ?? control.textContent ?? "").trim().slice(0, 40)}" ` +
+            `at ${Math.round(left)}..${Math.round(right)}`,
+        );
     }
     // Tables of ours read without sideways scrolling (a phone stacks their rows).
     for (const table of document.querySelectorAll<HTMLElement>("main.wrap table"))
@@ -308,40 +340,95 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     await page.close();
   });
 
-  it("try it: a flow step's link opens the reference at create counterparty, which sends it, prefilled, to the sandbox: 201", async () => {
-    const operation = openapi.paths["/api/v1/send/counterparties/"].post;
-    const anchor = operationAnchor(operation, "post", "/api/v1/send/counterparties/");
-    const visit = await open("flows.html");
-    const { page } = visit;
-    await page.locator(`ol.steps a[href="openapi.html#${anchor}"]`).first().click();
-    // The reference scrolls to the operation, below the site's header.
-    const top = () => page.locator(`[id="api-1/${anchor}"]`).evaluate((e) => Math.round(e.getBoundingClientRect().top));
-    await expect.poll(top, { timeout: 15_000 }).toBeLessThan(200);
-    expect(await top()).toBeGreaterThan(-5);
-    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
-    await page
-      .locator(`[id="api-1/${anchor}"]`)
-      .getByRole("button", { name: /test request/i })
-      .first()
-      .click();
-    await page.getByRole("button", { name: /^Send post request to / }).click();
-    await expect.poll(() => page.getByText("201 Created").count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    // The sandbox made it: the account of the token try-it sends has the request in its journal.
-    const control = createSandboxClient({ baseUrl: sandbox.url, token: "docs-try-it" });
-    const { data } = await control.GET("/_sandbox/v1/requests");
-    expect(data?.data.map((r) => [r.operation_id, r.status])).toContainEqual(["createCounterparty", 201]);
-    // Sent again as it stands: a fresh Idempotency-Key, so the sandbox answers the body (409, the customer exists), not a replay.
-    await page.getByRole("button", { name: /^Send post request to / }).click();
-    await expect.poll(() => page.getByText("409 Conflict").count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    const keys = ((await control.GET("/_sandbox/v1/requests")).data?.data ?? [])
-      .filter((r) => r.operation_id === "createCounterparty")
-      .map((r) => r.idempotency_key);
-    expect(new Set(keys).size).toBe(keys.length);
-    expect(keys).not.toContain("2f1c9b3e-6d0a-4c1e-9a55-0f3c2b7d8e41");
-    // The browser reports the 409 it was sent as a failed load; it is the answer the reader asked for, not an error of the page.
-    const conflict = /status of 409 \(Conflict\)/;
-    expect(visit.errors.filter((e) => conflict.test(e))).toHaveLength(1);
-    visit.errors.splice(0, visit.errors.length, ...visit.errors.filter((e) => !conflict.test(e)));
+  it.each([1280, 390])(
+    "try it at %i px: a flow step's link opens the reference at create counterparty, which sends it twice as prefilled: 201 each",
+    async (width) => {
+      const operation = openapi.paths["/api/v1/send/counterparties/"].post;
+      const anchor = operationAnchor(operation, "post", "/api/v1/send/counterparties/");
+      const visit = await open("flows.html", width);
+      const { page } = visit;
+      await page.locator(`ol.steps a[href="openapi.html#${anchor}"]`).first().click();
+      // The reference scrolls to the operation, below the site's header.
+      const header = await page
+        .locator(".site-header")
+        .evaluate((h) => (getComputedStyle(h).position === "sticky" ? h.getBoundingClientRect().height : 0));
+      const top = () => page.locator(`[id="api-1/${anchor}"]`).evaluate((e) => Math.round(e.getBoundingClientRect().top));
+      await expect.poll(top, { timeout: 15_000 }).toBeLessThan(header + 200);
+      expect(await top()).toBeGreaterThan(header - 5);
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      const control = createSandboxClient({ baseUrl: sandbox.url, token: "docs-try-it" });
+      const created = async () =>
+        ((await control.GET("/_sandbox/v1/requests")).data?.data ?? []).filter((r) => r.operation_id === "createCounterparty");
+      const before = (await created()).length;
+      await page
+        .locator(`[id="api-1/${anchor}"]`)
+        .getByRole("button", { name: /test request/i })
+        .first()
+        .click();
+      // Sent twice as it stands: each time a fresh Idempotency-Key (no replay) and a fresh email (no 409 counterparty_exists).
+      for (const sent of [1, 2]) {
+        await page.getByRole("button", { name: /^Send post request to / }).click();
+        await expect.poll(async () => (await created()).length - before, { timeout: 15_000 }).toBe(sent);
+      }
+      const requests = (await created()).slice(before);
+      expect(requests.map((r) => r.status)).toEqual([201, 201]);
+      const keys = requests.map((r) => r.idempotency_key);
+      expect(new Set(keys).size).toBe(2);
+      expect(keys).not.toContain("2f1c9b3e-6d0a-4c1e-9a55-0f3c2b7d8e41");
+      await expect.poll(() => page.getByText("201 Created").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      // Its close button is in the client, inside the window, with nothing of the site's header under it, and closes it.
+      const close = page.locator(".app-exit-button");
+      const box = (await close.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      const under = await page.locator(".site-header :is(a, button, input)").evaluateAll(
+        (controls, b) =>
+          controls
+            .map((c) => ({ name: c.textContent || c.getAttribute("aria-label"), r: c.getBoundingClientRect() }))
+            .filter(({ r }) => r.width && r.left < b.x + b.width && b.x < r.right && r.top < b.y + b.height && b.y < r.bottom)
+            .map(({ name }) => name),
+        box,
+      );
+      expect(under, "the site header's controls under the close button").toEqual([]);
+      await screenshot(page, `try-it-${width}`);
+      await close.click();
+      await expect.poll(() => page.getByRole("button", { name: /^Send post request to / }).count(), { timeout: 15_000 }).toBe(0);
+      expect(visit.errors).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it.each(REFERENCES)("%s at 390 px has one menu: the site's, which holds the reference's sections and goes to each", async (file) => {
+    const { page } = await open(file, 390);
+    const document = file === "openapi.html" ? openapi : sandboxApi;
+    // Scalar's own bar and its menu are gone; the site's header stays on screen.
+    expect(await page.getByRole("button", { name: /menu/i }).and(page.locator(":visible")).allInnerTexts()).toEqual(["Menu"]);
+    await page.getByRole("button", { name: "Menu", exact: true }).click();
+    const sections = page.locator('nav[aria-label="Sections of this reference"] a');
+    const expected = referenceSections(document).flatMap((section) => [section, ...section.items]);
+    expect(await sections.evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual(expected.map((s) => s.href));
+    for (const link of await sections.all()) {
+      expect(await link.isVisible()).toBe(true);
+      const box = (await link.boundingBox())!;
+      expect(box.x + box.width, await link.innerText()).toBeLessThanOrEqual(390);
+    }
+    // Each leads to a part of the reference Scalar drew.
+    const missing = await page.evaluate(
+      (hrefs) => hrefs.filter((href) => !document.getElementById(`api-1/${decodeURIComponent(href.slice(1))}`)),
+      expected.map((s) => s.href),
+    );
+    expect(missing).toEqual([]);
+    await screenshot(page, `${file.replace(/\.html$/, "")}-menu-390`);
+    // The last operation or event: Scalar scrolls to it, below the header that stays.
+    const target = referenceSections(document)
+      .flatMap((section) => section.items)
+      .at(-1)!;
+    await page.locator(`nav[aria-label="Sections of this reference"] a[href="${target.href}"]`).click();
+    expect(await page.locator(".site-header").evaluate((h) => h.classList.contains("open"))).toBe(false);
+    const header = await page.locator(".site-header").evaluate((h) => h.getBoundingClientRect().bottom);
+    const top = () => page.locator(`[id="api-1/${target.href.slice(1)}"]`).evaluate((e) => Math.round(e.getBoundingClientRect().top));
+    await expect.poll(top, { timeout: 15_000 }).toBeLessThan(header + 200);
+    expect(await top()).toBeGreaterThan(header - 5);
     await page.close();
   });
 
@@ -365,7 +452,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     expect(text).not.toMatch(/a typed client, a webhook toolkit and a mock/);
     for (const { method, path: route } of operationsOf(openapi))
       expect(showsOperation(text, `${method.toUpperCase()} ${route}`), route).toBe(true);
-    expect(await page.locator("svg[role=img]").count(), "the two state diagrams").toBe(2);
+    expect(await page.locator("figure.diagram svg[role=img]:visible").count(), "the two state diagrams").toBe(2);
     const links = [...new Set(await hrefs(page))];
     for (const target of [...PAGES.filter((p) => p !== "index.html"), "payin.arazzo.yaml", "payin.postman_collection.json", "llms.txt"])
       expect(links, target).toContain(target);
@@ -473,40 +560,39 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     await page.close();
   });
 
-  it("the overview's state diagrams read at 390 px: their smallest text the body's size, the figure scrolling, not the page", async () => {
-    const { page } = await open("index.html", 390);
-    const figures = await page.locator("figure.diagram").evaluateAll((all) =>
-      all.map((figure) => {
-        const body = parseFloat(getComputedStyle(document.querySelector("main p")!).fontSize);
-        const smallest = Math.min(...[...figure.querySelectorAll("svg text")].map((t) => t.getBoundingClientRect().height));
-        return { legible: smallest >= body * 0.95, inside: figure.getBoundingClientRect().right <= 390 };
-      }),
-    );
-    expect(figures.length).toBeGreaterThan(0);
-    expect(figures).toEqual(figures.map(() => ({ legible: true, inside: true })));
-    await page.close();
-  });
+  // Each page that draws the state diagrams: the overview, the events reference and the decision register.
+  it.each(["index.html", "asyncapi.html", "decisions.html"].flatMap((file) => [1280, 390].map((width) => [file, width] as const)))(
+    "%s at %i px shows each state diagram whole: one drawing, unscaled, nothing overlapping, on a phone the states under one another",
+    async (file, width) => {
+      const { page } = await open(file, width);
+      expect(await page.evaluate(stateDiagramProblems)).toEqual([]);
+      const shown = await page.locator("figure.diagram svg:visible").evaluateAll((all) => all.map((svg) => svg.getAttribute("class")));
+      expect(shown).toEqual(shown.map(() => (width >= 1280 ? "diagram-wide" : "diagram-narrow")));
+      await page.locator("figure.diagram").last().scrollIntoViewIfNeeded();
+      await screenshot(page, `${file.replace(/\.html$/, "")}-diagram-${width}`);
+      await page.close();
+    },
+  );
 
-  it("the flows page draws each workflow as a sequence diagram, its text as large as the body's at 390 px", async () => {
-    const { page } = await open("flows.html", 390);
-    const drawn = await page.locator("section.workflow").evaluateAll((sections) =>
-      sections.map((section) => {
-        const svg = section.querySelector("svg.sequence");
-        const body = parseFloat(getComputedStyle(section.querySelector("p") ?? section).fontSize);
-        const smallest = Math.min(...[...(svg?.querySelectorAll("text") ?? [])].map((t) => t.getBoundingClientRect().height));
-        const proves = section.querySelector(".proves")?.textContent?.replace("What it proves", "").trim() ?? "";
-        return {
-          id: section.id,
-          drawn: svg !== null,
-          legible: smallest >= body * 0.95,
-          fits: (svg?.getBoundingClientRect().right ?? 0) <= 390,
-          proves: proves.length > 40,
-        };
-      }),
-    );
-    expect(drawn).toEqual(flows.workflows.map((w) => ({ id: w.workflowId, drawn: true, legible: true, fits: true, proves: true })));
-    await page.locator("section.workflow svg.sequence").first().scrollIntoViewIfNeeded();
-    await screenshot(page, "flows-drawing-390");
+  it.each([1280, 390])(
+    "the flows page at %i px draws each workflow as a sequence diagram: whole, no label across a lifeline, no emoji, the column's width",
+    async (width) => {
+      const { page } = await open("flows.html", width);
+      expect(await page.evaluate(sequenceProblems)).toEqual([]);
+      expect(await page.locator("section.workflow").evaluateAll((sections) => sections.map((s) => s.id))).toEqual(
+        flows.workflows.map((w) => w.workflowId),
+      );
+      // Time passing is drawn as a clock: an SVG icon, not an emoji.
+      expect(await page.locator("svg.sequence:visible .icon svg").count()).toBeGreaterThan(0);
+      await page.locator("svg.sequence:visible").nth(2).scrollIntoViewIfNeeded();
+      await screenshot(page, `flows-drawing-${width}`);
+      await page.close();
+    },
+  );
+
+  it.each([1280, 390])("a link's code keeps its underscores at %i px: the underline is drawn apart from them", async (width) => {
+    const { page } = await open("flows.html", width);
+    expect(await hiddenUnderscore(page)).toBeUndefined();
     await page.close();
   });
 
@@ -593,6 +679,10 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
 
   it("no page has a script error", () => {
     expect(visits.flatMap((visit) => visit.errors)).toEqual([]);
+  });
+
+  it("no page uses an option that its renderer deprecates", () => {
+    expect(visits.flatMap((visit) => visit.deprecations)).toEqual([]);
   });
 });
 
