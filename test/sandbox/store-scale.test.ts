@@ -313,7 +313,7 @@ describe("the records, as the compact store keeps them", () => {
     const { store, db, account } = await setUp();
     await store.advanceClock(account, 5000);
     const now = accountNow(store.clock, account);
-    await store.idempotencyKeys.claim(account.id, "op", "k", "h", now, account.clockOffsetMs);
+    await store.idempotencyKeys.keep(account.id, "op", "k", "h", { status: 201, body: "{}" }, now, account.clockOffsetMs);
     const { due_ms } = (await db.get<{ due_ms: number }>("SELECT due_ms FROM idempotency_keys"))!;
     expect(due_ms).toBe(now + 24 * 60 * 60 * 1000 - 5000);
     await store.idempotencyKeys.forgetExpired(account.id, due_ms - 1);

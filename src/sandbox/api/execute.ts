@@ -8,7 +8,7 @@ import { operations, type OperationId, type OperationRequest } from "../../../ge
 import { sleepOn } from "../../lib/clock.ts";
 import { problem, SERVER_CONDITIONS, validationProblem } from "../../lib/problem.ts";
 import { accountNow } from "../flow/clock.ts";
-import { reportUnlessUnavailable } from "../store/database.ts";
+import { RecordGoneError, reportUnlessUnavailable } from "../store/database.ts";
 import type { FaultRow } from "../store/faults.ts";
 import { requestHash } from "../store/idempotency.ts";
 import { refusal, type Answer } from "./answer.ts";
@@ -60,37 +60,76 @@ export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Ou
   if (turnedAway) return { answer: turnedAway, dropped: false };
   if (page) return { answer: await show(sandbox, page, call), dropped: false };
   const op = byId.get(call.operationId as OperationId)!;
-  const found = await store.accounts.lookUp(call.token!, { issuedOnly: sandbox.access.issuedOnly });
+  const handler = handlers[op.operationId];
+  const lookUp = (fresh = false) => store.accounts.lookUp(call.token!, { issuedOnly: sandbox.access.issuedOnly, fresh });
+  let found = await lookUp();
   if (!found) return { answer: sandbox.access.unknownToken(client), dropped: false };
-  const { account, requestFaults } = found;
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
   const contract = op.document === "contract";
   const started = clock.now();
-  const receivedAtMs = accountNow(clock, account);
-  const fault = contract && requestFaults ? await store.faults.forRequest(account.id, op.operationId) : undefined;
+  const receivedAtMs = accountNow(clock, found.account);
+  const fault = contract && found.requestFaults ? await store.faults.forRequest(found.account.id, op.operationId) : undefined;
   if (fault?.effect === "delay") await sleepOn(clock, fault.delay_ms!, sandbox.closing);
   // Closing cuts short what waited on purpose: its caller gets no answer.
   if (sandbox.closing.aborted) return { answer: refusal(problem(503, "service_unavailable", "This sandbox is stopping.")), dropped: true };
-  const answer = fault?.effect === "status" ? faultAnswer(fault) : await operate(sandbox, op, { ...call, account });
   const dropped = fault?.effect === "drop";
-  if (contract) {
-    // The operation is done whatever becomes of its journal entry: a database gone meanwhile loses the entry, not the answer.
-    await store.journal
-      .record(account.id, {
-        method: call.method ?? op.method,
-        // Cut to the lengths the journal's schema gives: a refused request may carry longer ones.
-        path: (call.path ?? pathOf(op, call.parameters)).slice(0, 2048),
-        operationId: op.operationId,
-        status: answer.status,
-        answered: !dropped,
-        idempotencyKey: call.idempotencyKey?.slice(0, 255),
-        fault: fault && { id: fault.id, effect: fault.effect },
-        receivedAtMs,
-        durationMs: clock.now() - started,
-      })
-      .catch(reportUnlessUnavailable);
+  const journal = async (answer: Answer) => {
+    if (!contract) return;
+    await store.journal.record(found!.account.id, {
+      method: call.method ?? op.method,
+      // Cut to the lengths the journal's schema gives: a refused request may carry longer ones.
+      path: (call.path ?? pathOf(op, call.parameters)).slice(0, 2048),
+      operationId: op.operationId,
+      status: answer.status,
+      answered: !dropped,
+      idempotencyKey: call.idempotencyKey?.slice(0, 255),
+      fault: fault && { id: fault.id, effect: fault.effect },
+      receivedAtMs,
+      durationMs: clock.now() - started,
+    });
+  };
+  /** An answer made without the operation's work: journaled on its own, and lost from the journal with a database gone, not the answer. */
+  const refused = async (answer: Answer): Promise<Outcome> => {
+    await journal(answer).catch(reportUnlessUnavailable);
+    return { answer, dropped };
+  };
+  if (fault?.effect === "status") return refused(faultAnswer(fault));
+
+  const read = op.validateBody ? await call.body() : { json: undefined, raw: undefined };
+  if ("refusal" in read) return refused(read.refusal);
+  const errors = requestErrors(sandbox, op, handler, call.parameters, read.json);
+  if (errors.length > 0) return refused(refusal(validationProblem(errors)));
+  // An operation that waits for deliveries (or streams them) does so outside any transaction; it writes in its own.
+  if ("waits" in handler)
+    return { answer: await handler.handle({ account: found.account, body: read.json, parameters: call.parameters }, sandbox), dropped };
+
+  const key = call.parameters[IDEMPOTENCY_KEY];
+  // A read is its statements, each its own; anything else is one transaction: the account's last request, the work, its
+  // Idempotency-Key and its journal entry, committed together once.
+  const once = op.method === "GET" ? <T>(work: () => Promise<T>) => work() : <T>(work: () => Promise<T>) => store.transaction(work);
+  for (let tries = 1; ; tries++) {
+    const handled: Call = { account: found.account, body: read.json, parameters: call.parameters };
+    try {
+      const answer = await once(async () => {
+        await store.accounts.touch(handled.account);
+        const answer =
+          key !== undefined && read.raw
+            ? await idempotent(sandbox, op, handler, handled, key, read.raw)
+            : await handler.handle(handled, sandbox);
+        await journal(answer);
+        return answer;
+      });
+      return { answer, dropped };
+    } catch (error) {
+      // The key's first use answered already: its answer, and none of this one's work.
+      if (error instanceof KeyTaken) return refused(error.answer);
+      // The account was deleted (or emptied) under the request: once more on what is there now, a new account's in an
+      // open sandbox, or refused.
+      if (!(error instanceof RecordGoneError) || tries > 1) throw error;
+      found = await lookUp(true);
+      if (!found) return { answer: sandbox.access.unknownToken(client), dropped: false };
+    }
   }
-  return { answer, dropped };
 }
 
 /** A page: its account (but a customer's), its input validated as the operation it is like, then the page. */
@@ -105,19 +144,6 @@ async function show(sandbox: Sandbox, page: Page, call: OperationCall): Promise<
   const errors = like ? requestErrors(sandbox, like, handlers[like.operationId], call.parameters, read.json) : [];
   if (errors.length > 0) return refusal(validationProblem(errors));
   return page.handle({ ...(account ? { account } : {}), parameters: call.parameters, body: read.json }, sandbox);
-}
-
-/** The body read, the request validated, then the handler, under its Idempotency-Key if it has one. */
-async function operate(sandbox: Sandbox, op: OperationRequest, call: OperationCall & Pick<Call, "account">): Promise<Answer> {
-  const read = op.validateBody ? await call.body() : { json: undefined, raw: undefined };
-  if ("refusal" in read) return read.refusal;
-  const handler = handlers[op.operationId];
-  const errors = requestErrors(sandbox, op, handler, call.parameters, read.json);
-  if (errors.length > 0) return refusal(validationProblem(errors));
-  const handled: Call = { account: call.account, body: read.json, parameters: call.parameters };
-  const key = call.parameters[IDEMPOTENCY_KEY];
-  if (!("waits" in handler) && key !== undefined && read.raw) return idempotent(sandbox, op, handler, handled, key, read.raw);
-  return handler.handle(handled, sandbox);
 }
 
 /** What is wrong with the request, by field: its parameters and body against the contract's schemas, then the operation's own rules. */
@@ -141,29 +167,49 @@ function requestErrors(
   return [...errors, ...checked.filter((e) => !errors.some((known) => known.field === e.field))];
 }
 
-/** Runs a create under its Idempotency-Key: the first answer is kept, and replayed for the same body. */
-function idempotent(sandbox: Sandbox, op: OperationRequest, handler: Operation, call: Call, key: string, raw: Buffer): Promise<Answer> {
-  const { store } = sandbox;
+/** The key's first use answered already: the answer this request gets instead, its own work undone. */
+class KeyTaken extends Error {
+  readonly answer: Answer;
+  constructor(answer: Answer) {
+    super("The Idempotency-Key answered already.");
+    this.answer = answer;
+  }
+}
+
+/**
+ * Runs a create under its Idempotency-Key, inside the request's transaction: the work first, then
+ * the key kept with its answer. A key used already (by an earlier request, or one at the same
+ * moment, whose transaction this one waits for) throws KeyTaken, so that this one's work is
+ * undone: the first answer for the same body, 409 for another.
+ */
+async function idempotent(
+  sandbox: Sandbox,
+  op: OperationRequest,
+  handler: Operation,
+  call: Call,
+  key: string,
+  raw: Buffer,
+): Promise<Answer> {
+  const { store, clock } = sandbox;
   const { account } = call;
-  return store.transaction(async (): Promise<Answer> => {
-    const claim = await store.idempotencyKeys.claim(
-      account.id,
-      op.operationId,
-      key,
-      requestHash(raw),
-      accountNow(sandbox.clock, account),
-      account.clockOffsetMs,
+  const answer = await handler.handle(call, sandbox);
+  // Both creates answer with a body.
+  const stored = { status: answer.status, body: JSON.stringify(answer.body) };
+  const kept = await store.idempotencyKeys.keep(
+    account.id,
+    op.operationId,
+    key,
+    requestHash(raw),
+    stored,
+    accountNow(clock, account),
+    account.clockOffsetMs,
+  );
+  if (kept.fresh) return answer;
+  if (!kept.sameBody)
+    throw new KeyTaken(
+      refusal(problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body.")),
     );
-    if (!claim.fresh) {
-      if (claim.sameBody) return { status: claim.answer.status, body: JSON.parse(claim.answer.body) };
-      return refusal(problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body."));
-    }
-    // The key and the answer are written in the transaction of the create.
-    const answer = await handler.handle(call, sandbox);
-    // Both creates answer with a body.
-    await store.idempotencyKeys.record(account.id, op.operationId, key, { status: answer.status, body: JSON.stringify(answer.body) });
-    return answer;
-  });
+  throw new KeyTaken({ status: kept.answer.status, body: JSON.parse(kept.answer.body) });
 }
 
 /** The answer of a status fault: the status's problem document, with Retry-After where the contract gives one. */

@@ -57,13 +57,13 @@ export interface Operation extends Validation {
   handle(call: Call, sandbox: Sandbox): Promise<Answer>;
 }
 
-/** A control operation that answers once the webhook deliveries it made due are done. */
+/** A control operation that answers once the webhook deliveries it made due are done, or with their stream: outside any transaction. */
 export interface WaitingOperation extends Validation {
   waits: true;
   handle(call: Call, sandbox: Sandbox): Promise<Answer>;
 }
 
-type Waiting = "advanceClock" | "redeliverEvent";
+type Waiting = "advanceClock" | "redeliverEvent" | "connectListener";
 
 /** Every operation of the two documents, each of the kind it is. */
 export type Operations = { [Id in OperationId]: Id extends Waiting ? WaitingOperation : Operation };

@@ -135,9 +135,14 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
           job(() => runDueWork(sandbox, null)),
         ),
       );
-      // Accounts idle for longer than the retention go, by a sweep every half retention (every minute at most).
-      const sweep = job(() => store.deleteIdleAccounts(clock.now() - settings.retentionMs));
-      stops.push(every(clock, Math.min(settings.retentionMs / 2, 60_000), sweep));
+      // Accounts idle for longer than the retention go, by a sweep every twentieth of the retention (every minute at most).
+      stops.push(
+        every(
+          clock,
+          store.sweepEveryMs,
+          job(() => store.deleteIdleAccounts()),
+        ),
+      );
     },
     async health() {
       if (stopping) return { serving: false, detail: "This sandbox process is stopping: send requests to another." };

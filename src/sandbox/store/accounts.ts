@@ -1,17 +1,19 @@
 // Accounts are bearer tokens: each distinct token is its own account, made on first use (an open
 // sandbox), or issued to a tenant beforehand (payin-sandbox accounts create), kept by the hash of
-// its token only (token-hash.ts). Its
-// clock's offset is read from the database at each look-up, so that every process serving the
-// account keeps one clock; while anyone here holds an account's object, a look-up finds that
-// object, so that a clock moved through one look-up is moved for every holder of the account
-// here (a delivery under way). The objects are held weakly: an account no one holds any more
-// (a CI run's token, used once) leaves memory, and its next look-up makes a new object from the
-// database, which is all that an object no one holds could have known.
+// its token only (token-hash.ts).
 //
-// A reading of the clock that was under way while this process moved the clock is not taken: it
-// may have begun before the move committed, and would set the clock back (it did, in an
-// advance's answer, with deliveries reading the account meanwhile). The move is taken again once
-// it commits, over any reading taken in between.
+// What a request needs of its account (its id, its clock's offset, whether it was issued, whether
+// it has a request fault armed) is kept in this process once read, for the tokens seen lately:
+// most requests then read nothing of it. A change of these facts (a clock moved, a fault armed or
+// used up, the account reset or deleted) is told on the database's channel when it commits, and
+// every process, this one included, forgets or takes it; while the channel is lost, nothing is
+// kept, and all is read again once it is back.
+//
+// While anyone here holds an account's object, a look-up finds that object, so that a clock moved
+// is moved for every holder of the account here (a delivery under way). The objects are held
+// weakly: an account no one holds any more leaves memory, and its next look-up makes a new object
+// from the database. A reading of the clock under way while this process took a move of it is not
+// taken: it may have begun before the move committed, and would set the clock back.
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../../lib/clock.ts";
 import type { Database } from "./database.ts";
@@ -23,15 +25,36 @@ export interface Account {
   clockOffsetMs: number;
 }
 
+/** What a request needs of its account. */
+interface Facts {
+  account: Account;
+  issued: boolean;
+  requestFaults: boolean;
+  /** The last request the database has of it, as this process knows it. */
+  lastRequestMs: number;
+}
+
+type Row = Account & { requestFaults: number; lastRequestMs: number; issued: number };
+
 // With it, whether the account has a request fault armed: most have none, and their requests need not ask.
-const BY_TOKEN = `SELECT id, clock_offset_ms AS "clockOffsetMs", last_request_ms AS "lastRequestMs", issued,
+const FACTS = `SELECT id, clock_offset_ms AS "clockOffsetMs", last_request_ms AS "lastRequestMs", issued,
   CASE WHEN EXISTS (SELECT 1 FROM faults WHERE faults.account_id = accounts.id AND target = 'request') THEN 1 ELSE 0 END AS "requestFaults"
-  FROM accounts WHERE token_hash = ?`;
+  FROM accounts`;
+const BY_TOKEN = `${FACTS} WHERE token_hash = ?`;
 // A new token: made once, whichever request or process comes first (then read as above).
 const INSERT = "INSERT INTO accounts (token_hash, created_at_ms, last_request_ms) VALUES (?, ?, ?) ON CONFLICT (token_hash) DO NOTHING";
 const ISSUE = "INSERT INTO accounts (token_hash, name, issued, created_at_ms, last_request_ms) VALUES (?, ?, 1, ?, ?) RETURNING id";
 const ISSUED =
   'SELECT id, name, created_at_ms AS "createdAtMs", last_request_ms AS "lastRequestMs" FROM accounts WHERE issued = 1 ORDER BY id';
+const TOUCH = "UPDATE accounts SET last_request_ms = ? WHERE id = ? AND last_request_ms < ?";
+const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
+const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE id = ? RETURNING clock_offset_ms AS "clockOffsetMs"';
+const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
+
+/** The channel a change of an account's facts is told on: `{ id }`, with its clock's offset when that is what changed. */
+const CHANNEL = "payin_accounts";
+/** Tokens whose facts are kept by default: the newest used; a flood of one-off tokens pushes out the oldest. */
+const KEPT = 10_000;
 
 /** What an issued token starts with, so that a secret scanner finds one leaked: then 32 random bytes, in base64url. */
 export const ISSUED_TOKEN_PREFIX = "payin_sbx_";
@@ -43,10 +66,6 @@ export interface IssuedAccount {
   createdAtMs: number;
   lastRequestMs: number;
 }
-const TOUCH = "UPDATE accounts SET last_request_ms = ? WHERE id = ? AND last_request_ms < ?";
-const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
-const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE id = ? RETURNING clock_offset_ms AS "clockOffsetMs"';
-const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
 
 export class Accounts {
   readonly #byId = new Map<number, WeakRef<Account>>();
@@ -54,42 +73,104 @@ export class Accounts {
   readonly #collected = new FinalizationRegistry<number>((id) => {
     if (this.#byId.get(id)?.deref() === undefined) this.#byId.delete(id);
   });
+  /** The facts of the tokens seen lately, by token hash, oldest used first; and each one's hash by account. */
+  readonly #kept = new Map<string, Facts>();
+  readonly #hashOf = new Map<number, string>();
   readonly #db: Database;
   readonly #clock: Clock;
-  /** Moves of a clock by this process, counted as each is made and as it commits. */
+  /** Moves of a clock taken by this process, counted as each is taken: a reading begun before one is not taken. */
   #moves = 0;
+  /** Whether changes are heard: facts are kept only while they are. */
+  #hearing = false;
+  #unsubscribe: (() => Promise<void>) | undefined;
+  readonly #keptAtMost: number;
 
-  /** How stale an account's last request may be kept: a tenth of the retention, at most a minute. */
-  readonly #touchEveryMs: number;
+  /** How stale an account's last request may be kept. */
+  readonly touchEveryMs: number;
 
-  constructor(db: Database, clock: Clock, touchEveryMs = 60_000) {
+  /** `kept`: how many tokens' facts are kept. */
+  constructor(db: Database, clock: Clock, touchEveryMs = 60_000, kept = KEPT) {
     this.#db = db;
     this.#clock = clock;
-    this.#touchEveryMs = touchEveryMs;
+    this.touchEveryMs = touchEveryMs;
+    this.#keptAtMost = kept;
+  }
+
+  /** Hears the changes of accounts' facts, from every process: facts are kept from now on. */
+  async hearChanges() {
+    this.#unsubscribe = await this.#db.subscribe(
+      CHANNEL,
+      (message) => this.#heard(JSON.parse(message) as { id: number; clockOffsetMs?: number }),
+      () => {
+        // What changed while the channel was lost is not heard: nothing kept can be trusted until it is back.
+        this.#hearing = false;
+        this.#kept.clear();
+        this.#hashOf.clear();
+      },
+    );
+    this.#hearing = true;
+  }
+
+  async stopHearing() {
+    this.#hearing = false;
+    await this.#unsubscribe?.();
   }
 
   /**
    * The account of a bearer token, made if new (unless `issuedOnly`: then only an account issued
-   * beforehand, else undefined), and whether it has a request fault armed. A read, but for a new
-   * token and, now and then, the time of the account's last request: every request makes one.
+   * beforehand, else undefined), and whether it has a request fault armed. `fresh`: read from the
+   * database, what was kept being found wrong (the account gone under a request).
    */
-  async lookUp(token: string, { issuedOnly = false } = {}): Promise<{ account: Account; requestFaults: boolean } | undefined> {
-    type Row = Account & { requestFaults: number; lastRequestMs: number; issued: number };
-    const moves = this.#moves;
-    const now = this.#clock.now();
+  async lookUp(
+    token: string,
+    { issuedOnly = false, fresh = false } = {},
+  ): Promise<{ account: Account; requestFaults: boolean } | undefined> {
     const hash = tokenHash(token);
-    let row = await this.#db.get<Row>(BY_TOKEN, hash);
-    if (issuedOnly && row?.issued !== 1) return undefined;
-    if (!row) {
-      await this.#db.run(INSERT, hash, now, now);
-      row = await this.#db.get<Row>(BY_TOKEN, hash);
-    } else if (now - row.lastRequestMs >= this.#touchEveryMs) await this.#db.run(TOUCH, now, row.id, now);
-    return { account: this.#cached(row!, moves), requestFaults: row!.requestFaults === 1 };
+    if (fresh) this.#forget(this.#kept.get(hash)?.account.id ?? -1);
+    let facts = this.#kept.get(hash);
+    if (facts) {
+      // Used again: the newest, last to go.
+      this.#kept.delete(hash);
+      this.#kept.set(hash, facts);
+    } else {
+      const moves = this.#moves;
+      const hearing = this.#hearing;
+      let row = await this.#db.get<Row>(BY_TOKEN, hash);
+      if (!row && !issuedOnly) {
+        const now = this.#clock.now();
+        await this.#db.run(INSERT, hash, now, now);
+        row = await this.#db.get<Row>(BY_TOKEN, hash);
+      }
+      if (!row) return undefined;
+      facts = {
+        account: this.#object(row, moves),
+        issued: row.issued === 1,
+        requestFaults: row.requestFaults === 1,
+        lastRequestMs: row.lastRequestMs,
+      };
+      // Kept only if no change was missed while it was read.
+      if (hearing && this.#hearing && moves === this.#moves) this.#keep(hash, facts);
+    }
+    if (issuedOnly && !facts.issued) return undefined;
+    return { account: facts.account, requestFaults: facts.requestFaults };
   }
 
   /** The account of a bearer token, made if new. */
   async forToken(token: string): Promise<Account> {
     return (await this.lookUp(token))!.account;
+  }
+
+  /**
+   * Notes a request of the account as its last, when the one the database has is older than the
+   * touch interval: most requests write nothing. Inside the request's transaction.
+   */
+  async touch(account: Account) {
+    const now = this.#clock.now();
+    const hash = this.#hashOf.get(account.id);
+    const facts = hash === undefined ? undefined : this.#kept.get(hash);
+    if (facts && now - facts.lastRequestMs < this.touchEveryMs) return;
+    await this.#db.run(TOUCH, now, account.id, now - this.touchEveryMs);
+    if (facts) facts.lastRequestMs = now;
   }
 
   /** Issues an account to a tenant: its token, given once here and kept only as its hash, and its id. */
@@ -110,10 +191,12 @@ export class Accounts {
     return this.#db.all<IssuedAccount>(ISSUED);
   }
 
-  /** The account with this id (the payment page knows a session's account, not its token). */
+  /** The account with this id (the payment page knows a session's account, not its token): its object held here, or read. */
   async byId(id: number): Promise<Account> {
+    const held = this.#hearing ? this.#byId.get(id)?.deref() : undefined;
+    if (held) return held;
     const moves = this.#moves;
-    return this.#cached((await this.#db.get<Account>(GET, id))!, moves);
+    return this.#object((await this.#db.get<Account>(GET, id))!, moves);
   }
 
   /** How many accounts have an object in memory: those held here, and those no one holds that are not yet collected. */
@@ -121,8 +204,46 @@ export class Accounts {
     return this.#byId.size;
   }
 
-  /** The account's object, made from `row` if none is held; `row`'s clock is taken unless this process moved a clock since `moves`. */
-  #cached(row: Account, moves: number): Account {
+  /** Moves the account's clock `ms` ahead (from where it stands in the database, whoever moved it last). */
+  async advanceClock(account: Account, ms: number) {
+    await this.#moved(account, (await this.#db.get<{ clockOffsetMs: number }>(ADVANCE, ms, account.id))!.clockOffsetMs);
+  }
+
+  async resetClock(account: Account) {
+    await this.#db.run(RESET, account.id);
+    await this.#moved(account, 0);
+  }
+
+  /**
+   * Inside the transaction that changed what a request needs of the account (its faults, its
+   * records, the account itself): every process forgets what it kept, once that commits.
+   */
+  async changed(id: number) {
+    await this.#db.notify(CHANNEL, JSON.stringify({ id }));
+  }
+
+  #heard({ id, clockOffsetMs }: { id: number; clockOffsetMs?: number }) {
+    this.#moves++;
+    this.#forget(id);
+    const held = this.#byId.get(id)?.deref();
+    if (held && clockOffsetMs !== undefined) held.clockOffsetMs = clockOffsetMs;
+  }
+
+  #keep(hash: string, facts: Facts) {
+    this.#kept.set(hash, facts);
+    this.#hashOf.set(facts.account.id, hash);
+    if (this.#kept.size > this.#keptAtMost) this.#forget(this.#kept.values().next().value!.account.id);
+  }
+
+  #forget(id: number) {
+    const hash = this.#hashOf.get(id);
+    if (hash === undefined) return;
+    this.#hashOf.delete(id);
+    this.#kept.delete(hash);
+  }
+
+  /** The account's object, made from `row` if none is held; `row`'s clock is taken unless this process took a move since `moves`. */
+  #object(row: Account, moves: number): Account {
     let account = this.#byId.get(row.id)?.deref();
     if (account) {
       if (moves === this.#moves) account.clockOffsetMs = row.clockOffsetMs;
@@ -134,23 +255,22 @@ export class Accounts {
     return account;
   }
 
-  /** Moves the account's clock `ms` ahead (from where it stands in the database, whoever moved it last). */
-  async advanceClock(account: Account, ms: number) {
-    this.#moved(account, (await this.#db.get<{ clockOffsetMs: number }>(ADVANCE, ms, account.id))!.clockOffsetMs);
-  }
-
-  async resetClock(account: Account) {
-    await this.#db.run(RESET, account.id);
-    this.#moved(account, 0);
-  }
-
-  /** Takes a move of the clock now, for the rest of its transaction, and again once it commits. */
-  #moved(account: Account, clockOffsetMs: number) {
-    const take = () => {
+  /**
+   * Takes a move of the clock now, for the rest of its transaction, and tells every process once it
+   * commits; if it rolls back, the clock is read again from the database.
+   */
+  async #moved(account: Account, clockOffsetMs: number) {
+    this.#moves++;
+    (this.#byId.get(account.id)?.deref() ?? account).clockOffsetMs = clockOffsetMs;
+    this.#db.afterRollback(() => {
       this.#moves++;
-      (this.#byId.get(account.id)?.deref() ?? account).clockOffsetMs = clockOffsetMs;
-    };
-    take();
-    this.#db.afterCommit(take);
+      this.#forget(account.id);
+      const moves = this.#moves;
+      void this.#db
+        .get<Account>(GET, account.id)
+        .then((row) => row && this.#object(row, moves))
+        .catch(() => {});
+    });
+    await this.#db.notify(CHANNEL, JSON.stringify({ id: account.id, clockOffsetMs }));
   }
 }

@@ -23,11 +23,14 @@ export interface Database {
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Inside a transaction, until it ends: with a session, the lock on that session's events (and a
-   * share of its account's); without, the lock on every event of the account.
+   * share of its account's); without, the lock on every event of the account. A lock the
+   * transaction holds already is not asked for again.
    */
   lock(account: number, session?: string): Promise<void>;
   /** Calls `hook` once the transaction under way commits (now, outside one); a hook given twice is called once. */
   afterCommit(hook: () => void): void;
+  /** Calls `hook` if the transaction under way rolls back (never, outside one): what it took for done is undone. */
+  afterRollback(hook: () => void): void;
   /**
    * Sends `message` to every process on this database that listens on `channel` (this one too), as
    * the listeners of payin-listen talk across processes: PostgreSQL's NOTIFY, or in-process on
@@ -35,8 +38,12 @@ export interface Database {
    * is in the tables.
    */
   notify(channel: string, message: string): Promise<void>;
-  /** Calls `hear` with each message sent on `channel` from now on, until the returned function is called. */
-  subscribe(channel: string, hear: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `hear` with each message sent on `channel` from now on, until the returned function is
+   * called; `lost`, when the connection that hears them was lost (messages sent until it is made
+   * again are not heard).
+   */
+  subscribe(channel: string, hear: (message: string) => void, lost?: () => void): Promise<() => Promise<void>>;
   /** The connections: in use, idle, and requests waiting for one (PostgreSQL's pool); SQLite has one, always there. */
   connections(): { inUse: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -47,15 +54,26 @@ export class DatabaseUnavailableError extends Error {
   override name = "DatabaseUnavailableError";
 }
 
+/**
+ * A write named a row that is not there (a foreign key): an account deleted (its retention, a
+ * revocation) or emptied (a reset) while a request of it was under way. The request may be made
+ * again on what is there now.
+ */
+export class RecordGoneError extends Error {
+  override name = "RecordGoneError";
+}
+
 /** For work on a timer that failed: the database being away is expected, and the next round does the work; anything else is printed. */
 export function reportUnlessUnavailable(error: unknown) {
   if (!(error instanceof DatabaseUnavailableError)) console.error(`payin-sandbox: ${(error as Error).stack ?? error}`);
 }
 
-/** The transaction the current async context is inside: its commit hooks, and the engine's handle of it. */
+/** The transaction the current async context is inside: its commit hooks, the locks it holds, and the engine's handle of it. */
 export interface TransactionContext<Handle> {
   handle: Handle;
   hooks: Set<() => void>;
+  undo: Set<() => void>;
+  locks: Set<string>;
 }
 
 /** Tracks, per async context, the transaction it is inside. */
@@ -66,11 +84,23 @@ export class TransactionScope<Handle> {
     return this.#current.getStore();
   }
 
-  /** Runs `work` in a new context and resolves to its result and the hooks it left for the commit. */
+  /**
+   * Runs `work` in a new context and resolves to its result and the hooks it left for the commit;
+   * when it fails, calls the hooks it left for a rollback, and rejects.
+   */
   async within<T>(handle: Handle, work: () => Promise<T>): Promise<{ result: T; hooks: Set<() => void> }> {
-    const context: TransactionContext<Handle> = { handle, hooks: new Set() };
-    const result = await this.#current.run(context, work);
-    return { result, hooks: context.hooks };
+    const context: TransactionContext<Handle> = { handle, hooks: new Set(), undo: new Set(), locks: new Set() };
+    try {
+      const result = await this.#current.run(context, work);
+      return { result, hooks: context.hooks };
+    } catch (error) {
+      callHooks(context.undo);
+      throw error;
+    }
+  }
+
+  afterRollback(hook: () => void) {
+    this.current?.undo.add(hook);
   }
 
   afterCommit(hook: () => void) {

@@ -57,9 +57,12 @@ const DISARM = "DELETE FROM faults WHERE account_id = ? AND id = ?";
 
 export class Faults {
   readonly #db: Database;
+  /** Tells every process that what a request needs of the account changed: whether it has request faults. */
+  readonly #changed: (accountId: number) => Promise<void>;
 
-  constructor(db: Database) {
+  constructor(db: Database, changed: (accountId: number) => Promise<void>) {
     this.#db = db;
+    this.#changed = changed;
   }
 
   async arm(accountId: number, spec: FaultSpec, atMs: number): Promise<FaultRow> {
@@ -77,6 +80,7 @@ export class Faults {
       spec.share ?? null,
       atMs,
     );
+    await this.#changed(accountId);
     return row!;
   }
 
@@ -86,11 +90,14 @@ export class Faults {
 
   async clear(accountId: number) {
     await this.#db.run(CLEAR, accountId);
+    await this.#changed(accountId);
   }
 
   /** Disarms one fault; false when the account has none armed with that id. */
   async disarm(accountId: number, id: string): Promise<boolean> {
-    return (await this.#db.run(DISARM, accountId, id)) > 0;
+    if ((await this.#db.run(DISARM, accountId, id)) === 0) return false;
+    await this.#changed(accountId);
+    return true;
   }
 
   /**
@@ -106,7 +113,7 @@ export class Faults {
       if (matched === 0 || (fault.share !== null && !shareActsOn(matched, fault.share))) continue;
       if ((await this.#db.run(TAKE_TURN, fault.seq)) === 0) continue;
       // Whichever request took its last turn, this one or another at once, it is gone.
-      if (fault.times_left !== null) await this.#db.run(USED_UP, accountId);
+      if (fault.times_left !== null && (await this.#db.run(USED_UP, accountId)) > 0) await this.#changed(accountId);
       return fault;
     }
     return undefined;

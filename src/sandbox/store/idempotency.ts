@@ -14,16 +14,15 @@ export type Claim = { fresh: true } | { fresh: false; sameBody: boolean; answer:
 export const requestHash = (body: Buffer) => createHash("sha256").update(body).digest("base64");
 
 // DO NOTHING: a key already taken is no error, which would end a PostgreSQL transaction.
-const CLAIM =
+const KEEP =
   "INSERT INTO idempotency_keys (account_id, operation, key, request_hash, status, response, created_at_ms, due_ms) " +
-  "VALUES (?, ?, ?, ?, 0, '', ?, ?) ON CONFLICT DO NOTHING";
+  "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 const EXISTING =
   "SELECT request_hash, status, response, created_at_ms FROM idempotency_keys WHERE account_id = ? AND operation = ? AND key = ?";
 // Only while it is still past its lifetime: of two requests that renew it at once, one does.
 const RENEW =
-  "UPDATE idempotency_keys SET request_hash = ?, status = 0, response = '', created_at_ms = ?, due_ms = ? " +
+  "UPDATE idempotency_keys SET request_hash = ?, status = ?, response = ?, created_at_ms = ?, due_ms = ? " +
   "WHERE account_id = ? AND operation = ? AND key = ? AND created_at_ms <= ?";
-const ANSWER = "UPDATE idempotency_keys SET status = ?, response = ? WHERE account_id = ? AND operation = ? AND key = ?";
 const FORGET_DUE_FOR_ALL = "DELETE FROM idempotency_keys WHERE due_ms <= ?";
 
 export class IdempotencyKeys {
@@ -38,16 +37,26 @@ export class IdempotencyKeys {
   }
 
   /**
-   * Takes the key for this request, or says what it was first used for. Call inside the
-   * transaction that then records the answer, so a key is never taken without one. `nowMs` is
-   * the account's time, `offsetMs` how far its clock is ahead of real time.
+   * Keeps the key with the answer of its request, made in this transaction: fresh then; or says
+   * what it was first used for, when a request used it first (an earlier one, or one at the same
+   * moment, whose transaction this one waits for). `nowMs` is the account's time, `offsetMs` how
+   * far its clock is ahead of real time. A key past its lifetime is a new first use.
    */
-  async claim(accountId: number, operation: string, key: string, hash: string, nowMs: number, offsetMs: number): Promise<Claim> {
+  async keep(
+    accountId: number,
+    operation: string,
+    key: string,
+    hash: string,
+    answer: StoredAnswer,
+    nowMs: number,
+    offsetMs: number,
+  ): Promise<Claim> {
     const dueMs = nowMs + IDEMPOTENCY_KEY_LIFETIME_MS - offsetMs;
     const expired = nowMs - IDEMPOTENCY_KEY_LIFETIME_MS;
     // Again when another request changed the key between two statements: swept it, or renewed it first.
     for (;;) {
-      if ((await this.#db.run(CLAIM, accountId, operation, key, hash, nowMs, dueMs)) === 1) return { fresh: true };
+      const kept = await this.#db.run(KEEP, accountId, operation, key, hash, answer.status, answer.body, nowMs, dueMs);
+      if (kept === 1) return { fresh: true };
       const row = await this.#db.get<{ request_hash: string; status: number; response: string; created_at_ms: number }>(
         EXISTING,
         accountId,
@@ -58,12 +67,9 @@ export class IdempotencyKeys {
       if (row.created_at_ms > expired)
         return { fresh: false, sameBody: row.request_hash === hash, answer: { status: row.status, body: row.response } };
       // Past its lifetime but not yet swept: a new first use.
-      if ((await this.#db.run(RENEW, hash, nowMs, dueMs, accountId, operation, key, expired)) === 1) return { fresh: true };
+      if ((await this.#db.run(RENEW, hash, answer.status, answer.body, nowMs, dueMs, accountId, operation, key, expired)) === 1)
+        return { fresh: true };
     }
-  }
-
-  async record(accountId: number, operation: string, key: string, answer: StoredAnswer) {
-    await this.#db.run(ANSWER, answer.status, answer.body, accountId, operation, key);
   }
 
   /** Sweeps the keys past their lifetime by real time `nowMs`, of one account or all. */

@@ -43,6 +43,8 @@ const IDLE_ACCOUNTS = "SELECT id FROM accounts WHERE last_request_ms < ? ORDER B
 export interface StoreOptions {
   retentionMs?: number;
   clock?: Clock;
+  /** How many tokens' account facts a process keeps (10,000 by default). */
+  keptAccounts?: number;
 }
 
 /**
@@ -86,23 +88,29 @@ export class Store {
   readonly listeners: Listeners;
   /** Real time, as the sandbox is given it: what the store stamps and compares due times with. */
   readonly clock: Clock;
+  /** How often the idle accounts are swept: with the touch interval, the most an account outlives its retention. */
+  readonly sweepEveryMs: number;
+  readonly #retentionMs: number;
   readonly #dueTimes;
 
   /**
    * `retentionMs`: how long an account may go without a request before `deleteIdleAccounts` takes it (30 days by default);
    * `clock`: the real time (the system's by default).
    */
-  constructor(db: Database, { retentionMs = DEFAULT_RETENTION_MS, clock = systemClock }: StoreOptions = {}) {
+  constructor(db: Database, { retentionMs = DEFAULT_RETENTION_MS, clock = systemClock, keptAccounts }: StoreOptions = {}) {
     this.#db = db;
     this.clock = clock;
-    this.accounts = new Accounts(db, clock, Math.min(60_000, retentionMs / 10));
+    this.#retentionMs = retentionMs;
+    // A twentieth of the retention each, at most a minute: an account goes within a tenth of the retention after it.
+    this.sweepEveryMs = Math.min(60_000, retentionMs / 20);
+    this.accounts = new Accounts(db, clock, Math.min(60_000, retentionMs / 20), keptAccounts);
     this.counterparties = new Counterparties(db);
     this.sessions = new Sessions(db);
     this.transactions = new Transactions(db);
     this.webhooks = new Webhooks(db);
     this.idempotencyKeys = new IdempotencyKeys(db);
     this.outbox = new Outbox(db, clock);
-    this.faults = new Faults(db);
+    this.faults = new Faults(db, (id) => this.accounts.changed(id));
     this.journal = new Journal(db);
     this.listeners = new Listeners(db, clock);
     this.#dueTimes = new DueTimes(db);
@@ -110,7 +118,12 @@ export class Store {
 
   /** Opens the store on the database at `location` (openDatabase). */
   static async open(location: StoreLocation = {}, options: StoreOptions = {}): Promise<Store> {
-    return new Store(await openDatabase(location), options);
+    const store = new Store(await openDatabase(location), options);
+    await store.accounts.hearChanges().catch(async (error) => {
+      await store.#db.close();
+      throw error;
+    });
+    return store;
   }
 
   /**
@@ -152,27 +165,33 @@ export class Store {
       await this.#db.lock(account.id);
       for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, account.id);
       await this.accounts.resetClock(account);
+      await this.accounts.changed(account.id);
     });
   }
 
   /**
-   * Deletes every account whose last request is older than `idleSinceMs` (real time), with all it
-   * holds, a few accounts per transaction so that no request waits long behind one; resolves to
-   * how many. One process sweeps at a time: each batch takes the sweep's lock first (an advisory
-   * lock no account's id takes), and another process's batch finds the accounts gone. A token of
-   * a deleted account makes a new one on its next request, as any new token does.
+   * Deletes every account with no request for longer than the retention, with all it holds, a few
+   * accounts per transaction so that no request waits long behind one; resolves to how many. The
+   * last request the database has may be up to a touch interval older than the true one: an account
+   * is taken only once that much more has passed, so never before its retention. One process
+   * sweeps at a time: each batch takes the sweep's lock first (an advisory lock no account's id
+   * takes). Each account is read again under its row's lock before it goes: a request that wrote
+   * to it meanwhile (its writes hold the row, through their foreign keys) has touched it, and it
+   * stays; one that comes after finds it gone, and is a new account's (in an open sandbox) or refused.
    */
-  async deleteIdleAccounts(idleSinceMs: number): Promise<number> {
+  async deleteIdleAccounts(): Promise<number> {
+    const idleSince = this.clock.now() - this.#retentionMs - this.accounts.touchEveryMs;
     let deleted = 0;
     for (;;) {
       const batch = await this.transaction(async () => {
         await this.#db.lock(SWEEP_LOCK);
-        const idle = await this.#db.all<{ id: number }>(IDLE_ACCOUNTS, idleSinceMs, SWEEP_BATCH);
-        for (const { id } of idle) await this.#delete(id);
-        return idle.length;
+        const idle = await this.#db.all<{ id: number }>(IDLE_ACCOUNTS, idleSince, SWEEP_BATCH);
+        let gone = 0;
+        for (const { id } of idle) if ((await this.#db.get(this.#stillIdle, id, idleSince)) && (await this.#delete(id))) gone++;
+        return { read: idle.length, gone };
       });
-      deleted += batch;
-      if (batch < SWEEP_BATCH) return deleted;
+      deleted += batch.gone;
+      if (batch.read < SWEEP_BATCH) return deleted;
     }
   }
 
@@ -181,11 +200,18 @@ export class Store {
     return this.transaction(() => this.#delete(id));
   }
 
-  /** Deletes the account with all it holds, under its lock; false when it was gone already. */
+  /** Deletes the account with all it holds, under its lock; false when it was gone already. Every process forgets it. */
   async #delete(id: number): Promise<boolean> {
     await this.#db.lock(id);
     for (const table of ACCOUNT_TABLES) await this.#db.run(`DELETE FROM ${table} WHERE account_id = ?`, id);
-    return (await this.#db.run("DELETE FROM accounts WHERE id = ?", id)) === 1;
+    if ((await this.#db.run("DELETE FROM accounts WHERE id = ?", id)) === 0) return false;
+    await this.accounts.changed(id);
+    return true;
+  }
+
+  /** The account, if it is still idle since the time given, its row locked until the transaction ends (PostgreSQL; SQLite has one writer). */
+  get #stillIdle() {
+    return `SELECT id FROM accounts WHERE id = ? AND last_request_ms < ?${this.#db.dialect === "postgres" ? " FOR UPDATE" : ""}`;
   }
 
   /**
@@ -229,7 +255,8 @@ export class Store {
     return this.#db.subscribe(channel, hear);
   }
 
-  close() {
-    return this.#db.close();
+  async close() {
+    await this.accounts.stopHearing();
+    await this.#db.close();
   }
 }

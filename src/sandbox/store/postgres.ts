@@ -5,10 +5,12 @@
 // (`lock`: a session's events, in outbox.ts). One the database aborts for another's sake (a
 // deadlock) is run again. What one process may not do twice (a delivery) it claims with a lease.
 import pg from "pg";
-import { callHooks, DatabaseUnavailableError, TransactionScope, type Database, type Parameter } from "./database.ts";
+import { callHooks, DatabaseUnavailableError, RecordGoneError, TransactionScope, type Database, type Parameter } from "./database.ts";
 import { hostOf } from "./location.ts";
 import { postgresMigrations } from "./migrations.ts";
 
+/** A write that names a row not there. */
+const FOREIGN_KEY_VIOLATION = "23503";
 /** A transaction aborted for another's sake: serialization failure, deadlock. Run again. */
 const RETRIED = new Set(["40001", "40P01"]);
 const ATTEMPTS = 30;
@@ -134,7 +136,10 @@ export class PostgresDatabase implements Database {
     try {
       return await on.query<Row>({ ...this.#statement(sql), values: parameters });
     } catch (error) {
-      throw unavailable(error) ? new DatabaseUnavailableError((error as Error).message, { cause: error }) : error;
+      if (unavailable(error)) throw new DatabaseUnavailableError((error as Error).message, { cause: error });
+      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION)
+        throw new RecordGoneError((error as Error).message, { cause: error });
+      throw error;
     }
   }
 
@@ -186,6 +191,10 @@ export class PostgresDatabase implements Database {
   }
 
   async lock(account: number, session?: string) {
+    const held = this.#transactions.current?.locks;
+    const key = `${account}/${session ?? ""}`;
+    if (held?.has(key)) return;
+    held?.add(key);
     if (session === undefined) await this.#query("SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))", [account]);
     else
       await this.#query("SELECT pg_advisory_xact_lock_shared(CAST(? AS BIGINT)), pg_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))", [
@@ -199,6 +208,10 @@ export class PostgresDatabase implements Database {
     this.#transactions.afterCommit(hook);
   }
 
+  afterRollback(hook: () => void) {
+    this.#transactions.afterRollback(hook);
+  }
+
   async notify(channel: string, message: string) {
     await this.#query("SELECT pg_notify(?, ?)", [channel, message]);
   }
@@ -208,7 +221,7 @@ export class PostgresDatabase implements Database {
    * hears nothing. A lost connection is made again, with a growing pause, until unlistened; what
    * was sent meanwhile is not heard (the tables keep what matters).
    */
-  async subscribe(channel: string, hear: (message: string) => void) {
+  async subscribe(channel: string, hear: (message: string) => void, heardNoMore?: () => void) {
     let client: pg.Client | undefined;
     let stopped = false;
     const open = async () => {
@@ -223,6 +236,7 @@ export class PostgresDatabase implements Database {
       gone.end().catch(() => {});
       if (stopped || client !== gone) return;
       client = undefined;
+      heardNoMore?.();
       again(100);
     };
     const again = (pauseMs: number) =>

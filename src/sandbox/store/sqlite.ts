@@ -4,12 +4,26 @@
 // ends, and whatever else comes meanwhile waits for it, so that no one sees a write half done.
 import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { callHooks, TransactionScope, type Database, type Parameter } from "./database.ts";
+import { callHooks, RecordGoneError, TransactionScope, type Database, type Parameter } from "./database.ts";
 import { sqliteMigrations } from "./migrations.ts";
 import { tokenHash } from "./token-hash.ts";
 import { databaseOpenError } from "./open-error.ts";
 
 export const IN_MEMORY = ":memory:";
+
+/** SQLite's extended code for a write that names a row not there. */
+const FOREIGN_KEY_CONSTRAINT = 787;
+
+/** Runs a statement, a write naming a row not there said as such. */
+function written<T>(statement: () => T): T {
+  try {
+    return statement();
+  } catch (error) {
+    if ((error as { errcode?: number }).errcode === FOREIGN_KEY_CONSTRAINT)
+      throw new RecordGoneError((error as Error).message, { cause: error });
+    throw error;
+  }
+}
 
 export class SqliteDatabase implements Database {
   readonly dialect = "sqlite";
@@ -55,15 +69,15 @@ export class SqliteDatabase implements Database {
   }
 
   run(sql: string, ...parameters: Parameter[]) {
-    return this.#use(() => Number(this.#statement(sql).run(...parameters).changes));
+    return this.#use(() => written(() => Number(this.#statement(sql).run(...parameters).changes)));
   }
 
   get<Row>(sql: string, ...parameters: Parameter[]) {
-    return this.#use(() => this.#statement(sql).get(...parameters) as Row | undefined);
+    return this.#use(() => written(() => this.#statement(sql).get(...parameters) as Row | undefined));
   }
 
   all<Row>(sql: string, ...parameters: Parameter[]) {
-    return this.#use(() => this.#statement(sql).all(...parameters) as Row[]);
+    return this.#use(() => written(() => this.#statement(sql).all(...parameters) as Row[]));
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -91,6 +105,10 @@ export class SqliteDatabase implements Database {
 
   afterCommit(hook: () => void) {
     this.#transactions.afterCommit(hook);
+  }
+
+  afterRollback(hook: () => void) {
+    this.#transactions.afterRollback(hook);
   }
 
   async notify(channel: string, message: string) {
