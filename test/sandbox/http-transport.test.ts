@@ -36,6 +36,7 @@ async function receiver(handle: (req: IncomingMessage, res: ServerResponse, at: 
 const request = (url: string, accountId = 1): WebhookRequest => ({
   accountId,
   url,
+  listening: false,
   headers: { "Content-Type": "application/json" },
   body: "{}",
 });

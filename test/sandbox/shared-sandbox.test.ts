@@ -102,15 +102,16 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     const [first] = await account.deliveries();
     const other = await Store.open({ postgres: url });
     const event = (await other.outbox.get((await other.accounts.forToken(account.token)).id, first.event_id))!;
-    expect(await other.outbox.claim(event.seq, "other", Date.now() + 10_000, Number.MAX_SAFE_INTEGER)).toBe(true);
+    const terms = { claim: "other", untilMs: Date.now() + 10_000, dueByMs: Number.MAX_SAFE_INTEGER };
+    expect(await other.outbox.claimOne(event.seq, terms)).toMatchObject({ seq: event.seq });
     const attempt = { ...event, eventId: event.id, attempt: 2, url: receiver.url, responseStatus: 204, error: null, succeeded: true };
-    const record = () =>
-      other.transaction(() =>
-        other.outbox.recordAttempt(
+    const record = async () =>
+      (
+        await other.outbox.finish(
           { ...attempt, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, faults: [] },
           "other",
-        ),
-      );
+        )
+      ).recorded;
     return { account, receiver, event, record, close: () => Promise.all([receiver.close(), other.close()]) };
   }
 

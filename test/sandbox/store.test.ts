@@ -251,20 +251,20 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     );
     await store.transaction(async () => {
       await store.sessions.create(account.id, "ps_1", { counterparty_id: "cp_1" }, 1, Date.now() + 3_600_000);
-      await store.outbox.add(account.id, { type: "session-created", sessionId: "ps_1" }, 1);
+      await store.outbox.add(account.id, "ps_1", [{ type: "session-created" }], 1);
     });
-    const [due] = await store.outbox.due(Date.now(), 10);
-    const claims = await Promise.all(["p1", "p2", "p3"].map((p) => store.outbox.claim(due!.seq, p, Date.now() + 60_000, Date.now())));
-    expect(claims.filter(Boolean)).toHaveLength(1);
+    const terms = (claim: string, dueByMs = Date.now()) => ({ claim, untilMs: Date.now() + 60_000, dueByMs });
+    const claims = await Promise.all(["p1", "p2", "p3"].map((p) => store.outbox.claimDue(terms(p), 10)));
+    expect(claims.flat()).toHaveLength(1);
+    const seq = claims.flat()[0]!.seq;
     // A claimed event is no longer due for anyone; once the lease runs out it is, and another takes it.
-    expect(await store.outbox.due(Date.now(), 10)).toEqual([]);
-    await db.run("UPDATE events SET claim_until_ms = ? WHERE seq = ?", Date.now() - 1, due!.seq);
-    expect(await store.outbox.due(Date.now(), 10)).toHaveLength(1);
-    expect(await store.outbox.claim(due!.seq, "p4", Date.now() + 60_000, Date.now())).toBe(true);
+    expect(await store.outbox.claimDue(terms("p0"), 10)).toEqual([]);
+    await db.run("UPDATE events SET claim_until_ms = ? WHERE seq = ?", Date.now() - 1, seq);
+    expect((await store.outbox.claimDue(terms("p4"), 10)).map((e) => e.seq)).toEqual([seq]);
     // The holder whose lease ran out records nothing; the one that holds the claim does.
     const attempt = {
       accountId: account.id,
-      eventId: (await store.outbox.load(due!.seq))!.id,
+      eventId: claims.flat()[0]!.id,
       sessionId: "ps_1",
       attempt: 1,
       url: "http://127.0.0.1:9/",
@@ -277,19 +277,19 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
       nextDueMs: null,
       faults: [],
     };
-    const first = ["p1", "p2", "p3"][claims.indexOf(true)]!;
-    expect(await store.transaction(() => store.outbox.recordAttempt(attempt, first))).toBe(false);
+    const first = ["p1", "p2", "p3"][claims.findIndex((c) => c.length === 1)]!;
+    expect(await store.outbox.finish(attempt, first)).toEqual({ recorded: false });
     const retryAt = Date.now() + 60_000;
     const failed = { ...attempt, responseStatus: 500, error: "500", succeeded: false, nextAttemptAtMs: retryAt, nextDueMs: retryAt };
-    expect(await store.transaction(() => store.outbox.recordAttempt(failed, "p4"))).toBe(true);
+    expect(await store.outbox.finish(failed, "p4")).toEqual({ recorded: true });
     expect(await store.outbox.attempts(account.id)).toHaveLength(1);
     // Its retry is not due yet: a process that read it as due before that attempt cannot claim it now.
-    expect(await store.outbox.claim(due!.seq, "p5", Date.now() + 60_000, Date.now())).toBe(false);
-    expect(await store.outbox.claim(due!.seq, "p5", Date.now() + 60_000, retryAt)).toBe(true);
+    expect(await store.outbox.claimOne(seq, terms("p5"))).toBeUndefined();
+    expect(await store.outbox.claimOne(seq, terms("p5", retryAt))).toMatchObject({ seq });
     // A redelivery asked for frees the event of its claim: p5's attempt is no longer recorded, the one asked for is.
     await store.transaction(() => store.outbox.redeliver(account.id, attempt.eventId, Date.now()));
-    expect(await store.transaction(() => store.outbox.recordAttempt({ ...attempt, attempt: 2 }, "p5"))).toBe(false);
-    expect(await store.outbox.claim(due!.seq, "p6", Date.now() + 60_000, Date.now())).toBe(true);
+    expect(await store.outbox.finish({ ...attempt, attempt: 2 }, "p5")).toEqual({ recorded: false });
+    expect(await store.outbox.claimOne(seq, terms("p6"))).toMatchObject({ seq });
     await store.close();
   });
 

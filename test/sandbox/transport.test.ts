@@ -48,7 +48,7 @@ async function setUp(transport: Transport) {
     await store.transaction(async () => {
       const request = { counterparty_id: "cp_1", amount: 5, currency: "EUR", redirect_url: "https://shop.example.com/" };
       await store.sessions.create(account.id, id, request, accountNow(store.clock, account), Date.now() + 3_600_000);
-      await store.outbox.add(account.id, { type: "session-created", sessionId: id }, accountNow(store.clock, account));
+      await store.outbox.add(account.id, id, [{ type: "session-created" }], accountNow(store.clock, account));
     });
     await new Payments(store).attempt(account, id, { outcome: "pay" });
   };

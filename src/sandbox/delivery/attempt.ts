@@ -19,6 +19,7 @@ export async function signedRequest(event: DueEvent): Promise<WebhookRequest> {
   return {
     accountId: event.accountId,
     url: event.url,
+    listening: event.listening,
     headers: { ...signature, "Content-Type": "application/json", "User-Agent": "payin-sandbox" },
     body,
   };

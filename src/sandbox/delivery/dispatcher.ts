@@ -5,9 +5,10 @@
 // ones are acknowledged or have failed for good (the order rule, as Svix's ordered mode), so a
 // receiver sees each flow in order, unless a delivery fault armed on the account says otherwise
 // (duplicates, a shuffled order, a delay). Several processes on one database each deliver what is
-// due: each attempt is claimed first, with a lease that another process takes over if this one
-// dies before recording it. What is sent and when is decided here; how it reaches the receiver is
-// the transport's (transport.ts), so that another plugs in without touching the schedule.
+// due: events are claimed first, many at a time, with a lease that another process takes over if
+// this one dies before recording an attempt, and each outcome is written with the claim of its
+// session's next event. What is sent and when is decided here; how it reaches the receiver is the
+// transport's (transport.ts), so that another plugs in without touching the schedule.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { every, sleepOn } from "../../lib/clock.ts";
@@ -16,7 +17,7 @@ import { realTime } from "../flow/clock.ts";
 import { RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
 import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
-import type { DueEvent, DueKey } from "../store/outbox.ts";
+import type { ClaimTerms, DueEvent, DueKey } from "../store/outbox.ts";
 import type { Store } from "../store/index.ts";
 import { reportUnlessUnavailable } from "../store/database.ts";
 import { HttpTransport } from "./http-transport.ts";
@@ -45,8 +46,8 @@ export interface DeliverySettings {
 
 interface InFlight {
   accountId: number;
-  /** Whether an attempt was made: false when another process had claimed the event, or it was no longer pending. */
-  done: Promise<boolean>;
+  /** How many attempts were made of the session's events, one after another. */
+  done: Promise<number>;
 }
 
 export class Dispatcher {
@@ -55,6 +56,8 @@ export class Dispatcher {
   readonly #transport: Transport;
   /** The attempt under way of each session that has one (`account/session`): a session's events go one at a time. */
   readonly #inFlight = new Map<string, InFlight>();
+  /** Sessions an event of which was given back while another of theirs was under way here: looked at again once it ends. */
+  readonly #deferred = new Set<string>();
   /** This process's claims on the events it is sending, released when it closes. */
   readonly #claim = randomUUID();
   readonly #closing = new AbortController();
@@ -81,23 +84,33 @@ export class Dispatcher {
     this.#kick();
   }
 
-  /** Starts whatever is due, once the transaction under way has committed. */
+  /** Claims whatever is due and starts it, once the transaction under way has committed. */
   #kick() {
-    // Without the guard a kick schedules another pass over the due events, which skips what is already in flight; after
-    // close, #start is not reached (the check in the callback).
+    // Without the guard a kick schedules another pass over the due events; after close, no pass starts (the check in the
+    // callback).
     // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
     if (this.#kicked || this.#closing.signal.aborted) return;
-    // Stryker disable next-line BooleanLiteral: as `false`, each kick schedules its own pass, which finds the same events in flight
+    // Stryker disable next-line BooleanLiteral: as `false`, each kick schedules its own pass
     this.#kicked = true;
     setImmediate(() => {
       this.#kicked = false;
-      const now = this.#store.clock.now();
       if (this.#closing.signal.aborted) return;
-      this.#store.outbox
-        .due(now, this.#readLimit())
-        .then((due) => this.#start(due, now))
-        .catch(reportUnlessUnavailable);
+      const now = this.#store.clock.now();
+      this.#pass(now).catch(reportUnlessUnavailable);
     });
+  }
+
+  /** Claims events due by real time `dueByMs` whose turn it is, of all accounts or of one, and starts their attempts. */
+  async #pass(dueByMs: number, accountId?: number): Promise<DueEvent[]> {
+    const readingFrom = this.#store.accounts.readingFrom;
+    const claimed = await this.#store.outbox.claimDue(this.#terms(dueByMs), BATCH, accountId === undefined ? {} : { accountId });
+    this.#start(claimed, dueByMs, readingFrom);
+    return claimed;
+  }
+
+  /** A claim's terms: this process's, for as long as an attempt without a delay fault takes. */
+  #terms(dueByMs: number, faults: readonly FaultRow[] = []): ClaimTerms {
+    return { claim: this.#claim, untilMs: this.#store.clock.now() + this.#leaseMs(faults), dueByMs };
   }
 
   /**
@@ -113,15 +126,14 @@ export class Dispatcher {
     /** Events another process holds (it claimed them first): the advance waits for their attempts too. */
     const heldElsewhere = new Set<number>();
     while (!this.#closing.signal.aborted) {
-      const due = await this.#store.outbox.dueFor(account.id, targetMs, this.#readLimit());
+      const claimed = await this.#pass(targetMs, account.id);
       // Due here again: its holder's lease ran out without an attempt recorded, and this process makes it.
-      for (const { seq } of due) heldElsewhere.delete(seq);
-      this.#start(due, targetMs);
+      for (const { seq } of claimed) heldElsewhere.delete(seq);
       // Waiting for other accounts' attempts as well only makes the advance answer later.
       // Stryker disable next-line MethodExpression,ConditionalExpression: see above
       const running = [...this.#inFlight.values()].filter((f) => f.accountId === account.id).map((f) => f.done);
       if (running.length > 0) {
-        made += (await Promise.all(running)).filter(Boolean).length;
+        for (const attempts of await Promise.all(running)) made += attempts;
         continue;
       }
       const held = await this.#store.outbox.claimedFor(account.id, targetMs);
@@ -156,17 +168,13 @@ export class Dispatcher {
         await sleep(HELD_POLL_MS, undefined, { signal: this.#closing.signal }).catch(() => {});
         continue;
       }
-      this.#start([key], null);
+      const readingFrom = this.#store.accounts.readingFrom;
+      const claimed = await this.#store.outbox.claimOne(key.seq, this.#terms(this.#store.clock.now()));
+      if (claimed) this.#start([claimed], null, readingFrom);
       await this.#inFlight.get(session)?.done;
-      retryAt = this.#store.clock.now() + this.#leaseMs(await this.#store.faults.forDelivery(key.accountId));
+      retryAt = this.#store.clock.now() + this.#leaseMs([]);
     }
     return false;
-  }
-
-  /** Due events one pass reads: a batch besides those in flight here, which it skips. */
-  #readLimit() {
-    // Stryker disable next-line ArithmeticOperator: the limit only bounds one pass; what it leaves is read by the next
-    return BATCH + this.#inFlight.size;
   }
 
   /** How long a claim holds: long enough for the attempt and its duplicate, each with its delay and the receiver's whole timeout. */
@@ -184,55 +192,83 @@ export class Dispatcher {
   }
 
   /**
-   * Starts an attempt of each due event whose session has none under way. Where the account has
-   * a shuffle fault, a session's newest pending event due by `nowMs` goes instead of its oldest
-   * (null: the event named, as it is).
+   * Starts the attempts of events claimed, one session's at a time: each session's next event
+   * goes once the one before is done with, claimed with its outcome. `dueByMs`: the time the pass
+   * claimed them for (null: an event named, as it is); `readingFrom`: when the claim read their
+   * accounts' clocks.
    */
-  #start(due: DueKey[], nowMs: number | null) {
-    // A pass read before the sandbox closed starts nothing after.
-    if (this.#closing.signal.aborted) return;
-    for (const scheduled of due) {
-      const session = `${scheduled.accountId}/${scheduled.sessionId}`;
-      if (this.#inFlight.has(session)) continue;
-      // Over its account's budget: left due, for a later pass.
-      if (this.#budgets && this.#budgets.waitFor(String(scheduled.accountId), true) > 0) continue;
-      const done = this.#deliver(scheduled, nowMs)
+  #start(claimed: readonly DueEvent[], dueByMs: number | null, readingFrom: number) {
+    for (const event of claimed) {
+      const session = `${event.accountId}/${event.sessionId}`;
+      // A pass read before the sandbox closed starts nothing after; an event of a session under way here, or of an
+      // account over its budget, is given back for a later pass.
+      const refused =
+        this.#closing.signal.aborted ||
+        this.#inFlight.has(session) ||
+        (this.#budgets !== undefined && this.#budgets.waitFor(String(event.accountId), true) > 0);
+      if (refused) {
+        void this.#store.outbox.releaseClaim(event.seq, this.#claim).catch(reportUnlessUnavailable);
+        // Its session's turn comes once the attempt under way here ends.
+        this.#deferred.add(session);
+        continue;
+      }
+      const done = this.#session(event, dueByMs, readingFrom)
         .catch((error: unknown) => {
           reportUnlessUnavailable(error);
-          return false;
+          return 0;
         })
         .finally(() => {
           this.#inFlight.delete(session);
-          this.#kick();
+          if (this.#deferred.delete(session)) this.#kick();
         });
-      this.#inFlight.set(session, { accountId: scheduled.accountId, done });
+      this.#inFlight.set(session, { accountId: event.accountId, done });
     }
   }
 
-  /** Claims the event (the session's newest, under a shuffle fault) and makes its attempt; false when none was made. */
-  async #deliver(scheduled: DueKey, nowMs: number | null): Promise<boolean> {
-    const faults = await this.#store.faults.forDelivery(scheduled.accountId);
-    const shuffle = nowMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
-    const key = shuffle ? await this.#store.outbox.newestPending(scheduled, nowMs!) : scheduled;
-    const now = this.#store.clock.now();
-    const claimed = await this.#store.outbox.claim(key.seq, this.#claim, now + this.#leaseMs(faults), nowMs ?? now);
-    if (!claimed) return false;
-    const event = await this.#store.outbox.load(key.seq);
-    if (!event) return false;
-    const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && key.seq !== scheduled.seq));
-    await this.#attempt(event, acting);
-    return true;
+  /** Delivers a claimed event, then its session's next ones as each is claimed with the outcome before it; resolves to the attempts made. */
+  async #session(first: DueEvent, dueByMs: number | null, readingFrom: number): Promise<number> {
+    let made = 0;
+    for (let event: DueEvent | undefined = first; event && !this.#closing.signal.aborted; ) {
+      const outcome = await this.#deliver(event, dueByMs, readingFrom);
+      if (outcome.made) made++;
+      event = outcome.next;
+      readingFrom = outcome.readingFrom;
+    }
+    return made;
+  }
+
+  /** Makes the attempt of a claimed event: the session's newest instead, under a shuffle fault. */
+  async #deliver(claimed: DueEvent, dueByMs: number | null, readingFrom: number): Promise<Delivered> {
+    const faults = claimed.deliveryFaults ? await this.#store.faults.forDelivery(claimed.accountId) : [];
+    const shuffle = dueByMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
+    let event = claimed;
+    if (shuffle) {
+      const newest = await this.#store.outbox.newestPending(claimed, dueByMs!);
+      const taken = newest.seq === claimed.seq ? undefined : await this.#store.outbox.claimOne(newest.seq, this.#terms(dueByMs!, faults));
+      if (taken) {
+        await this.#store.outbox.releaseClaim(claimed.seq, this.#claim);
+        event = taken;
+      }
+    }
+    // A delay fault makes the attempt wait: its claim is held that much longer.
+    if (faults.some((f) => f.effect === "delay"))
+      await this.#store.outbox.extendClaim(event.seq, this.#claim, this.#terms(0, faults).untilMs);
+    const acting = faults.filter((f) => f.effect !== "shuffle" || (f === shuffle && event.seq !== claimed.seq));
+    return this.#attempt(event, acting, dueByMs, readingFrom);
   }
 
   /** One attempt of the event, and the duplicate a duplicate fault adds to an acknowledged one. */
-  async #attempt(event: DueEvent, faults: readonly FaultRow[]) {
-    const account = await this.#store.accounts.byId(event.accountId);
+  async #attempt(event: DueEvent, faults: readonly FaultRow[], dueByMs: number | null, readingFrom: number): Promise<Delivered> {
+    const account = this.#store.accounts.of({ id: event.accountId, clockOffsetMs: event.clockOffsetMs }, readingFrom);
     const delayed = faults.find((f) => f.effect === "delay");
     // Cut short when the sandbox closes; the attempt is then not made, and made after a restart.
     if (delayed) await sleepOn(this.#store.clock, delayed.delay_ms!, this.#closing.signal);
     const first = await makeAttempt(this.#store.clock, this.#transport, event, account, event.attempts + 1, this.#closing.signal);
-    if (first === "nowhere") return this.#store.outbox.wait(event.accountId, event.seq, this.#claim);
-    if (!first) return;
+    if (first === "nowhere") {
+      await this.#store.outbox.wait(event.accountId, event.seq, this.#claim);
+      return { made: false, readingFrom };
+    }
+    if (!first) return { made: false, readingFrom };
     const { succeeded } = first;
     const delay = this.#schedule[first.attempt - 1];
     // Counted from the attempt's end on the clock it was made by: a clock advanced while it was under way brings its
@@ -240,24 +276,33 @@ export class Dispatcher {
     const nextAttemptAtMs = succeeded || delay === undefined ? null : first.attemptedAtMs + first.durationMs + jittered(delay * 1000);
     const nextDueMs = nextAttemptAtMs === null ? null : realTime(account, nextAttemptAtMs);
     const applied = faults.filter((f) => f.effect !== "duplicate");
+    const duplicate = faults.find((f) => f.effect === "duplicate");
+    // The session's next event is claimed with this outcome, unless a fault is to act on it first (a duplicate of this one).
+    const claimNext = dueByMs !== null && !(succeeded && duplicate);
+    const attempt = { ...first, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) };
+    const nextReading = this.#store.accounts.readingFrom;
     // Not recorded when this process's lease ran out and another took the event: that one records it.
-    const recorded = await this.#store.transaction(async () => {
-      const attempt = { ...first, nextAttemptAtMs, nextDueMs, faults: applied.map((f) => f.effect) };
-      if (!(await this.#store.outbox.recordAttempt(attempt, this.#claim))) return false;
-      for (const fault of applied) await this.#store.faults.acted(fault);
-      return true;
-    });
+    const { recorded, next } = await this.#store.outbox.finish(attempt, this.#claim, claimNext ? this.#terms(dueByMs!) : undefined);
+    if (recorded) for (const fault of applied) await this.#store.faults.acted(fault);
     // The retry goes when it is due, not at the tick after.
     if (recorded && nextDueMs !== null) this.#store.clock.setTimer(nextDueMs - this.#store.clock.now(), () => this.#kick());
-    const duplicate = faults.find((f) => f.effect === "duplicate");
-    if (!recorded || !succeeded || !duplicate) return;
-    const again = await makeAttempt(this.#store.clock, this.#transport, event, account, first.attempt + 1, this.#closing.signal);
-    if (!again || again === "nowhere") return;
-    await this.#store.transaction(async () => {
-      await this.#store.outbox.recordExtraAttempt({ ...again, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });
-      await this.#store.faults.acted(duplicate);
-    });
+    if (recorded && succeeded && duplicate) {
+      const again = await makeAttempt(this.#store.clock, this.#transport, event, account, first.attempt + 1, this.#closing.signal);
+      if (again && again !== "nowhere")
+        await this.#store.transaction(async () => {
+          await this.#store.outbox.recordExtraAttempt({ ...again, nextAttemptAtMs: null, nextDueMs: null, faults: ["duplicate"] });
+          await this.#store.faults.acted(duplicate);
+        });
+    }
+    return { made: true, next, readingFrom: nextReading };
   }
+}
+
+/** What became of a claimed event: whether an attempt was made, and its session's next event, claimed with the outcome. */
+interface Delivered {
+  made: boolean;
+  next?: DueEvent;
+  readingFrom: number;
 }
 
 /** A delay drawn uniformly within RETRY_JITTER of `ms`. */

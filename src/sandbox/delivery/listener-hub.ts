@@ -29,7 +29,7 @@ export interface ListenerEvent {
 }
 
 /** A delivery as its listener gets it: the request to pass on to its endpoint, and the id to answer it by. */
-type Delivery = Omit<WebhookRequest, "accountId" | "url"> & { delivery_id: string };
+type Delivery = Omit<WebhookRequest, "accountId" | "url" | "listening"> & { delivery_id: string };
 
 type Message =
   | { kind: "deliver"; process: string; connection: string; accountId: number; delivery: Delivery }
@@ -108,9 +108,9 @@ export class ListenerHub implements Transport {
   }
 
   async send(request: WebhookRequest, signal: AbortSignal): Promise<TransportResult> {
-    const listener = await this.#store.listeners.active(request.accountId);
+    const listener = request.listening ? await this.#store.listeners.active(request.accountId) : undefined;
     if (!listener) return this.#http.send(request, signal);
-    const { accountId, url: _, ...signed } = request;
+    const { accountId, url: _, listening: __, ...signed } = request;
     const delivery = { ...signed, delivery_id: newId("dlv") };
     const to = listener.forward_to ?? "urn:payin:listener";
     const answered = new Promise<TransportResult>((resolve) => {

@@ -12,6 +12,8 @@ export interface WebhookRequest {
   accountId: number;
   /** The URL registered for the account (POST /webhooks); null when it has none. */
   url: string | null;
+  /** Whether a listener held the account's deliveries when the event was claimed (decision D23): without, none is looked for. */
+  listening: boolean;
   /** The signature's headers (webhook-id, webhook-timestamp, webhook-signature), Content-Type and User-Agent. */
   headers: Readonly<Record<string, string>>;
   body: string;

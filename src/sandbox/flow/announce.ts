@@ -11,11 +11,16 @@ const announcing = new Map<string, PayinEventType>(
   EVENT_TYPES.map((type) => [`${EVENT_RULES[type].about} ${EVENT_RULES[type].status}`, type]),
 );
 
-/** Puts the event that announces the change in the outbox, made at `atMs` on the account's clock. Call inside the change's transaction. */
-export function announce(store: Store, accountId: number, change: Change, atMs: number) {
-  const about = "transaction" in change ? "transaction" : "session";
-  const type = announcing.get(`${about} ${change.status}`);
-  if (type === undefined) throw new Error(`No event of the contract announces a ${about} that became ${change.status}`);
-  const transaction = "transaction" in change ? { transactionId: change.transaction } : {};
-  return store.outbox.add(accountId, { type, sessionId: change.session, ...transaction }, atMs);
+/**
+ * Puts the events that announce the changes of one session, in their order, in the outbox, made at
+ * `atMs` on the account's clock. Call inside the changes' transaction.
+ */
+export function announce(store: Store, accountId: number, changes: readonly Change[], atMs: number) {
+  const events = changes.map((change) => {
+    const about = "transaction" in change ? "transaction" : "session";
+    const type = announcing.get(`${about} ${change.status}`);
+    if (type === undefined) throw new Error(`No event of the contract announces a ${about} that became ${change.status}`);
+    return { type, ...("transaction" in change ? { transactionId: change.transaction } : {}) };
+  });
+  return store.outbox.add(accountId, changes[0]!.session, events, atMs);
 }

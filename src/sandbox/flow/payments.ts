@@ -38,12 +38,18 @@ export class Payments {
     return store.transaction(async (): Promise<PaymentResult> => {
       // Two payments of one session at once, in any process: the second sees what the first did.
       await store.lockSession(account.id, sessionId);
-      await this.expireDue(account.id, store.clock.now()); // a session past its expiry is expired before anyone may pay it
       const session = await store.sessions.get(account.id, sessionId);
       if (!session) return { refused: "not_found" };
+      const now = accountNow(store.clock, account);
+      // A session past its expiry is expired before anyone may pay it.
+      if (session.status === "created" && Date.parse(session.expires_at) <= now) {
+        await this.expireDue(account.id, store.clock.now());
+        return { refused: "expired", session: { ...session, status: "expired" } };
+      }
       if (session.status !== "created") return { refused: session.status, session };
 
-      const now = accountNow(store.clock, account);
+      // The transaction is created and, in the same instant, fails or completes: it is written as it ends, and each of
+      // its changes announced, in their order.
       const at = isoTime(now);
       const created: Transaction = {
         id: newId("txn"),
@@ -56,23 +62,18 @@ export class Payments {
         created_at: at,
         updated_at: at,
       };
-      const changed = (status: Transaction["status"]) =>
-        announce(store, account.id, { session: session.id, transaction: created.id, status }, now);
-      await store.transactions.create(account.id, created, now);
-      await changed("created");
-
+      const transactionBecame = (status: Transaction["status"]) => ({ session: session.id, transaction: created.id, status });
       if (outcome.outcome === "fail") {
         const failed: Transaction = { ...created, status: "failed", failure_reason: outcome.failure_reason };
-        await store.transactions.update(account.id, failed, now);
-        await changed("failed");
+        await store.transactions.create(account.id, failed, now);
+        await announce(store, account.id, [transactionBecame("created"), transactionBecame("failed")], now);
         return { done: { session, transaction: failed } };
       }
-
       const completed: Transaction = { ...created, status: "completed" };
-      await store.transactions.update(account.id, completed, now, realTime(account, now + this.#settlementDelayMs));
-      await changed("completed");
+      await store.transactions.create(account.id, completed, now, realTime(account, now + this.#settlementDelayMs));
       await store.sessions.complete(account.id, session.id);
-      await announce(store, account.id, { session: session.id, status: "completed" }, now);
+      const sessionCompleted = { session: session.id, status: "completed" };
+      await announce(store, account.id, [transactionBecame("created"), transactionBecame("completed"), sessionCompleted], now);
       return { done: { session: { ...session, status: "completed" }, transaction: completed } };
     });
   }
@@ -83,14 +84,14 @@ export class Payments {
    */
   async expireDue(accountId: number | null, now: number) {
     for (const { accountId: owner, session } of await this.#store.sessions.expireDue(accountId, now))
-      await announce(this.#store, owner, { session: session.id, status: "expired" }, Date.parse(session.expires_at));
+      await announce(this.#store, owner, [{ session: session.id, status: "expired" }], Date.parse(session.expires_at));
   }
 
   /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
   async settleDue(accountId: number | null, now: number) {
-    for (const { accountId: owner, transaction } of await this.#store.transactions.settleDue(accountId, now)) {
-      const change = { session: transaction.session_id, transaction: transaction.id, status: "settled" };
-      await announce(this.#store, owner, change, Date.parse(transaction.updated_at));
+    for (const settled of await this.#store.transactions.settleDue(accountId, now)) {
+      const change = { session: settled.sessionId, transaction: settled.id, status: "settled" };
+      await announce(this.#store, settled.accountId, [change], settled.settledAtMs);
     }
   }
 }

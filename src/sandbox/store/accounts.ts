@@ -199,6 +199,16 @@ export class Accounts {
     return this.#object((await this.#db.get<Account>(GET, id))!, moves);
   }
 
+  /** Where a reading of accounts' clocks begins: given to `of` with what the reading found. */
+  get readingFrom(): number {
+    return this.#moves;
+  }
+
+  /** The account's object, its clock as a reading begun at `readingFrom` found it, unless this process took a move of it since. */
+  of(row: Account, readingFrom: number): Account {
+    return this.#object(row, readingFrom);
+  }
+
   /** How many accounts have an object in memory: those held here, and those no one holds that are not yet collected. */
   get inMemory(): number {
     return this.#byId.size;

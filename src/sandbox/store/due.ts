@@ -11,9 +11,17 @@ export const clockOffsetOf = (accountId: string) => `(SELECT clock_offset_ms FRO
 const due = (table: string, byAccount: boolean) =>
   `EXISTS (SELECT 1 FROM ${table} WHERE ${byAccount ? "account_id = ? AND " : ""}due_ms <= ?)`;
 const DUE_WORK = (byAccount: boolean) =>
-  `SELECT ${["payment_sessions", "transactions", "idempotency_keys"].map((table) => due(table, byAccount)).join(" OR ")} AS due`;
+  `SELECT ${due("payment_sessions", byAccount)} AS expiries, ${due("transactions", byAccount)} AS settlements, ` +
+  `${due("idempotency_keys", byAccount)} AS "keyEnds"`;
 const DUE_WORK_FOR_ACCOUNT = DUE_WORK(true);
 const DUE_WORK_FOR_ALL = DUE_WORK(false);
+
+/** What has come due: sessions to expire, transactions to settle, keys to forget. */
+export interface DueWork {
+  expiries: boolean;
+  settlements: boolean;
+  keyEnds: boolean;
+}
 
 export class DueTimes {
   readonly #statements: string[];
@@ -40,11 +48,12 @@ export class DueTimes {
     for (const statement of this.#statements) await this.#db.run(statement, ms, accountId);
   }
 
-  /** Whether anything of the account's (of any account's, when null) has come due by real time `nowMs`: a read. */
-  async any(accountId: number | null, nowMs: number): Promise<boolean> {
-    const row = await (accountId === null
-      ? this.#db.get<{ due: number | boolean }>(DUE_WORK_FOR_ALL, nowMs, nowMs, nowMs)
-      : this.#db.get<{ due: number | boolean }>(DUE_WORK_FOR_ACCOUNT, accountId, nowMs, accountId, nowMs, accountId, nowMs));
-    return Boolean(row!.due);
+  /** What of the account's (of any account's, when null) has come due by real time `nowMs`: a read. */
+  async any(accountId: number | null, nowMs: number): Promise<DueWork> {
+    type Row = { [K in keyof DueWork]: number | boolean };
+    const row = (await (accountId === null
+      ? this.#db.get<Row>(DUE_WORK_FOR_ALL, nowMs, nowMs, nowMs)
+      : this.#db.get<Row>(DUE_WORK_FOR_ACCOUNT, accountId, nowMs, accountId, nowMs, accountId, nowMs)))!;
+    return { expiries: Boolean(row.expiries), settlements: Boolean(row.settlements), keyEnds: Boolean(row.keyEnds) };
   }
 }

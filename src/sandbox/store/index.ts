@@ -4,7 +4,7 @@ import { systemClock, type Clock } from "../../lib/clock.ts";
 import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import type { Database } from "./database.ts";
-import { DueTimes } from "./due.ts";
+import { DueTimes, type DueWork } from "./due.ts";
 import { Faults } from "./faults.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Journal } from "./journal.ts";
@@ -152,8 +152,8 @@ export class Store {
     });
   }
 
-  /** Whether the account (any account, when null) has an expiry, a settlement or a key's end due by real time `nowMs`. */
-  hasDueWork(accountId: number | null, nowMs: number): Promise<boolean> {
+  /** What of the account's (any account's, when null) has come due by real time `nowMs`: expiries, settlements, keys' ends. */
+  dueWork(accountId: number | null, nowMs: number): Promise<DueWork> {
     return this.#dueTimes.any(accountId, nowMs);
   }
 

@@ -336,6 +336,12 @@ export const sqliteMigrations: readonly string[] = [
   ALTER TABLE accounts ADD COLUMN name TEXT;
   ALTER TABLE accounts ADD COLUMN issued INTEGER NOT NULL DEFAULT 0;
   `,
+  // The order rule is the claim's: every pending event is due from its own time, and only the oldest of its session not
+  // yet done with is claimed. The events that waited behind an earlier one, with no due time, get theirs.
+  `
+  UPDATE events SET due_ms = created_at_ms - (SELECT clock_offset_ms FROM accounts WHERE id = events.account_id)
+  WHERE state = 'pending' AND due_ms IS NULL;
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -497,5 +503,10 @@ export const postgresMigrations: readonly string[] = [
   UPDATE accounts SET token_hash = encode(sha256(convert_to(token_hash, 'UTF8')), 'hex');
   ALTER TABLE accounts ADD COLUMN name TEXT;
   ALTER TABLE accounts ADD COLUMN issued INTEGER NOT NULL DEFAULT 0;
+  `,
+  // Every pending event due from its own time: see the SQLite migration of the same name.
+  `
+  UPDATE events SET due_ms = created_at_ms - (SELECT clock_offset_ms FROM accounts WHERE id = events.account_id)
+  WHERE state = 'pending' AND due_ms IS NULL;
   `,
 ];

@@ -1,10 +1,16 @@
 // The outbox: every event the sandbox makes, written in the transaction of the state change it
-// announces, and each delivery attempt made of it. The dispatcher (../delivery/dispatcher.ts) reads what is
-// due from here and writes back what each attempt gave. An event row holds what it announces
-// and about which session and transaction; its payload is made from those when it is sent.
+// announces, and each delivery attempt made of it. The dispatcher (../delivery/dispatcher.ts)
+// claims what is due from here, many events with one statement that reads with them all an
+// attempt needs, and writes back what each attempt gave with one more, which claims the next
+// event of its session when that one is due. An event row holds what it announces and about which
+// session and transaction; its payload is made from those when it is sent.
+//
+// The order rule (a session's events go one at a time, in the order they were made) is the
+// claim's: an event is due from its own time (made, or retried), and only the oldest of its
+// session that is neither delivered nor failed may be claimed. No write has to find the next one.
 import type { PayinEvent } from "../../../generated/event-types.ts";
-import { newId } from "../../lib/ids.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { newId } from "../../lib/ids.ts";
 import type { Database } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
 
@@ -15,7 +21,7 @@ export interface DueKey {
   sessionId: string;
 }
 
-/** An event to send, with what it tells (its session's and transaction's facts), where and how. */
+/** An event claimed to send, with what it tells (its session's and transaction's facts), where and how, and its account's. */
 export interface DueEvent {
   seq: number;
   accountId: number;
@@ -33,12 +39,17 @@ export interface DueEvent {
   /** The registered URL; null when the account has only a listener (decision D23). */
   url: string | null;
   secret: string;
+  /** How far its account's clock runs ahead of real time, as the claim read it. */
+  clockOffsetMs: number;
+  /** Whether its account has delivery faults armed: most have none, and their attempts need not ask which. */
+  deliveryFaults: boolean;
+  /** Whether a listener holds its account's deliveries (decision D23), as the claim saw. */
+  listening: boolean;
 }
 
-/** What an event announces, by type; the rest of its payload comes from its session and transaction. */
+/** An event a state change announces, by type; the rest of its payload comes from its session and transaction. */
 export interface NewEvent {
   type: PayinEvent["type"];
-  sessionId: string;
   transactionId?: string;
 }
 
@@ -77,70 +88,103 @@ export interface AttemptRow {
   faults: string | null;
 }
 
-interface LoadedRow {
-  seq: number;
-  accountId: number;
-  id: string;
-  type: PayinEvent["type"];
-  sessionId: string;
-  transactionId: string | null;
-  createdAtMs: number;
-  attempts: number;
-  url: string | null;
-  secret: string;
-  counterpartyId: string;
-  request: string;
-  failureReason: string | null;
+/** What a claim holds: this process's name for its claims, until when, and the real time events must be due by. */
+export interface ClaimTerms {
+  claim: string;
+  untilMs: number;
+  dueByMs: number;
 }
 
-// An event waits (`waiting`) while its account has neither a webhook URL nor a listener connected
-// (decision D23). Otherwise it is pending,
-// and due (`due_ms`) from the time it was made, unless an earlier event of its session is
-// still pending, or waiting (its target left as it was sent): the order rule lets a session's next event go only once the one before is
-// done with, and it is then due from the time it was made, as it would have been.
-const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
-// Parameters: account, id, type, session, transaction, at, then account and session (an earlier
-// one pending), at and account (its due time), then account (a URL), account and now (a listener).
-const INSERT = `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
-  SELECT CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
-    CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ? AND session_id = ? AND state IN ('pending', 'waiting'))
-      THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
-  FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL)
-    OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked) AS account
-  RETURNING due_ms`;
-const WAITING_TO_PENDING = "UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'";
-const FIRST_OF_EACH_SESSION = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
-  WHERE seq IN (SELECT MIN(seq) FROM events WHERE account_id = ? AND state = 'pending' GROUP BY session_id) AND due_ms IS NULL`;
-/** Due and not claimed by a process (the parameter: now, in real time). */
+type LoadedRow = Omit<DueEvent, "request" | "deliveryFaults" | "listening"> & {
+  request: string;
+  deliveryFaults: number | boolean;
+  listening: number | boolean;
+};
+
+/** Claimed by no live process (the parameter: now, in real time). */
 const UNCLAIMED = "(claim_until_ms IS NULL OR claim_until_ms <= ?)";
 const KEY = 'seq, account_id AS "accountId", session_id AS "sessionId"';
-const DUE_FOR_ALL = `SELECT ${KEY} FROM events WHERE due_ms <= ? AND ${UNCLAIMED} ORDER BY due_ms LIMIT ?`;
-const DUE_FOR_ACCOUNT = `SELECT ${KEY} FROM events WHERE account_id = ? AND due_ms <= ? AND ${UNCLAIMED} ORDER BY due_ms LIMIT ?`;
+/** The oldest event of its session not yet done with: the only one the order rule lets go. */
+const FIRST_OF_SESSION = `NOT EXISTS (SELECT 1 FROM events b
+  WHERE b.account_id = d.account_id AND b.session_id = d.session_id AND b.state IN ('pending', 'waiting') AND b.seq < d.seq)`;
+/** Pending events due by real time `?` whose turn it is, claimed by no one (`?`: now), soonest first. */
+const DUE = `SELECT d.seq FROM events d
+  WHERE d.due_ms <= ? AND d.state = 'pending' AND (d.claim_until_ms IS NULL OR d.claim_until_ms <= ?) AND ${FIRST_OF_SESSION}`;
+/** What an attempt needs of an event, its account, webhook, session and transaction (the parameter: now, for a listener's lease). */
+const NEEDED = (e: string) =>
+  `${e}.seq, ${e}.account_id AS "accountId", ${e}.id, ${e}.type, ${e}.session_id AS "sessionId", ` +
+  `${e}.transaction_id AS "transactionId", ${e}.created_at_ms AS "createdAtMs", ${e}.attempts, w.url, w.signing_secret AS secret,
+  s.counterparty_id AS "counterpartyId", s.request, a.clock_offset_ms AS "clockOffsetMs",
+  (SELECT failure_reason FROM transactions t WHERE t.account_id = ${e}.account_id AND t.id = ${e}.transaction_id) AS "failureReason",
+  EXISTS (SELECT 1 FROM faults f WHERE f.account_id = ${e}.account_id AND f.target = 'delivery') AS "deliveryFaults",
+  EXISTS (SELECT 1 FROM listeners l WHERE l.account_id = ${e}.account_id AND l.until_ms > ?) AS listening`;
+const JOINED = (e: string) =>
+  `webhooks w, payment_sessions s, accounts a WHERE w.account_id = ${e}.account_id AND s.account_id = ${e}.account_id ` +
+  `AND s.id = ${e}.session_id AND a.id = ${e}.account_id`;
+
+/** Which due events a claim may take: any, one account's, or one session's. */
+export type Scope = { accountId?: number; sessionId?: string };
+const SCOPED = ({ accountId, sessionId }: Scope) =>
+  `${accountId === undefined ? "" : " AND d.account_id = ?"}${sessionId === undefined ? "" : " AND d.session_id = ?"}`;
+const scoped = ({ accountId, sessionId }: Scope) => [
+  ...(accountId === undefined ? [] : [accountId]),
+  ...(sessionId === undefined ? [] : [sessionId]),
+];
+// PostgreSQL: the claim and what the attempts need, in one statement; SKIP LOCKED passes what another process is claiming.
+// Parameters: claim, until, due by, now, the scope's, limit, now.
+const CLAIM_DUE_PG = (scope: Scope) => `UPDATE events e SET claim = ?, claim_until_ms = ?
+  FROM (${DUE}${SCOPED(scope)} ORDER BY d.due_ms LIMIT ? FOR UPDATE SKIP LOCKED) AS due, ${JOINED("e")}
+  AND e.seq = due.seq RETURNING ${NEEDED("e")}`;
+// SQLite (one writer): the claim, then what the attempts need read. Parameters: claim, until, due by, now, the scope's, limit.
+const CLAIM_DUE_SQLITE = (scope: Scope) => `UPDATE events SET claim = ?, claim_until_ms = ?
+  WHERE seq IN (${DUE}${SCOPED(scope)} ORDER BY d.due_ms LIMIT ?) RETURNING seq`;
+const LOAD = `SELECT ${NEEDED("e")} FROM events e, ${JOINED("e")} AND e.seq = ? AND e.state = 'pending'`;
+// A named event, whatever its session's order (a redelivery, a shuffle fault's pick). Parameters: claim, until, seq, due by, now.
+const CLAIM_ONE = `UPDATE events SET claim = ?, claim_until_ms = ?
+  WHERE seq = ? AND state = 'pending' AND due_ms <= ? AND ${UNCLAIMED}`;
+const EXTEND = "UPDATE events SET claim_until_ms = ? WHERE seq = ? AND claim = ?";
+const RELEASE_CLAIM = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
+const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim = ?";
+
+// An event waits (`waiting`) while its account has neither a webhook URL nor a listener connected (decision D23);
+// otherwise it is pending, due from the time it was made. Its writers share the account's lock with release, which takes
+// it whole: none is left waiting by a URL registered at the same moment. Parameters: account, session, at, at, account,
+// then account (a URL), account and now (a listener); each row: id, type, transaction, its place.
+const INSERT = (rows: number) => `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
+  SELECT CAST(? AS BIGINT), v.column1, v.column2, ?, v.column3, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
+    CASE WHEN hooked THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
+  FROM (VALUES ${Array(rows).fill("(?, ?, ?, CAST(? AS INTEGER))").join(", ")}) AS v,
+    (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL)
+      OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked) AS account
+  ORDER BY v.column4
+  RETURNING due_ms`;
+const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
+const WAITING_TO_PENDING = `UPDATE events SET state = 'pending', due_ms = ${DUE_FROM_ITS_TIME} WHERE account_id = ? AND state = 'waiting'`;
 const CLAIMED_FOR_ACCOUNT = "SELECT seq FROM events WHERE account_id = ? AND state = 'pending' AND due_ms <= ? AND claim_until_ms > ?";
-const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?)";
-// Still due: between the read that found it and this claim, another process may have attempted it and set its retry later.
-// (A session's event held behind an earlier one has no due time: a shuffle fault's pick.)
-const CLAIM = `UPDATE events SET claim = ?, claim_until_ms = ?
-  WHERE seq = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) AND ${UNCLAIMED}`;
-// Only events of an account with a URL or a listener are pending; the joins give the URL (none for a listener's only),
-// the secret, and what the payload tells.
-const LOAD =
-  'SELECT e.seq, e.account_id AS "accountId", e.id, e.type, e.session_id AS "sessionId", ' +
-  `e.transaction_id AS "transactionId", e.created_at_ms AS "createdAtMs", e.attempts, w.url, w.signing_secret AS secret,
-    s.counterparty_id AS "counterpartyId", s.request, t.failure_reason AS "failureReason"
-  FROM events e JOIN webhooks w ON w.account_id = e.account_id
-    JOIN payment_sessions s ON s.account_id = e.account_id AND s.id = e.session_id
-    LEFT JOIN transactions t ON t.account_id = e.account_id AND t.id = e.transaction_id
-  WHERE e.seq = ? AND e.state = 'pending'`;
+const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND due_ms <= ?";
 // Only a claim's holder records an attempt; a duplicate fault's extra attempt and a redelivery made at that moment can
 // still share a number, and one record is kept.
-const INSERT_ATTEMPT =
-  "INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, " +
-  "attempted_at_ms, duration_ms, next_attempt_at_ms, faults) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+const ATTEMPT_COLUMNS =
+  "account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults";
+const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?";
-// The shuffle fault's pick: the session's newest pending event whose time has come.
-const NEWEST_PENDING = `SELECT ${KEY} FROM events
-  WHERE account_id = ? AND session_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) ORDER BY seq DESC LIMIT 1`;
+// What an attempt leaves, written only by the process whose claim it was: the event delivered, failed, or due again.
+const AFTER_ATTEMPT = "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL";
+const FINISH_SQLITE = `${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?`;
+// PostgreSQL: the outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts
+// see the rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state,
+// attempts, due, account, event, claim; the attempt's 11 values; whether to claim the next, claim, until, due by, now, now.
+const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ? RETURNING seq, account_id, session_id, state),
+  recorded AS (INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
+    SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
+      CAST(? AS BIGINT), ? FROM done ON CONFLICT DO NOTHING),
+  following AS (
+    UPDATE events n SET claim = ?, claim_until_ms = ? FROM done, ${JOINED("n")}
+    AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ? AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
+    AND n.seq = (SELECT MIN(b.seq) FROM events b WHERE b.account_id = done.account_id AND b.session_id = done.session_id
+      AND b.state IN ('pending', 'waiting') AND b.seq <> done.seq)
+    RETURNING ${NEEDED("n")})
+  SELECT (SELECT COUNT(*) FROM done) AS finished, following.* FROM (SELECT 1) AS one LEFT JOIN following ON true`;
 // Gone with its target (the listener left, and no URL is registered): the event waits again, its session's later ones
 // behind it, until one connects or a URL is registered (release), written only by the process whose claim it was.
 const WAIT = "UPDATE events SET state = 'waiting', due_ms = NULL, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
@@ -150,13 +194,9 @@ const HOOKED =
   "SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) " +
   "OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked";
 const DUE_AGAIN = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?`;
-// What an attempt leaves, written only by the process whose claim it was.
-const AFTER_ATTEMPT =
-  "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL " +
-  "WHERE account_id = ? AND id = ? AND claim = ?";
-const NEXT = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
-  WHERE seq = (SELECT MIN(seq) FROM events WHERE account_id = ? AND session_id = ? AND state = 'pending') AND due_ms IS NULL`;
-const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim = ?";
+// The shuffle fault's pick: the session's newest pending event whose time has come.
+const NEWEST_PENDING = `SELECT ${KEY} FROM events
+  WHERE account_id = ? AND session_id = ? AND state = 'pending' AND due_ms <= ? ORDER BY seq DESC LIMIT 1`;
 const GET = `SELECT ${KEY}, id, type, state, attempts FROM events WHERE account_id = ? AND id = ?`;
 // Free of any claim: the attempt another process has under way is no longer recorded, so that the one asked for is made.
 const AGAIN =
@@ -172,6 +212,28 @@ const ATTEMPTS_ORDER = "ORDER BY d.attempted_at_ms, e.seq, d.attempt";
 const ACCOUNT_ATTEMPTS = `${ATTEMPTS} WHERE d.account_id = ? ${ATTEMPTS_ORDER}`;
 const SESSION_ATTEMPTS = `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = ? ${ATTEMPTS_ORDER}`;
 
+const loaded = (row: LoadedRow): DueEvent => ({
+  ...row,
+  request: JSON.parse(row.request),
+  deliveryFaults: Boolean(row.deliveryFaults),
+  listening: Boolean(row.listening),
+});
+
+/** An attempt's values, in the order of ATTEMPT_COLUMNS. */
+const attemptValues = (a: Attempt) => [
+  a.accountId,
+  a.eventId,
+  a.attempt,
+  a.url,
+  a.responseStatus,
+  a.error,
+  a.succeeded ? 1 : 0,
+  a.attemptedAtMs,
+  a.durationMs,
+  a.nextAttemptAtMs,
+  a.faults.length > 0 ? a.faults.join(",") : null,
+];
+
 export class Outbox {
   readonly #db: Database;
   readonly #clock: Clock;
@@ -186,37 +248,61 @@ export class Outbox {
     this.#clock = clock;
   }
 
-  /** Puts an event in the outbox, made at `atMs` on the account's clock (its timestamp). Call inside the state change's transaction. */
-  async add(accountId: number, event: NewEvent, atMs: number) {
-    const { type, sessionId } = event;
-    // Whether it is due depends on its session's other events, and on the account's webhook: their writers wait.
+  /**
+   * Puts a session's events in the outbox, in their order, made at `atMs` on the account's clock
+   * (their timestamp). Call inside the state change's transaction.
+   */
+  async add(accountId: number, sessionId: string, events: readonly NewEvent[], atMs: number) {
+    // Whether they wait depends on the account's webhook and listener: their writers wait for this.
     await this.#db.lock(accountId, sessionId);
-    const transactionId = event.transactionId ?? null;
-    const row = await this.#db.get<{ due_ms: number | null }>(
-      INSERT,
-      ...[accountId, newId("msg"), type, sessionId, transactionId, atMs, accountId, sessionId, atMs, accountId, accountId],
-      ...[accountId, this.#clock.now()],
+    const rows = events.flatMap(({ type, transactionId }, place) => [newId("msg"), type, transactionId ?? null, place]);
+    const added = await this.#db.all<{ due_ms: number | null }>(
+      INSERT(events.length),
+      ...[accountId, sessionId, atMs, atMs, accountId, ...rows, accountId, accountId, this.#clock.now()],
     );
-    // An event that waits (for a URL, or behind its session's earlier one) gives delivery nothing to do yet.
-    if (row!.due_ms !== null) this.#db.afterCommit(this.#announce);
+    // Events that wait (for a URL) give delivery nothing to do yet.
+    if (added.some((row) => row.due_ms !== null)) this.#db.afterCommit(this.#announce);
   }
 
-  /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */
+  /** The account has a webhook URL (or a listener) now: the events that waited for one are pending, each due from its time. */
   async release(accountId: number) {
     this.#db.afterCommit(this.#announce);
     await this.#db.lock(accountId);
     await this.#db.run(WAITING_TO_PENDING, accountId);
-    await this.#db.run(FIRST_OF_EACH_SESSION, accountId);
   }
 
-  /** Events due by real time `nowMs` and claimed by no process, whichever account they are of, soonest first. */
-  due(nowMs: number, limit: number): Promise<DueKey[]> {
-    return this.#db.all<DueKey>(DUE_FOR_ALL, nowMs, nowMs, limit);
+  /**
+   * Claims, under `terms`, events due whose turn it is by the order rule, soonest first, of all
+   * accounts, one account or one session, at most `limit`; resolves to them, with all their attempts need.
+   */
+  async claimDue(terms: ClaimTerms, limit: number, scope: Scope = {}): Promise<DueEvent[]> {
+    const { claim, untilMs, dueByMs } = terms;
+    const now = this.#clock.now();
+    if (this.#db.dialect === "postgres")
+      return (await this.#db.all<LoadedRow>(CLAIM_DUE_PG(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit, now)).map(loaded);
+    const claimed = await this.#db.all<{ seq: number }>(CLAIM_DUE_SQLITE(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit);
+    return this.#loaded(claimed.map((row) => row.seq));
   }
 
-  /** One account's events due by real time `nowMs` and claimed by no process, soonest first. */
-  dueFor(accountId: number, nowMs: number, limit: number): Promise<DueKey[]> {
-    return this.#db.all<DueKey>(DUE_FOR_ACCOUNT, accountId, nowMs, this.#clock.now(), limit);
+  /** Claims one event by its number, whatever its session's order (a redelivery asked for, a shuffle fault's pick); undefined when it cannot be. */
+  async claimOne(seq: number, terms: ClaimTerms): Promise<DueEvent | undefined> {
+    if ((await this.#db.run(CLAIM_ONE, terms.claim, terms.untilMs, seq, terms.dueByMs, this.#clock.now())) === 0) return undefined;
+    return (await this.#loaded([seq]))[0];
+  }
+
+  /** Holds a claim longer (an attempt that a delay fault makes wait). */
+  async extendClaim(seq: number, claim: string, untilMs: number) {
+    await this.#db.run(EXTEND, untilMs, seq, claim);
+  }
+
+  /** Gives back one event claimed and not attempted: any process may take it at once. */
+  async releaseClaim(seq: number, claim: string) {
+    await this.#db.run(RELEASE_CLAIM, seq, claim);
+  }
+
+  /** Gives up the claims made under `claim` (a process that closes): another process may take the events at once. */
+  async releaseClaims(claim: string) {
+    await this.#db.run(RELEASE_CLAIMS, claim);
   }
 
   /** The seqs of one account's events due by real time `nowMs` that a process holds a live claim on. */
@@ -229,46 +315,52 @@ export class Outbox {
     return (await this.#db.get<{ due: number }>(COUNT_DUE_FOR, accountId, nowMs))!.due;
   }
 
-  /**
-   * Claims a pending event due by real time `dueByMs` for one attempt until real time `untilMs`,
-   * under `claim`; false when another process holds it or it is no longer due. A claim whose
-   * holder died runs out, and another process takes it.
-   */
-  async claim(seq: number, claim: string, untilMs: number, dueByMs: number): Promise<boolean> {
-    return (await this.#db.run(CLAIM, claim, untilMs, seq, dueByMs, this.#clock.now())) === 1;
-  }
-
-  /** Gives up the claims made under `claim` (a process that closes): another process may take the events at once. */
-  async releaseClaims(claim: string) {
-    await this.#db.run(RELEASE_CLAIMS, claim);
-  }
-
   /** Calls `listener` after each commit that put events in the outbox or made some due: delivery listens. */
   onCommitted(listener: () => void) {
     this.#listeners.push(listener);
   }
 
-  /** A due event, ready to send; undefined when it is no longer pending. */
-  async load(seq: number): Promise<DueEvent | undefined> {
-    const row = await this.#db.get<LoadedRow>(LOAD, seq);
-    return row && { ...row, request: JSON.parse(row.request) };
+  /**
+   * Records an attempt made under `claim` and what follows it: delivered, another attempt at
+   * `nextDueMs`, or failed; and, with `next`, claims its session's next event when it is done with
+   * this one and that one is due. Nothing is recorded when the claim was no longer this attempt's
+   * (its lease ran out, and another process took the event): `recorded` false then.
+   */
+  async finish(a: Attempt, claim: string, next?: ClaimTerms): Promise<{ recorded: boolean; next?: DueEvent }> {
+    const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
+    const nextDue = state === "pending" ? a.nextDueMs : null;
+    const outcome = [state, a.attempt, nextDue, a.accountId, a.eventId, claim];
+    if (this.#db.dialect === "postgres") {
+      const now = this.#clock.now();
+      const following = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
+      const row = (await this.#db.get<LoadedRow & { finished: number }>(
+        FINISH_PG,
+        ...outcome,
+        ...attemptValues(a),
+        ...following,
+        now,
+        now,
+      ))!;
+      if (Number(row.finished) === 0) return { recorded: false };
+      this.#doneWith(state, next);
+      return row.seq === null ? { recorded: true } : { recorded: true, next: loaded(row) };
+    }
+    return this.#db.transaction(async () => {
+      if ((await this.#db.run(FINISH_SQLITE, ...outcome)) === 0) return { recorded: false };
+      await this.#db.run(INSERT_ATTEMPT, ...attemptValues(a));
+      this.#doneWith(state, next);
+      if (!next || state === "pending") return { recorded: true };
+      const [following] = await this.claimDue(next, 1, { accountId: a.accountId, sessionId: a.sessionId });
+      return following ? { recorded: true, next: following } : { recorded: true };
+    });
   }
 
   /**
-   * Records an attempt made under `claim` and what follows it: delivered, another attempt at
-   * `nextDueMs`, or failed; once the event is done with, the next of its session is due. Nothing
-   * is recorded when the claim was no longer this attempt's (its lease ran out, and another
-   * process took the event); false then.
+   * An event done with lets its session's next one go: delivery hears of it, unless that one was
+   * asked for with the outcome (claimed then, when due; not due, a later pass or its time finds it).
    */
-  async recordAttempt(a: Attempt, claim: string): Promise<boolean> {
-    const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
-    const nextDue = state === "pending" ? a.nextDueMs : null;
-    await this.#db.lock(a.accountId, a.sessionId);
-    if ((await this.#db.run(AFTER_ATTEMPT, state, a.attempt, nextDue, a.accountId, a.eventId, claim)) === 0) return false;
-    this.#db.afterCommit(this.#announce);
-    await this.#insertAttempt(a);
-    if (state !== "pending") await this.#db.run(NEXT, a.accountId, a.sessionId);
-    return true;
+  #doneWith(state: string, next: ClaimTerms | undefined) {
+    if (state !== "pending" && next === undefined) this.#db.afterCommit(this.#announce);
   }
 
   /**
@@ -289,21 +381,11 @@ export class Outbox {
 
   /** Records an attempt a fault added (a duplicate): the event stays as it was, its attempts counted. */
   async recordExtraAttempt(a: Attempt) {
-    await this.#insertAttempt(a);
+    await this.#db.run(INSERT_ATTEMPT, ...attemptValues(a));
     await this.#db.run(COUNT_ATTEMPTS, a.attempt, a.accountId, a.eventId);
   }
 
-  async #insertAttempt(a: Attempt) {
-    const faults = a.faults.length > 0 ? a.faults.join(",") : null;
-    const { accountId, eventId, attempt, url, responseStatus, error, attemptedAtMs, durationMs, nextAttemptAtMs } = a;
-    const succeeded = a.succeeded ? 1 : 0;
-    await this.#db.run(
-      INSERT_ATTEMPT,
-      ...[accountId, eventId, attempt, url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs, faults],
-    );
-  }
-
-  /** The session's newest pending event that is due by real time `nowMs` (held back by the order rule or not). */
+  /** The session's newest pending event that is due by real time `nowMs` (its turn come or not). */
   async newestPending(key: DueKey, nowMs: number): Promise<DueKey> {
     return (await this.#db.get<DueKey>(NEWEST_PENDING, key.accountId, key.sessionId, nowMs)) ?? key;
   }
@@ -317,7 +399,6 @@ export class Outbox {
     this.#db.afterCommit(this.#announce);
     const event = await this.get(accountId, id);
     if (!event) return undefined;
-    await this.#db.lock(accountId, event.sessionId);
     return (await this.#db.get<{ attempts: number }>(AGAIN, nowMs, accountId, id))?.attempts;
   }
 
@@ -338,5 +419,16 @@ export class Outbox {
     return sessionId === undefined
       ? this.#db.all<AttemptRow>(ACCOUNT_ATTEMPTS, accountId)
       : this.#db.all<AttemptRow>(SESSION_ATTEMPTS, accountId, sessionId);
+  }
+
+  /** The events of these numbers, as claimed: what their attempts need. */
+  async #loaded(seqs: readonly number[]): Promise<DueEvent[]> {
+    const now = this.#clock.now();
+    const events: DueEvent[] = [];
+    for (const seq of seqs) {
+      const row = await this.#db.get<LoadedRow>(LOAD, now, seq);
+      if (row) events.push(loaded(row));
+    }
+    return events;
   }
 }

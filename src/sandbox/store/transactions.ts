@@ -48,13 +48,23 @@ function stored(row: Row): StoredTransaction {
 // A settlement is stamped with the time it was due, on its account's clock.
 const SETTLE =
   "UPDATE transactions SET status = 'settled', " + `updated_at_ms = due_ms + ${clockOffsetOf("transactions.account_id")}, due_ms = NULL`;
-const INSERT = "INSERT INTO transactions (account_id, id, session_id, status, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)";
-const UPDATE = "UPDATE transactions SET status = ?, failure_reason = ?, updated_at_ms = ?, due_ms = ? WHERE account_id = ? AND id = ?";
+const INSERT =
+  "INSERT INTO transactions (account_id, id, session_id, status, failure_reason, created_at_ms, updated_at_ms, due_ms) " +
+  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 const GET = `${SELECT} WHERE t.account_id = ? AND t.id = ?`;
 // Ids start with the time they were made: the key's order is newest last.
 const RECENT = `${SELECT} WHERE t.account_id = ? ORDER BY t.id DESC LIMIT ?`;
-const SETTLE_FOR_ACCOUNT = `${SETTLE} WHERE account_id = ? AND due_ms <= ? RETURNING account_id, id`;
-const SETTLE_FOR_ALL = `${SETTLE} WHERE due_ms <= ? RETURNING account_id, id`;
+const SETTLED = 'RETURNING account_id AS "accountId", id, session_id AS "sessionId", updated_at_ms AS "settledAtMs"';
+const SETTLE_FOR_ACCOUNT = `${SETTLE} WHERE account_id = ? AND due_ms <= ? ${SETTLED}`;
+const SETTLE_FOR_ALL = `${SETTLE} WHERE due_ms <= ? ${SETTLED}`;
+
+/** A transaction that settled: which, of which session, and when on its account's clock. */
+export interface Settled {
+  accountId: number;
+  id: string;
+  sessionId: string;
+  settledAtMs: number;
+}
 
 export class Transactions {
   readonly #db: Database;
@@ -63,13 +73,10 @@ export class Transactions {
     this.#db = db;
   }
 
-  async create(accountId: number, transaction: Transaction, atMs: number) {
-    await this.#db.run(INSERT, accountId, transaction.id, transaction.session_id, transaction.status, atMs, atMs);
-  }
-
-  /** Stores the transaction's new state; `dueMs` is the real time it settles, when it is completed. */
-  async update(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
-    await this.#db.run(UPDATE, transaction.status, transaction.failure_reason ?? null, atMs, dueMs, accountId, transaction.id);
+  /** Stores a transaction as it is at `atMs`; `dueMs` is the real time it settles, when it is completed. */
+  async create(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
+    const { id, session_id, status, failure_reason } = transaction;
+    await this.#db.run(INSERT, accountId, id, session_id, status, failure_reason ?? null, atMs, atMs, dueMs);
   }
 
   /** The account's newest transactions, newest first (the dashboard's list). */
@@ -83,12 +90,7 @@ export class Transactions {
   }
 
   /** Completed transactions whose settlement has come by real time `nowMs` become `settled`, of one account or all; returns them. */
-  async settleDue(accountId: number | null, nowMs: number): Promise<StoredTransaction[]> {
-    const settled = await (accountId === null
-      ? this.#db.all<{ account_id: number; id: string }>(SETTLE_FOR_ALL, nowMs)
-      : this.#db.all<{ account_id: number; id: string }>(SETTLE_FOR_ACCOUNT, accountId, nowMs));
-    const found: StoredTransaction[] = [];
-    for (const { account_id, id } of settled) found.push({ accountId: account_id, transaction: (await this.get(account_id, id))! });
-    return found;
+  settleDue(accountId: number | null, nowMs: number): Promise<Settled[]> {
+    return accountId === null ? this.#db.all<Settled>(SETTLE_FOR_ALL, nowMs) : this.#db.all<Settled>(SETTLE_FOR_ACCOUNT, accountId, nowMs);
   }
 }

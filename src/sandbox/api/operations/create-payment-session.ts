@@ -32,7 +32,7 @@ export const createPaymentSession: Operation = {
     return store.transaction(async () => {
       if (!(await store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS))))
         return refusal(validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]));
-      await announce(store, account.id, { session: id, status: "created" }, now);
+      await announce(store, account.id, [{ session: id, status: "created" }], now);
       return { status: 201, body: session };
     });
   },
