@@ -30,14 +30,15 @@ interface Facts {
   account: Account;
   issued: boolean;
   requestFaults: boolean;
-  /** The last request the database has of it, as this process knows it. */
+  /** The last request the database has of it, as this process knows it: its creation, until one is noted. */
   lastRequestMs: number;
+  createdAtMs: number;
 }
 
-type Row = Account & { requestFaults: number; lastRequestMs: number; issued: number };
+type Row = Account & { requestFaults: number; lastRequestMs: number; createdAtMs: number; issued: number };
 
 // With it, whether the account has a request fault armed: most have none, and their requests need not ask.
-const FACTS = `SELECT id, clock_offset_ms AS "clockOffsetMs", last_request_ms AS "lastRequestMs", issued,
+const FACTS = `SELECT id, clock_offset_ms AS "clockOffsetMs", last_request_ms AS "lastRequestMs", created_at_ms AS "createdAtMs", issued,
   CASE WHEN EXISTS (SELECT 1 FROM faults WHERE faults.account_id = accounts.id AND target = 'request') THEN 1 ELSE 0 END AS "requestFaults"
   FROM accounts`;
 const BY_TOKEN = `${FACTS} WHERE token_hash = ?`;
@@ -46,7 +47,7 @@ const INSERT = "INSERT INTO accounts (token_hash, created_at_ms, last_request_ms
 const ISSUE = "INSERT INTO accounts (token_hash, name, issued, created_at_ms, last_request_ms) VALUES (?, ?, 1, ?, ?) RETURNING id";
 const ISSUED =
   'SELECT id, name, created_at_ms AS "createdAtMs", last_request_ms AS "lastRequestMs" FROM accounts WHERE issued = 1 ORDER BY id';
-const TOUCH = "UPDATE accounts SET last_request_ms = ? WHERE id = ? AND last_request_ms < ?";
+const TOUCH = "UPDATE accounts SET last_request_ms = ? WHERE id = ? AND (last_request_ms < ? OR last_request_ms = created_at_ms)";
 const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
 const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE id = ? RETURNING clock_offset_ms AS "clockOffsetMs"';
 const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
@@ -147,6 +148,7 @@ export class Accounts {
         issued: row.issued === 1,
         requestFaults: row.requestFaults === 1,
         lastRequestMs: row.lastRequestMs,
+        createdAtMs: row.createdAtMs,
       };
       // Kept only if no change was missed while it was read.
       if (hearing && this.#hearing && moves === this.#moves) this.#keep(hash, facts);
@@ -162,13 +164,13 @@ export class Accounts {
 
   /**
    * Notes a request of the account as its last, when the one the database has is older than the
-   * touch interval: most requests write nothing. Inside the request's transaction.
+   * touch interval, or none is noted yet: most requests write nothing. Inside the request's transaction.
    */
   async touch(account: Account) {
     const now = this.#clock.now();
     const hash = this.#hashOf.get(account.id);
     const facts = hash === undefined ? undefined : this.#kept.get(hash);
-    if (facts && now - facts.lastRequestMs < this.touchEveryMs) return;
+    if (facts && now - facts.lastRequestMs < this.touchEveryMs && facts.lastRequestMs !== facts.createdAtMs) return;
     await this.#db.run(TOUCH, now, account.id, now - this.touchEveryMs);
     if (facts) facts.lastRequestMs = now;
   }

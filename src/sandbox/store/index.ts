@@ -38,7 +38,8 @@ const SWEEP_BATCH = 20;
 const SWEEP_LOCK = 0;
 const DUE_NOW = "SELECT COUNT(*) AS count, MIN(due_ms) AS oldest FROM events WHERE due_ms IS NOT NULL AND due_ms <= ?";
 const ACTIVE_ACCOUNTS = "SELECT COUNT(*) AS count FROM accounts WHERE last_request_ms >= ?";
-const IDLE_ACCOUNTS = "SELECT id FROM accounts WHERE last_request_ms < ? ORDER BY last_request_ms LIMIT ?";
+// Accounts a token made on its first use: an issued account is its operator's, kept until revoked.
+const IDLE_ACCOUNTS = "SELECT id FROM accounts WHERE last_request_ms < ? AND issued = 0 ORDER BY last_request_ms LIMIT ?";
 
 export interface StoreOptions {
   retentionMs?: number;
