@@ -7,6 +7,7 @@ import { newId } from "../../lib/ids.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Database } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
+import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
 export interface DueKey {
@@ -93,20 +94,24 @@ interface LoadedRow {
   failureReason: string | null;
 }
 
-// An event waits (`waiting`) while its account has neither a webhook URL nor a listener connected
-// (decision D23). Otherwise it is pending,
+// An event waits (`waiting`) while its account has nowhere to send it (decision D23): no listener
+// connected and no webhook URL, or a listener whose lease ran out, its holder yet to renew it (a
+// listener still connected gets it then, not the URL). Otherwise it is pending,
 // and due (`due_ms`) from the time it was made, unless an earlier event of its session is
 // still pending, or waiting (its target left as it was sent): the order rule lets a session's next event go only once the one before is
 // done with, and it is then due from the time it was made, as it would have been.
 const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
+/** Whether the account has somewhere to send its events now; parameters: account and now (a listener), account (a URL), account. */
+const HOOKED_NOW = `(${LIVE_LISTENER}
+  OR (EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) AND NOT ${ANY_LISTENER}))`;
+const hookedParameters = (accountId: number, nowMs: number) => [accountId, nowMs, accountId, accountId];
 // Parameters: account, id, type, session, transaction, at, then account and session (an earlier
-// one pending), at and account (its due time), then account (a URL), account and now (a listener).
+// one pending), at and account (its due time), then HOOKED_NOW's.
 const INSERT = `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
   SELECT CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
     CASE WHEN hooked AND NOT EXISTS (SELECT 1 FROM events WHERE account_id = ? AND session_id = ? AND state IN ('pending', 'waiting'))
       THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
-  FROM (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL)
-    OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked) AS account
+  FROM (SELECT ${HOOKED_NOW} AS hooked) AS account
   RETURNING due_ms`;
 const WAITING_TO_PENDING = "UPDATE events SET state = 'pending' WHERE account_id = ? AND state = 'waiting'";
 const FIRST_OF_EACH_SESSION = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}
@@ -141,14 +146,13 @@ const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND 
 // The shuffle fault's pick: the session's newest pending event whose time has come.
 const NEWEST_PENDING = `SELECT ${KEY} FROM events
   WHERE account_id = ? AND session_id = ? AND state = 'pending' AND (due_ms IS NULL OR due_ms <= ?) ORDER BY seq DESC LIMIT 1`;
-// Gone with its target (the listener left, and no URL is registered): the event waits again, its session's later ones
-// behind it, until one connects or a URL is registered (release), written only by the process whose claim it was.
+// Gone with its target (the listener left, and no URL is registered; or the listener's lease ran out): the event waits
+// again, its session's later ones behind it, until one connects or is renewed, or a URL is registered (release), written
+// only by the process whose claim it was.
 const WAIT = "UPDATE events SET state = 'waiting', due_ms = NULL, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
 // ... unless, by the time it is written, the account has one again (a listener connected as the attempt found none):
 // then it is due again at once.
-const HOOKED =
-  "SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) " +
-  "OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked";
+const HOOKED = `SELECT ${HOOKED_NOW} AS hooked`;
 const DUE_AGAIN = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?`;
 // What an attempt leaves, written only by the process whose claim it was.
 const AFTER_ATTEMPT =
@@ -194,14 +198,17 @@ export class Outbox {
     const transactionId = event.transactionId ?? null;
     const row = await this.#db.get<{ due_ms: number | null }>(
       INSERT,
-      ...[accountId, newId("msg"), type, sessionId, transactionId, atMs, accountId, sessionId, atMs, accountId, accountId],
-      ...[accountId, this.#clock.now()],
+      ...[accountId, newId("msg"), type, sessionId, transactionId, atMs, accountId, sessionId, atMs, accountId],
+      ...hookedParameters(accountId, this.#clock.now()),
     );
     // An event that waits (for a URL, or behind its session's earlier one) gives delivery nothing to do yet.
     if (row!.due_ms !== null) this.#db.afterCommit(this.#announce);
   }
 
-  /** The account has a webhook URL now: the events that waited for one are pending, each session's first due. */
+  /**
+   * The account has somewhere to send its events now (a URL registered, a listener connected or renewed, or one whose
+   * lease had run out dropped): the events that waited are pending, each session's first due.
+   */
   async release(accountId: number) {
     this.#db.afterCommit(this.#announce);
     await this.#db.lock(accountId);
@@ -273,13 +280,13 @@ export class Outbox {
 
   /**
    * The event claimed under `claim` found nowhere to go: it waits, unattempted, for a URL or a
-   * listener. Under the account's lock, which a release takes too: a listener that connected
+   * listener (or its listener's lease renewed). Under the account's lock, which a release takes too: a listener that connected
    * meanwhile (and released what waited) finds it due again, not waiting for the next one.
    */
   async wait(accountId: number, seq: number, claim: string) {
     await this.#db.transaction(async () => {
       await this.#db.lock(accountId);
-      const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, accountId, accountId, this.#clock.now()))!;
+      const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, ...hookedParameters(accountId, this.#clock.now())))!;
       if (hooked) {
         this.#db.afterCommit(this.#announce);
         await this.#db.run(DUE_AGAIN, seq, claim);
