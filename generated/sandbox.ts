@@ -242,8 +242,9 @@ export interface paths {
          *
          *     A comment line (`: ping`) comes every ten seconds so that a proxy keeps the stream open, and
          *     so that a listener that hears nothing for longer knows the stream is dead and connects again. A
-         *     listener that goes away without a word is noticed within six seconds; the deliveries it had
-         *     not answered are failed and retried on the schedule.
+         *     listener that goes away fails the deliveries it had not answered, and they are retried on the
+         *     schedule. While the sandbox cannot renew the listener's lease (its database away), the
+         *     account's events wait for the listener rather than go to the registered URL.
          */
         get: operations["connectListener"];
         put?: never;
