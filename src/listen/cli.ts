@@ -2,7 +2,8 @@
 // `payin-listen --base-url URL --token TOKEN --forward-to URL [--events T,…]`: a hosted sandbox's
 // webhooks on this machine, like `stripe listen` (`--help` lists the flags). Prints the account's
 // signing secret, then a line per delivery; Ctrl-C stops it. Exit 2 for bad flags, a sandbox it
-// cannot reach or that refuses the token; 0 once stopped.
+// cannot reach or that refuses the token; 0 once stopped. A sandbox that answers 503 at first
+// (its database away, a load balancer with no process) is tried again, a line each time.
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { parseFlags, refuse, type Command } from "../lib/cli.ts";
 import { listen, ListenRefused } from "./listen.ts";

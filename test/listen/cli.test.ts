@@ -1,5 +1,6 @@
-// The payin-listen bin: its lines as a developer sees them, Ctrl-C ending it cleanly, and a
-// clear line with exit 2 for bad flags, a sandbox it cannot reach, or a token it refuses.
+// The payin-listen bin: its lines as a developer sees them, Ctrl-C ending it cleanly, a 503 at
+// start tried again with a line that says so, and a clear line with exit 2 for bad flags, a
+// sandbox it cannot reach, or a token it refuses.
 import { execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver } from "../support/receiver.ts";
+import { startLoadBalancer } from "../support/load-balancer.ts";
 
 const CLI = path.resolve("src/listen/cli.ts");
 const exec = promisify(execFile);
@@ -36,6 +38,27 @@ describe("payin-listen", () => {
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     await receiver.close();
+  });
+
+  it("connects again while the sandbox answers 503 at start, one line each time, and stops on Ctrl-C with exit 0", async () => {
+    const account = accountOn(sandbox.url);
+    const receiver = await startReceiver();
+    const balancer = await startLoadBalancer([sandbox.url]);
+    balancer.unavailable(1);
+    const args = ["--base-url", balancer.url, "--token", account.token, "--forward-to", receiver.url];
+    const child = spawn(process.execPath, [CLI, ...args]);
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => void (out += chunk));
+    try {
+      await expect.poll(() => out, { timeout: 10_000 }).toMatch(/\nReady! /);
+      expect(out.split("\n")[0]).toBe(`${balancer.url} answered 503 to the listener; connecting again in 0.5 s.`);
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+      await Promise.all([receiver.close(), balancer.close()]);
+    }
   });
 
   it.each([

@@ -7,7 +7,7 @@
 // URL once it has renewed nothing for 30 s while the database answered, not at once after an outage.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen } from "../../src/listen/index.ts";
+import { listen, type Listener } from "../../src/listen/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
@@ -125,6 +125,32 @@ describe.skipIf(postgresMissing)("a sandbox of two processes whose database goes
     } finally {
       await listener.close();
       await Promise.all([local.close(), registered.close()]);
+    }
+  });
+
+  it("starts a listener while the database is away: each 503 said and tried again, connected once it is back", async () => {
+    const token = `early-${crypto.randomUUID()}`;
+    const local = await startReceiver();
+    const lines: string[] = [];
+    let connecting: Promise<Listener> | undefined;
+    cluster.pause();
+    try {
+      connecting = listen({ baseUrl: one.url, token, forwardTo: local.url, log: (line) => lines.push(line) });
+      await expect.poll(() => lines.length).toBeGreaterThan(0);
+    } finally {
+      cluster.resume();
+    }
+    const listener = await connecting;
+    try {
+      const unavailable = `${one.url} answered 503 to the listener: The sandbox's database is unavailable. Retry shortly`;
+      const pauses = [0.5, 1, 2, 4, 8, 10, 10];
+      expect(lines.slice(0, -1)).toEqual(pauses.slice(0, lines.length - 1).map((s) => `${unavailable}; connecting again in ${s} s.`));
+      expect(lines.at(-1)).toMatch(/^Ready! Your webhook signing secret is whsec_/);
+      await accountOn(two.url, token).session();
+      await local.delivered(1);
+    } finally {
+      await listener.close();
+      await local.close();
     }
   });
 
