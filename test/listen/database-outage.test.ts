@@ -3,8 +3,10 @@
 // events made through the second, the account's URL registered too. While the database is away
 // no lease is renewed; once it is back, no process takes the lease that ran out for a listener
 // gone: what comes due meanwhile waits for the holder's renewal, and reaches the listener, none of
-// it the URL. A holder that is really dead (its row left behind) loses the account's events to the
-// URL once it has renewed nothing for 30 s while the database answered, not at once after an outage.
+// it the URL. A listener started meanwhile connects once the database is back; one whose row was
+// dropped while its process alone was cut off connects again. A holder that is really dead (its row
+// left behind) loses the account's events to the URL once it has renewed nothing for 30 s while the
+// database answered, not at once after an outage.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type Listener } from "../../src/listen/index.ts";
@@ -146,6 +148,31 @@ describe.skipIf(postgresMissing)("a sandbox of two processes whose database goes
       const pauses = [0.5, 1, 2, 4, 8, 10, 10];
       expect(lines.slice(0, -1)).toEqual(pauses.slice(0, lines.length - 1).map((s) => `${unavailable}; connecting again in ${s} s.`));
       expect(lines.at(-1)).toMatch(/^Ready! Your webhook signing secret is whsec_/);
+      await accountOn(two.url, token).session();
+      await local.delivered(1);
+    } finally {
+      await listener.close();
+      await local.close();
+    }
+  });
+
+  it("sends a listener whose row was dropped while its process was cut off to connect again, and keeps its deliveries", async () => {
+    const token = `dropped-${crypto.randomUUID()}`;
+    const local = await startReceiver();
+    const lines: string[] = [];
+    const listener = await listen({ baseUrl: one.url, token, forwardTo: local.url, log: (line) => lines.push(line) });
+    try {
+      await outage(10_000);
+      await channelBack();
+      // What a process that kept its database does to a holder silent for 30 s: its row dropped.
+      const { account } = (await store.accounts.lookUp(token))!;
+      await store.listeners.drop(account.id, (await store.listeners.held(account.id))!.connection);
+      await clock.advance(2000);
+      await expect.poll(() => lines).toContain(`Connected again to ${one.url}.`);
+      expect(lines.slice(1)).toEqual([
+        "This sandbox process was away from its database, and its hold on the listener was dropped; connecting again in 0.5 s.",
+        `Connected again to ${one.url}.`,
+      ]);
       await accountOn(two.url, token).session();
       await local.delivered(1);
     } finally {

@@ -203,7 +203,8 @@ export class ListenerHub implements Transport {
   /**
    * Renews every lease held here with one statement, and handles one by one the connections it did not renew: a lease
    * that ran out is renewed, and what waited for it goes now, in each session's order; one another listener took over
-   * (or the account's reset dropped) is ended. Then the rows of connections ended while the database was away go.
+   * (or the account's reset dropped) is ended; one dropped while this process was away is sent to connect again. Then
+   * the rows of connections ended while the database was away go.
    */
   async #renew(untilMs: number) {
     const renewed = await this.#store.listeners.renewAll(this.#process, untilMs);
@@ -214,7 +215,14 @@ export class ListenerHub implements Transport {
         await this.#store.outbox.release(connection.accountId);
         return true;
       });
-      if (!revived) await this.#end(id, "Another listener connected to this account, or the account was reset.");
+      if (revived) continue;
+      // Dropped as a dead holder's while this process was cut off from the database, and others were not: the
+      // listener connects again, through the balancer, and takes the account back. Else it was replaced, or reset.
+      if (this.#upSince === undefined && !(await this.#store.listeners.held(connection.accountId)))
+        await this.#end(id, "This sandbox process was away from its database, and its hold on the listener was dropped.", {
+          reconnect: true,
+        });
+      else await this.#end(id, "Another listener connected to this account, or the account was reset.");
     }
     for (const [id, accountId] of this.#undropped) await this.#drop(accountId, id);
   }
