@@ -40,23 +40,36 @@ describe("payin-listen", () => {
     await receiver.close();
   });
 
-  it("connects again while the sandbox answers 503 at start, one line each time, and stops on Ctrl-C with exit 0", async () => {
+  it("connects again while the sandbox answers 503 at start, one line each time; Ctrl-C then or after exits 0", async () => {
     const account = accountOn(sandbox.url);
     const receiver = await startReceiver();
     const balancer = await startLoadBalancer([sandbox.url]);
-    balancer.unavailable(1);
-    const args = ["--base-url", balancer.url, "--token", account.token, "--forward-to", receiver.url];
-    const child = spawn(process.execPath, [CLI, ...args]);
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => void (out += chunk));
+    const started: ReturnType<typeof spawn>[] = [];
+    /** payin-listen through the balancer: its output so far, and its exit code once Ctrl-C is sent. */
+    const start = () => {
+      const child = spawn(process.execPath, [CLI, "--base-url", balancer.url, "--token", account.token, "--forward-to", receiver.url]);
+      started.push(child);
+      const run = {
+        out: "",
+        interrupt: () => new Promise<number | null>((resolve) => (child.once("exit", resolve), child.kill("SIGINT"))),
+      };
+      child.stdout!.on("data", (chunk: Buffer) => void (run.out += chunk));
+      return run;
+    };
+    const unavailable = `${balancer.url} answered 503 to the listener; connecting again in`;
     try {
-      await expect.poll(() => out, { timeout: 10_000 }).toMatch(/\nReady! /);
-      expect(out.split("\n")[0]).toBe(`${balancer.url} answered 503 to the listener; connecting again in 0.5 s.`);
-      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-      child.kill("SIGINT");
-      expect(await exited).toBe(0);
+      balancer.unavailable(1);
+      const connects = start();
+      await expect.poll(() => connects.out, { timeout: 10_000 }).toMatch(/\nReady! /);
+      expect(connects.out.split("\n")[0]).toBe(`${unavailable} 0.5 s.`);
+      expect(await connects.interrupt()).toBe(0);
+      // Still connecting, between two tries.
+      balancer.unavailable(100);
+      const waits = start();
+      await expect.poll(() => waits.out, { timeout: 10_000 }).toContain(unavailable);
+      expect(await waits.interrupt()).toBe(0);
     } finally {
-      child.kill("SIGKILL");
+      for (const child of started) child.kill("SIGKILL");
       await Promise.all([receiver.close(), balancer.close()]);
     }
   });
