@@ -237,13 +237,15 @@ export interface paths {
          *       request to pass on to the local endpoint as it is (the Standard Webhooks headers, signed),
          *       to be answered with `POST /_sandbox/v1/listen/deliveries/{delivery_id}`;
          *     - `end`, when the sandbox ends the stream: `{"reason": "…"}`; with `"reconnect": true` when
-         *       the process holding it stops (connect again: another process takes the listener), else
-         *       the listener is done (another one connected, or the account was reset).
+         *       the process holding it stops, or lost its hold on it while away from its database (connect
+         *       again: a process takes the listener), else the listener is done (another one connected, or
+         *       the account was reset).
          *
          *     A comment line (`: ping`) comes every ten seconds so that a proxy keeps the stream open, and
          *     so that a listener that hears nothing for longer knows the stream is dead and connects again. A
-         *     listener that goes away without a word is noticed within six seconds; the deliveries it had
-         *     not answered are failed and retried on the schedule.
+         *     listener that goes away fails the deliveries it had not answered, and they are retried on the
+         *     schedule. While the sandbox cannot renew the listener's lease (its database away), the
+         *     account's events wait for the listener rather than go to the registered URL.
          */
         get: operations["connectListener"];
         put?: never;

@@ -2,10 +2,11 @@
 // `payin-listen --base-url URL --token TOKEN --forward-to URL [--events T,…]`: a hosted sandbox's
 // webhooks on this machine, like `stripe listen` (`--help` lists the flags). Prints the account's
 // signing secret, then a line per delivery; Ctrl-C stops it. Exit 2 for bad flags, a sandbox it
-// cannot reach or that refuses the token; 0 once stopped.
+// cannot reach or that refuses the token; 0 once stopped. A sandbox that answers 503 at first
+// (its database away, a load balancer with no process) is tried again, a line each time.
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { parseFlags, refuse, type Command } from "../lib/cli.ts";
-import { listen, ListenRefused } from "./listen.ts";
+import { listen, ListenRefused, type Listener } from "./listen.ts";
 
 const command = {
   name: "payin-listen",
@@ -38,9 +39,12 @@ const events = values.events?.split(",").map((type) => type.trim());
 const unknown = events?.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
 if (unknown?.length) refuse(command, `--events names no event type ${unknown.join(", ")}`);
 
+// Ctrl-C stops it with exit 0 whenever it comes: while it still connects (a sandbox answering 503 is tried again), there
+// is nothing to close.
+let listener: Listener | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (listener ? void listener.close() : process.exit(0)));
 try {
-  const listener = await listen({ baseUrl, token, forwardTo, ...(events ? { events } : {}) });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void listener.close());
+  listener = await listen({ baseUrl, token, forwardTo, ...(events ? { events } : {}) });
   await listener.done;
 } catch (error) {
   if (!(error instanceof ListenRefused)) throw error;

@@ -44,6 +44,11 @@ export class ListenRefused extends Error {
 
 /** A sandbox (or its load balancer) that is busy or restarting: connect again later, as for a dropped connection. */
 const transient = (status: number | undefined) => status === undefined || status === 429 || status >= 500;
+/**
+ * At the first connection, only a 503 is tried again: a sandbox whose database is away, or a load balancer with no
+ * process to send to, will take the listener shortly; anything else (a token refused, a server that is no sandbox) will not.
+ */
+const unavailable = (error: unknown) => error instanceof ListenRefused && error.status === 503;
 
 interface Delivery {
   delivery_id: string;
@@ -51,13 +56,18 @@ interface Delivery {
   body: string;
 }
 
+/** The pauses between connections: the first, doubled after each failure up to the most. */
+const FIRST_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 10_000;
 /** The sandbox pings every 10 s: a stream silent for longer than this is dead (a laptop's sleep, a NAT that forgot it). */
 const SILENCE_MS = 30_000;
 /** How long the first connection may take to give the secret before the sandbox counts as unreachable. */
 const READY_MS = 15_000;
 
-/** Connects, and resolves once the sandbox gave the secret; rejects with ListenRefused when it cannot connect at first. */
+/**
+ * Connects, and resolves once the sandbox gave the secret; rejects with ListenRefused when it cannot connect at first,
+ * unless the sandbox answers 503: that is tried again, with a growing pause, and each time said in one line.
+ */
 export async function listen(options: ListenOptions): Promise<Listener> {
   const base = options.baseUrl.replace(/\/+$/, "");
   const log = options.log ?? console.log;
@@ -119,7 +129,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
         secret = undefined;
       } else if (event === "delivery") void pass(value as Delivery);
       // A process that stops sends its listener elsewhere; a newer listener, or a reset, ends it.
-      else if (event === "end") return value.reconnect ? { busy: String(value.reason).replace(/\.$/, "") } : { replaced: value.reason };
+      else if (event === "end") return value.reconnect ? { busy: String(value.reason) } : { replaced: value.reason };
     }
     return {};
   }
@@ -170,50 +180,62 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     );
   }
 
-  // The first connection says whether the sandbox takes the listener at all.
-  const first = connection();
-  const refused = first.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  const slow = new Promise<{ error: Error }>((resolve) => {
-    const timer = setTimeout(
-      () => resolve({ error: new ListenRefused(`${base} gave no signing secret within ${READY_MS / 1000} s: is it a payin sandbox?`) }),
-      READY_MS,
+  /** The first connection's outcome: the secret it gave, or why it gave none. */
+  async function firstConnection(first: Promise<unknown>): Promise<{ value: string } | { error: Error }> {
+    const refused = first.then(
+      () => undefined,
+      (error: unknown) => error,
     );
-    void ready.then(
-      () => clearTimeout(timer),
-      () => clearTimeout(timer),
-    );
-    void first.then(
-      () => clearTimeout(timer),
-      () => clearTimeout(timer),
-    );
-  });
-  const secretOrRefusal = await Promise.race([
-    ready.then((value) => ({ value })),
-    refused.then((error) => ({
-      error: (error ?? new ListenRefused(`${base} ended the stream before it gave a signing secret.`)) as Error,
-    })),
-    slow,
-  ]);
-  if ("error" in secretOrRefusal) {
-    stopping.abort();
-    const error = secretOrRefusal.error;
-    throw error instanceof ListenRefused
-      ? error
-      : new ListenRefused(`${base} cannot be reached: ${(error.cause as Error)?.message ?? error.message}`);
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<{ error: Error }>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ error: new ListenRefused(`${base} gave no signing secret within ${READY_MS / 1000} s: is it a payin sandbox?`) }),
+        READY_MS,
+      );
+    });
+    try {
+      return await Promise.race([
+        ready.then((value) => ({ value })),
+        refused.then((error) => ({
+          error: (error ?? new ListenRefused(`${base} ended the stream before it gave a signing secret.`)) as Error,
+        })),
+        slow,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
-  log(`Ready! Your webhook signing secret is ${secretOrRefusal.value} (deliveries go to ${options.forwardTo}; Ctrl-C to stop)`);
+
+  /** Says that it connects again in `pauseMs`, and why. */
+  const again = (why: string, pauseMs: number) => log(`${why.replace(/\.$/, "")}; connecting again in ${pauseMs / 1000} s.`);
+
+  // The first connection says whether the sandbox takes the listener at all; a 503 says not yet.
+  let first = connection();
+  for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS)) {
+    const outcome = await firstConnection(first);
+    if ("value" in outcome) break;
+    if (!unavailable(outcome.error)) {
+      stopping.abort();
+      const error = outcome.error;
+      throw error instanceof ListenRefused
+        ? error
+        : new ListenRefused(`${base} cannot be reached: ${(error.cause as Error)?.message ?? error.message}`);
+    }
+    again(outcome.error.message, pauseMs);
+    await sleep(pauseMs);
+    first = connection();
+  }
+  const signingSecret = await ready;
+  log(`Ready! Your webhook signing secret is ${signingSecret} (deliveries go to ${options.forwardTo}; Ctrl-C to stop)`);
 
   const done = (async () => {
     let ended = await first.catch(() => ({}));
-    for (let pauseMs = 500; !stopping.signal.aborted; pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS)) {
+    for (let pauseMs = FIRST_PAUSE_MS; !stopping.signal.aborted; pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS)) {
       if ("replaced" in ended && ended.replaced) {
         log(`Stopped: ${ended.replaced}`);
         return ended.replaced;
       }
-      log(`${"busy" in ended ? ended.busy : `The connection to ${base} was lost`}; connecting again in ${pauseMs / 1000} s.`);
+      again("busy" in ended ? ended.busy : `The connection to ${base} was lost`, pauseMs);
       await sleep(pauseMs, undefined, { signal: stopping.signal }).catch(() => {});
       if (stopping.signal.aborted) break;
       ended = await connection().then(
@@ -229,7 +251,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   })();
 
   return {
-    secret: secretOrRefusal.value,
+    secret: signingSecret,
     done,
     async close() {
       stopping.abort();

@@ -1,5 +1,6 @@
-// The payin-listen bin: its lines as a developer sees them, Ctrl-C ending it cleanly, and a
-// clear line with exit 2 for bad flags, a sandbox it cannot reach, or a token it refuses.
+// The payin-listen bin: its lines as a developer sees them, Ctrl-C ending it cleanly, a 503 at
+// start tried again with a line that says so, and a clear line with exit 2 for bad flags, a
+// sandbox it cannot reach, or a token it refuses.
 import { execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver } from "../support/receiver.ts";
+import { startLoadBalancer } from "../support/load-balancer.ts";
 
 const CLI = path.resolve("src/listen/cli.ts");
 const exec = promisify(execFile);
@@ -36,6 +38,40 @@ describe("payin-listen", () => {
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     await receiver.close();
+  });
+
+  it("connects again while the sandbox answers 503 at start, one line each time; Ctrl-C then or after exits 0", async () => {
+    const account = accountOn(sandbox.url);
+    const receiver = await startReceiver();
+    const balancer = await startLoadBalancer([sandbox.url]);
+    const started: ReturnType<typeof spawn>[] = [];
+    /** payin-listen through the balancer: its output so far, and its exit code once Ctrl-C is sent. */
+    const start = () => {
+      const child = spawn(process.execPath, [CLI, "--base-url", balancer.url, "--token", account.token, "--forward-to", receiver.url]);
+      started.push(child);
+      const run = {
+        out: "",
+        interrupt: () => new Promise<number | null>((resolve) => (child.once("exit", resolve), child.kill("SIGINT"))),
+      };
+      child.stdout!.on("data", (chunk: Buffer) => void (run.out += chunk));
+      return run;
+    };
+    const unavailable = `${balancer.url} answered 503 to the listener; connecting again in`;
+    try {
+      balancer.unavailable(1);
+      const connects = start();
+      await expect.poll(() => connects.out, { timeout: 10_000 }).toMatch(/\nReady! /);
+      expect(connects.out.split("\n")[0]).toBe(`${unavailable} 0.5 s.`);
+      expect(await connects.interrupt()).toBe(0);
+      // Still connecting, between two tries.
+      balancer.unavailable(100);
+      const waits = start();
+      await expect.poll(() => waits.out, { timeout: 10_000 }).toContain(unavailable);
+      expect(await waits.interrupt()).toBe(0);
+    } finally {
+      for (const child of started) child.kill("SIGKILL");
+      await Promise.all([receiver.close(), balancer.close()]);
+    }
   });
 
   it.each([

@@ -188,6 +188,31 @@ describe("payin-listen on one sandbox", () => {
     expect([res.status, (await res.json()).code]).toEqual([422, "validation_failed"]);
   });
 
+  it("connects again, saying so, while the sandbox answers 503 at first; a 502 at first still refuses", async () => {
+    const account = accountOn(sandbox.url);
+    // A balancer with no healthy process answers 503, as a sandbox whose database is away does.
+    const balancer = await startLoadBalancer([sandbox.url]);
+    try {
+      balancer.unavailable(2);
+      const { listener, lines, receiver } = await listening(balancer.url, account.token);
+      expect(lines).toEqual([
+        `${balancer.url} answered 503 to the listener; connecting again in 0.5 s.`,
+        `${balancer.url} answered 503 to the listener; connecting again in 1 s.`,
+        expect.stringMatching(READY_LINE),
+      ]);
+      await account.session();
+      await receiver.delivered(1);
+      await listener.close();
+      await receiver.close();
+      balancer.badGateway(1);
+      await expect(listen({ baseUrl: balancer.url, token: account.token, forwardTo: receiver.url, log: () => {} })).rejects.toThrow(
+        new ListenRefused(`${balancer.url} answered 502 to the listener`, 502),
+      );
+    } finally {
+      await balancer.close();
+    }
+  });
+
   it("refuses to start without a token the sandbox takes, or a sandbox to reach", async () => {
     await expect(listen({ baseUrl: sandbox.url, token: "", forwardTo: "http://127.0.0.1:9/", log: () => {} })).rejects.toThrow(
       new ListenRefused(

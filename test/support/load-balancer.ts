@@ -1,6 +1,7 @@
 // A load balancer's stand-in for the tests: a TCP proxy on loopback that sends each new
 // connection to the next of its upstreams in turn, and can cut every connection it carries, or
-// answer the next ones `502 Bad Gateway` itself, as one does while its upstreams restart.
+// answer the next ones itself: `502 Bad Gateway`, as one does while its upstreams restart, or
+// `503 Service Unavailable`, as one does with no healthy upstream.
 import { connect, createServer, type Socket } from "node:net";
 
 export interface LoadBalancer {
@@ -9,20 +10,23 @@ export interface LoadBalancer {
   dropAll(): void;
   /** The next `count` connections get a 502 from the balancer, reaching no upstream. */
   badGateway(count: number): void;
+  /** The next `count` connections get a 503 from the balancer, reaching no upstream. */
+  unavailable(count: number): void;
   close(): Promise<void>;
 }
 
 export async function startLoadBalancer(upstreams: string[]): Promise<LoadBalancer> {
   const sockets = new Set<Socket>();
   let next = 0;
-  let failing = 0;
+  /** The status lines the next connections get from the balancer itself, in turn. */
+  const refusals: string[] = [];
   const server = createServer((client) => {
     sockets.add(client);
     client.once("close", () => sockets.delete(client));
     client.on("error", () => {});
-    if (failing > 0) {
-      failing--;
-      client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    const refusal = refusals.shift();
+    if (refusal) {
+      client.end(`HTTP/1.1 ${refusal}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }
     const target = new URL(upstreams[next++ % upstreams.length]!);
@@ -40,7 +44,8 @@ export async function startLoadBalancer(upstreams: string[]): Promise<LoadBalanc
     dropAll: () => {
       for (const socket of sockets) socket.destroy();
     },
-    badGateway: (count) => void (failing = count),
+    badGateway: (count) => void refusals.push(...Array<string>(count).fill("502 Bad Gateway")),
+    unavailable: (count) => void refusals.push(...Array<string>(count).fill("503 Service Unavailable")),
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));

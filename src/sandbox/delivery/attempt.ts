@@ -27,7 +27,7 @@ export async function signedRequest(event: DueEvent): Promise<WebhookRequest> {
 
 /**
  * Makes attempt number `attempt` of the event; undefined when `signal` aborted it (the sandbox closed meanwhile),
- * "nowhere" when the account has neither a URL nor a listener to send it to.
+ * "nowhere" when the account has nowhere to send it now (neither a URL nor a listener, or a listener whose lease ran out).
  */
 export async function makeAttempt(
   clock: Clock,

@@ -1,9 +1,13 @@
 // payin-listen's side of the sandbox (decision D23): a transport that hands an account's
 // deliveries to the listener connected to it, wherever it is connected, and brings back the
 // answer its local endpoint gave; without a listener, the registered URL's transport carries
-// them. The listener's connection is held by one process (its lease in the listeners table);
-// a delivery made by another, and the answer the listener posts to any, travel on the
-// database's channel (NOTIFY on PostgreSQL, in process on SQLite).
+// them. The listener's connection is held by one process (its lease in the listeners table,
+// renewed with every other lease that process holds, in one statement); a delivery made by
+// another, and the answer the listener posts to any, travel on the database's channel (NOTIFY on
+// PostgreSQL, in process on SQLite). A lease that ran out is not a listener gone: the account's
+// events wait for its holder to renew it, so that a database away from every process for longer
+// than a lease sends nothing to the URL while the listener is still connected; a holder that has
+// renewed nothing for DEAD_AFTER_MS while the database answered is dead, and its rows are dropped.
 import { randomUUID } from "node:crypto";
 import { every } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
@@ -13,10 +17,16 @@ import { EventQueue } from "./event-queue.ts";
 import type { Transport, TransportResult, WebhookRequest } from "./transport.ts";
 
 const CHANNEL = "payin_listen";
-/** A listener's lease: the process holding its connection renews it, and one that dies leaves it to run out. */
+/** A listener's lease: the process holding its connection renews it; once it runs out, the account's events wait for that. */
 const LEASE_MS = 6000;
 const RENEW_MS = 2000;
-/** A comment line now and then keeps a proxy from closing a stream it sees idle. */
+/**
+ * A holder that renewed nothing for this long is dead (its process died without a word): its rows are dropped, and its
+ * accounts' events go to their URLs again. Judged only by a process that had its database all that time: after an outage
+ * every lease has run out, and each holder renews its own once the database answers again.
+ */
+const DEAD_AFTER_MS = 30_000;
+/** Every this many rounds: a comment line keeps a proxy from closing a stream it sees idle, and the dead holders' rows go. */
 const PING_EVERY = 5;
 /** Beyond the receiver's own timeout: the listener's report of it travels back. */
 const ANSWER_GRACE_MS = 5000;
@@ -50,9 +60,13 @@ export class ListenerHub implements Transport {
   readonly #connections = new Map<string, Connection>();
   /** The attempts this process waits on, by delivery id: their answer may come from any process. */
   readonly #waiting = new Map<string, { accountId: number; answered: (result: TransportResult) => void }>();
+  /** Connections ended whose row is still to drop (the database was away): each round tries again. */
+  readonly #undropped = new Map<string, number>();
   #unsubscribe: (() => Promise<void>) | undefined;
   #stopRenewing: (() => void) | undefined;
   #beats = 0;
+  /** Since when this process's rounds have had the database, without a failure; undefined while they fail. */
+  #upSince: number | undefined;
 
   /** `http` carries the deliveries of an account with no listener connected. */
   constructor(store: Store, http: Transport) {
@@ -63,7 +77,8 @@ export class ListenerHub implements Transport {
 
   async start() {
     this.#unsubscribe = await this.#store.subscribe(CHANNEL, (text) => this.#hear(JSON.parse(text) as Message));
-    this.#stopRenewing = every(this.#store.clock, RENEW_MS, () => this.#renew().catch(reportUnlessUnavailable));
+    this.#upSince = this.#store.clock.now();
+    this.#stopRenewing = every(this.#store.clock, RENEW_MS, () => this.#round());
   }
 
   async close() {
@@ -108,8 +123,12 @@ export class ListenerHub implements Transport {
   }
 
   async send(request: WebhookRequest, signal: AbortSignal): Promise<TransportResult> {
-    const listener = request.listening ? await this.#store.listeners.active(request.accountId) : undefined;
+    // Without a listener row, as the claim read it, none is looked for: the URL's.
+    const listener = request.listening ? await this.#store.listeners.held(request.accountId) : undefined;
     if (!listener) return this.#http.send(request, signal);
+    // Its lease ran out, its holder yet to renew it: the event waits for it (or for its row to go with a dead holder),
+    // rather than go to the URL while the listener may still be connected.
+    if (!listener.live) return { nowhere: true };
     const { accountId, url: _, listening: __, ...signed } = request;
     const delivery = { ...signed, delivery_id: newId("dlv") };
     const to = listener.forward_to ?? "urn:payin:listener";
@@ -162,18 +181,58 @@ export class ListenerHub implements Transport {
     for (const connection of this.#connections.values()) if (connection.accountId === accountId) connection.open.delete(delivery);
   }
 
-  /** Renews the lease of each connection held here; one another listener took over is ended. */
-  async #renew() {
-    const ping = ++this.#beats % PING_EVERY === 0;
-    for (const [id, connection] of this.#connections) {
-      const renewed = await this.#store.listeners.renew(connection.accountId, id, this.#store.clock.now() + LEASE_MS);
-      if (!renewed) await this.#end(id, "Another listener connected to this account, or the account was reset.");
-      else {
-        // What was made while the lease was out waited for somewhere to go: it goes now, in each session's order.
-        if (renewed === "revived") await this.#store.transaction(() => this.#store.outbox.release(connection.accountId));
-        if (ping) connection.events.push(": ping\n\n");
-      }
+  /**
+   * Every RENEW_MS: the streams pinged now and then, whatever the database's state; the leases held here renewed; and,
+   * once this process has had its database for DEAD_AFTER_MS, the rows of dead holders dropped.
+   */
+  async #round() {
+    const beat = ++this.#beats % PING_EVERY === 0;
+    if (beat) for (const connection of this.#connections.values()) connection.events.push(": ping\n\n");
+    const now = this.#store.clock.now();
+    try {
+      await this.#renew(now + LEASE_MS);
+      this.#upSince ??= now;
+      if (beat && now - this.#upSince >= DEAD_AFTER_MS) await this.#dropDead(now - DEAD_AFTER_MS + LEASE_MS);
+    } catch (error) {
+      // Every lease runs out while the database is away; their holders renew them once it is back, and have
+      // DEAD_AFTER_MS from then before this process takes any of them for dead.
+      this.#upSince = undefined;
+      reportUnlessUnavailable(error);
     }
+  }
+
+  /**
+   * Renews every lease held here with one statement, and handles one by one the connections it did not renew: a lease
+   * that ran out is renewed, and what waited for it goes now, in each session's order; one another listener took over
+   * (or the account's reset dropped) is ended; one dropped while this process was away is sent to connect again. Then
+   * the rows of connections ended while the database was away go.
+   */
+  async #renew(untilMs: number) {
+    const renewed = await this.#store.listeners.renewAll(this.#process, untilMs);
+    for (const [id, connection] of [...this.#connections]) {
+      if (renewed.has(id) || !this.#connections.has(id)) continue;
+      const revived = await this.#store.transaction(async () => {
+        if (!(await this.#store.listeners.revive(connection.accountId, id, untilMs))) return false;
+        await this.#store.outbox.release(connection.accountId);
+        return true;
+      });
+      if (revived) continue;
+      // Dropped as a dead holder's while this process was cut off from the database, and others were not: the
+      // listener connects again, through the balancer, and takes the account back. Else it was replaced, or reset.
+      if (this.#upSince === undefined && !(await this.#store.listeners.held(connection.accountId)))
+        await this.#end(id, "This sandbox process was away from its database, and its hold on the listener was dropped.", {
+          reconnect: true,
+        });
+      else await this.#end(id, "Another listener connected to this account, or the account was reset.");
+    }
+    for (const [id, accountId] of this.#undropped) await this.#drop(accountId, id);
+  }
+
+  /** Drops the rows of the leases that ran out by real time `ranOutByMs`: their accounts' events go to their URLs again. */
+  async #dropDead(ranOutByMs: number) {
+    await this.#store.transaction(async () => {
+      for (const accountId of await this.#store.listeners.dropRunOut(ranOutByMs)) await this.#store.outbox.release(accountId);
+    });
   }
 
   /**
@@ -186,7 +245,17 @@ export class ListenerHub implements Transport {
     this.#connections.delete(id);
     if (reason) connection.events.push({ event: "end", data: { reason, ...(reconnect ? { reconnect: true } : {}) } });
     connection.events.end();
+    this.#undropped.set(id, connection.accountId);
     for (const delivery of [...connection.open]) await this.answer(connection.accountId, delivery, { error: GONE });
-    await this.#store.listeners.drop(connection.accountId, id);
+    await this.#drop(connection.accountId, id);
+  }
+
+  /** Drops the connection's row: the account's events that waited while its lease had run out go to its URL. */
+  async #drop(accountId: number, id: string) {
+    await this.#store.transaction(async () => {
+      await this.#store.listeners.drop(accountId, id);
+      await this.#store.outbox.release(accountId);
+    });
+    this.#undropped.delete(id);
   }
 }

@@ -22,7 +22,8 @@ export interface WebhookRequest {
 /**
  * What became of one attempt: the receiver's final answer (never a 1xx), or why there was none,
  * with where it went when not to `url` (a listener's endpoint); or that there was nowhere to send
- * it (no URL, no listener), and no attempt was made.
+ * it now (no URL and no listener, or a listener whose lease ran out, its holder yet to renew it),
+ * and no attempt was made.
  */
 export type TransportResult = (({ status: number } | { error: string }) & { to?: string }) | { nowhere: true };
 

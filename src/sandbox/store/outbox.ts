@@ -13,6 +13,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Database } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
+import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
 export interface DueKey {
@@ -110,14 +111,14 @@ const FIRST_OF_SESSION = `NOT EXISTS (SELECT 1 FROM events b
 /** Pending events due by real time `?` whose turn it is, claimed by no one (`?`: now), soonest first. */
 const DUE = `SELECT d.seq FROM events d
   WHERE d.due_ms <= ? AND d.state = 'pending' AND (d.claim_until_ms IS NULL OR d.claim_until_ms <= ?) AND ${FIRST_OF_SESSION}`;
-/** What an attempt needs of an event, its account, webhook, session and transaction (the parameter: now, for a listener's lease). */
+/** What an attempt needs of an event, its account, webhook, session and transaction, and whether a listener holds the account. */
 const NEEDED = (e: string) =>
   `${e}.seq, ${e}.account_id AS "accountId", ${e}.id, ${e}.type, ${e}.session_id AS "sessionId", ` +
   `${e}.transaction_id AS "transactionId", ${e}.created_at_ms AS "createdAtMs", ${e}.attempts, w.url, w.signing_secret AS secret,
   s.counterparty_id AS "counterpartyId", s.request, a.clock_offset_ms AS "clockOffsetMs",
   (SELECT failure_reason FROM transactions t WHERE t.account_id = ${e}.account_id AND t.id = ${e}.transaction_id) AS "failureReason",
   EXISTS (SELECT 1 FROM faults f WHERE f.account_id = ${e}.account_id AND f.target = 'delivery') AS "deliveryFaults",
-  EXISTS (SELECT 1 FROM listeners l WHERE l.account_id = ${e}.account_id AND l.until_ms > ?) AS listening`;
+  EXISTS (SELECT 1 FROM listeners l WHERE l.account_id = ${e}.account_id) AS listening`;
 const JOINED = (e: string) =>
   `webhooks w, payment_sessions s, accounts a WHERE w.account_id = ${e}.account_id AND s.account_id = ${e}.account_id ` +
   `AND s.id = ${e}.session_id AND a.id = ${e}.account_id`;
@@ -131,7 +132,7 @@ const scoped = ({ accountId, sessionId }: Scope) => [
   ...(sessionId === undefined ? [] : [sessionId]),
 ];
 // PostgreSQL: the claim and what the attempts need, in one statement; SKIP LOCKED passes what another process is claiming.
-// Parameters: claim, until, due by, now, the scope's, limit, now.
+// Parameters: claim, until, due by, now, the scope's, limit.
 const CLAIM_DUE_PG = (scope: Scope) => `UPDATE events e SET claim = ?, claim_until_ms = ?
   FROM (${DUE}${SCOPED(scope)} ORDER BY d.due_ms LIMIT ? FOR UPDATE SKIP LOCKED) AS due, ${JOINED("e")}
   AND e.seq = due.seq RETURNING ${NEEDED("e")}`;
@@ -146,16 +147,19 @@ const EXTEND = "UPDATE events SET claim_until_ms = ? WHERE seq = ? AND claim = ?
 const RELEASE_CLAIM = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
 const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim = ?";
 
-// An event waits (`waiting`) while its account has neither a webhook URL nor a listener connected (decision D23);
-// otherwise it is pending, due from the time it was made. Its writers share the account's lock with release, which takes
-// it whole: none is left waiting by a URL registered at the same moment. Parameters: account, session, at, at, account,
-// then account (a URL), account and now (a listener); each row: id, type, transaction, its place.
+// An event waits (`waiting`) while its account has nowhere to send it (decision D23): no listener connected and no
+// webhook URL, or a listener whose lease ran out, its holder yet to renew it (a listener still connected gets it then,
+// not the URL). Otherwise it is pending, due from the time it was made. Its writers share the account's lock with
+// release, which takes it whole: none is left waiting by a URL registered at the same moment.
+/** Whether the account has somewhere to send its events now; parameters: account and now (a listener), account (a URL), account. */
+const HOOKED_NOW = `(${LIVE_LISTENER}
+  OR (EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) AND NOT ${ANY_LISTENER}))`;
+const hookedParameters = (accountId: number, nowMs: number) => [accountId, nowMs, accountId, accountId];
+// Parameters: account, session, at, at, account, then each row's (id, type, transaction, its place), then HOOKED_NOW's.
 const INSERT = (rows: number) => `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
   SELECT CAST(? AS BIGINT), v.column1, v.column2, ?, v.column3, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
     CASE WHEN hooked THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
-  FROM (VALUES ${Array(rows).fill("(?, ?, ?, CAST(? AS INTEGER))").join(", ")}) AS v,
-    (SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL)
-      OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked) AS account
+  FROM (VALUES ${Array(rows).fill("(?, ?, ?, CAST(? AS INTEGER))").join(", ")}) AS v, (SELECT ${HOOKED_NOW} AS hooked) AS account
   ORDER BY v.column4
   RETURNING due_ms`;
 const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
@@ -173,7 +177,7 @@ const AFTER_ATTEMPT = "UPDATE events SET state = ?, attempts = ?, due_ms = ?, cl
 const FINISH_SQLITE = `${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?`;
 // PostgreSQL: the outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts
 // see the rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state,
-// attempts, due, account, event, claim; the attempt's 11 values; whether to claim the next, claim, until, due by, now, now.
+// attempts, due, account, event, claim; the attempt's 11 values; claim, until, whether to claim the next, due by, now.
 const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ? RETURNING seq, account_id, session_id, state),
   recorded AS (INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
     SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
@@ -190,9 +194,7 @@ const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = 
 const WAIT = "UPDATE events SET state = 'waiting', due_ms = NULL, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
 // ... unless, by the time it is written, the account has one again (a listener connected as the attempt found none):
 // then it is due again at once.
-const HOOKED =
-  "SELECT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) " +
-  "OR EXISTS (SELECT 1 FROM listeners WHERE account_id = ? AND until_ms > ?) AS hooked";
+const HOOKED = `SELECT ${HOOKED_NOW} AS hooked`;
 const DUE_AGAIN = `UPDATE events SET due_ms = ${DUE_FROM_ITS_TIME}, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?`;
 // The shuffle fault's pick: the session's newest pending event whose time has come.
 const NEWEST_PENDING = `SELECT ${KEY} FROM events
@@ -202,7 +204,7 @@ const GET = `SELECT ${KEY}, id, type, state, attempts FROM events WHERE account_
 const AGAIN =
   "UPDATE events SET state = 'pending', due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ? RETURNING attempts";
 const RECENT =
-  "SELECT id, type, session_id, transaction_id, state, created_at_ms FROM events WHERE account_id = ? ORDER BY id DESC LIMIT ?";
+  "SELECT id, type, session_id, transaction_id, state, created_at_ms FROM events WHERE account_id = ? ORDER BY seq DESC LIMIT ?";
 
 const ATTEMPTS =
   "SELECT d.event_id, e.type, e.session_id, e.transaction_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
@@ -258,7 +260,7 @@ export class Outbox {
     const rows = events.flatMap(({ type, transactionId }, place) => [newId("msg"), type, transactionId ?? null, place]);
     const added = await this.#db.all<{ due_ms: number | null }>(
       INSERT(events.length),
-      ...[accountId, sessionId, atMs, atMs, accountId, ...rows, accountId, accountId, this.#clock.now()],
+      ...[accountId, sessionId, atMs, atMs, accountId, ...rows, ...hookedParameters(accountId, this.#clock.now())],
     );
     // Events that wait (for a URL) give delivery nothing to do yet.
     if (added.some((row) => row.due_ms !== null)) this.#db.afterCommit(this.#announce);
@@ -279,7 +281,7 @@ export class Outbox {
     const { claim, untilMs, dueByMs } = terms;
     const now = this.#clock.now();
     if (this.#db.dialect === "postgres")
-      return (await this.#db.all<LoadedRow>(CLAIM_DUE_PG(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit, now)).map(loaded);
+      return (await this.#db.all<LoadedRow>(CLAIM_DUE_PG(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit)).map(loaded);
     const claimed = await this.#db.all<{ seq: number }>(CLAIM_DUE_SQLITE(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit);
     return this.#loaded(claimed.map((row) => row.seq));
   }
@@ -333,14 +335,7 @@ export class Outbox {
     if (this.#db.dialect === "postgres") {
       const now = this.#clock.now();
       const following = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
-      const row = (await this.#db.get<LoadedRow & { finished: number }>(
-        FINISH_PG,
-        ...outcome,
-        ...attemptValues(a),
-        ...following,
-        now,
-        now,
-      ))!;
+      const row = (await this.#db.get<LoadedRow & { finished: number }>(FINISH_PG, ...outcome, ...attemptValues(a), ...following, now))!;
       if (Number(row.finished) === 0) return { recorded: false };
       this.#doneWith(state, next);
       return row.seq === null ? { recorded: true } : { recorded: true, next: loaded(row) };
@@ -365,13 +360,13 @@ export class Outbox {
 
   /**
    * The event claimed under `claim` found nowhere to go: it waits, unattempted, for a URL or a
-   * listener. Under the account's lock, which a release takes too: a listener that connected
+   * listener (or its listener's lease renewed). Under the account's lock, which a release takes too: a listener that connected
    * meanwhile (and released what waited) finds it due again, not waiting for the next one.
    */
   async wait(accountId: number, seq: number, claim: string) {
     await this.#db.transaction(async () => {
       await this.#db.lock(accountId);
-      const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, accountId, accountId, this.#clock.now()))!;
+      const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, ...hookedParameters(accountId, this.#clock.now())))!;
       if (hooked) {
         this.#db.afterCommit(this.#announce);
         await this.#db.run(DUE_AGAIN, seq, claim);
@@ -423,10 +418,9 @@ export class Outbox {
 
   /** The events of these numbers, as claimed: what their attempts need. */
   async #loaded(seqs: readonly number[]): Promise<DueEvent[]> {
-    const now = this.#clock.now();
     const events: DueEvent[] = [];
     for (const seq of seqs) {
-      const row = await this.#db.get<LoadedRow>(LOAD, now, seq);
+      const row = await this.#db.get<LoadedRow>(LOAD, seq);
       if (row) events.push(loaded(row));
     }
     return events;
