@@ -104,10 +104,11 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     const event = (await other.outbox.get((await other.accounts.forToken(account.token)).id, first.event_id))!;
     expect(await other.outbox.claim(event.seq, "other", Date.now() + 10_000, Number.MAX_SAFE_INTEGER)).toBe(true);
     const attempt = { ...event, eventId: event.id, attempt: 2, url: receiver.url, responseStatus: 204, error: null, succeeded: true };
+    const sent = { requestHeaders: {}, responseFirstBytes: null };
     const record = () =>
       other.transaction(() =>
         other.outbox.recordAttempt(
-          { ...attempt, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, faults: [] },
+          { ...attempt, ...sent, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, faults: [] },
           "other",
         ),
       );

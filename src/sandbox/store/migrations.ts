@@ -336,6 +336,13 @@ export const sqliteMigrations: readonly string[] = [
   ALTER TABLE accounts ADD COLUMN name TEXT;
   ALTER TABLE accounts ADD COLUMN issued INTEGER NOT NULL DEFAULT 0;
   `,
+  // Each attempt as it went, for the dashboard: the request's headers, which differ per attempt (its
+  // timestamp and signature), as JSON; and the answer's first bytes as text, at most 512, which a
+  // hosted sandbox never keeps (decision D21). The body is the event's payload, rebuilt when read.
+  `
+  ALTER TABLE delivery_attempts ADD COLUMN request_headers TEXT;
+  ALTER TABLE delivery_attempts ADD COLUMN response_first_bytes TEXT;
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -497,5 +504,10 @@ export const postgresMigrations: readonly string[] = [
   UPDATE accounts SET token_hash = encode(sha256(convert_to(token_hash, 'UTF8')), 'hex');
   ALTER TABLE accounts ADD COLUMN name TEXT;
   ALTER TABLE accounts ADD COLUMN issued INTEGER NOT NULL DEFAULT 0;
+  `,
+  // Each attempt as it went: see the SQLite migration of the same name.
+  `
+  ALTER TABLE delivery_attempts ADD COLUMN request_headers TEXT;
+  ALTER TABLE delivery_attempts ADD COLUMN response_first_bytes TEXT;
   `,
 ];

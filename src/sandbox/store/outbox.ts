@@ -59,6 +59,10 @@ export interface Attempt {
   nextDueMs: number | null;
   /** What delivery faults did to it on purpose. */
   faults: readonly string[];
+  /** The request's headers as sent: its signature's, which are this attempt's own, Content-Type and User-Agent. */
+  requestHeaders: Readonly<Record<string, string>>;
+  /** The answer's first bytes as text; null where none came or they are not kept (a hosted sandbox, a listener's answer). */
+  responseFirstBytes: string | null;
 }
 
 export interface AttemptRow {
@@ -75,6 +79,9 @@ export interface AttemptRow {
   duration_ms: number;
   next_attempt_at_ms: number | null;
   faults: string | null;
+  /** The request's headers as JSON; null for an attempt an older sandbox recorded. */
+  request_headers: string | null;
+  response_first_bytes: string | null;
 }
 
 interface LoadedRow {
@@ -136,7 +143,8 @@ const LOAD =
 // still share a number, and one record is kept.
 const INSERT_ATTEMPT =
   "INSERT INTO delivery_attempts (account_id, event_id, attempt, url, response_status, error, succeeded, " +
-  "attempted_at_ms, duration_ms, next_attempt_at_ms, faults) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+  "attempted_at_ms, duration_ms, next_attempt_at_ms, faults, request_headers, response_first_bytes) " +
+  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?";
 // The shuffle fault's pick: the session's newest pending event whose time has come.
 const NEWEST_PENDING = `SELECT ${KEY} FROM events
@@ -166,11 +174,13 @@ const RECENT =
 
 const ATTEMPTS =
   "SELECT d.event_id, e.type, e.session_id, e.transaction_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
-  `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults
+  `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults, d.request_headers, d.response_first_bytes
    FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id`;
 const ATTEMPTS_ORDER = "ORDER BY d.attempted_at_ms, e.seq, d.attempt";
 const ACCOUNT_ATTEMPTS = `${ATTEMPTS} WHERE d.account_id = ? ${ATTEMPTS_ORDER}`;
 const SESSION_ATTEMPTS = `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = ? ${ATTEMPTS_ORDER}`;
+const EVENTS_ATTEMPTS = (count: number) =>
+  `${ATTEMPTS} WHERE d.account_id = ? AND d.event_id IN (${Array(count).fill("?").join(", ")}) ${ATTEMPTS_ORDER}`;
 
 export class Outbox {
   readonly #db: Database;
@@ -300,6 +310,7 @@ export class Outbox {
     await this.#db.run(
       INSERT_ATTEMPT,
       ...[accountId, eventId, attempt, url, responseStatus, error, succeeded, attemptedAtMs, durationMs, nextAttemptAtMs, faults],
+      ...[JSON.stringify(a.requestHeaders), a.responseFirstBytes],
     );
   }
 
@@ -338,5 +349,10 @@ export class Outbox {
     return sessionId === undefined
       ? this.#db.all<AttemptRow>(ACCOUNT_ATTEMPTS, accountId)
       : this.#db.all<AttemptRow>(SESSION_ATTEMPTS, accountId, sessionId);
+  }
+
+  /** The attempts of the account's events `eventIds` (the dashboard's page of them), oldest first. */
+  async attemptsOf(accountId: number, eventIds: readonly string[]): Promise<AttemptRow[]> {
+    return eventIds.length === 0 ? [] : this.#db.all<AttemptRow>(EVENTS_ATTEMPTS(eventIds.length), accountId, ...eventIds);
   }
 }
