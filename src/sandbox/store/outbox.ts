@@ -169,8 +169,6 @@ const GET = `SELECT ${KEY}, id, type, state, attempts FROM events WHERE account_
 // Free of any claim: the attempt another process has under way is no longer recorded, so that the one asked for is made.
 const AGAIN =
   "UPDATE events SET state = 'pending', due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ? RETURNING attempts";
-const RECENT =
-  "SELECT id, type, session_id, transaction_id, state, created_at_ms FROM events WHERE account_id = ? ORDER BY id DESC LIMIT ?";
 
 const ATTEMPTS =
   "SELECT d.event_id, e.type, e.session_id, e.transaction_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
@@ -330,18 +328,6 @@ export class Outbox {
     if (!event) return undefined;
     await this.#db.lock(accountId, event.sessionId);
     return (await this.#db.get<{ attempts: number }>(AGAIN, nowMs, accountId, id))?.attempts;
-  }
-
-  /** The account's newest events, newest first, with what became of them (the dashboard's list). */
-  recent(accountId: number, limit: number) {
-    return this.#db.all<{
-      id: string;
-      type: PayinEvent["type"];
-      session_id: string;
-      transaction_id: string | null;
-      state: string;
-      created_at_ms: number;
-    }>(RECENT, accountId, limit);
   }
 
   /** The account's delivery attempts, oldest first; only those of one session's events when `sessionId` is given. */
