@@ -9,6 +9,7 @@ import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { listen } from "../../src/listen/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";
 
@@ -120,6 +121,21 @@ describe("the sandbox dashboard", () => {
     expect(await browser.act("redeliver", { event_id: "msg_none" })).toMatch(/^\?error=No event with id msg_none/);
     expect(await browser.act("refund", {})).toMatch(/^\?error=The dashboard has no action refund/);
     expect(await browser.page("?error=%3Cscript%3Ex")).toContain("&lt;script&gt;x");
+  });
+
+  it("shows what a session's order and customer hold as text, never as markup", async () => {
+    const account = accountOn(sandbox.url);
+    const hostile = `<img src=x onerror="alert('x')">`;
+    const person = { ...newCounterparty(), first_name: hostile, last_name: "&amp;" };
+    const counterparty = (await account.call("POST", "/api/v1/send/counterparties/", person)).body;
+    await account.session({ counterparty_id: counterparty.id, order_id: hostile });
+    const page = await (await signedIn(account.token)).page();
+    const shown = `&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;`;
+    // The order, and the customer's name in the sessions and the counterparties; the order in the event's body, as JSON.
+    expect(page.split(shown).length - 1).toBe(3);
+    expect(page).toContain(`${shown} &amp;amp;`);
+    expect(page).toContain(`&quot;order_id&quot;:&quot;&lt;img src=x onerror=\\&quot;alert(&#39;x&#39;)\\&quot;&gt;&quot;`);
+    expect(page).not.toContain("<img");
   });
 
   it("refuses a form posted from another site, and one without a token", async () => {
@@ -268,6 +284,7 @@ describe("where the dashboard says deliveries go", () => {
         `<p>Deliveries go to the listener connected with payin-listen, which passes them on to <code>${local.url}</code>.</p>`,
       );
       expect(page).not.toMatch(/webhook URL|Waiting/);
+      expect(page).toContain("A listener reports its endpoint's status only.");
       expect(await browser.act("redeliver", { event_id: id })).toBe(
         `?done=Event ${id} sent again: attempt #2 succeeded (204), to ${local.url}.?open=${id}#${id}`,
       );
