@@ -1,7 +1,8 @@
 // The dashboard's style, inline (its CSP allows no stylesheet from anywhere). Tables are read as
 // cards where they do not fit (a phone): every control stays on the screen, none behind a
 // horizontal scroll. What an attempt sent and got back wraps rather than widens the page.
-export const STYLE = `
+// A string, not its literal type: the declaration the package ships would carry the whole sheet.
+export const STYLE: string = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1b2430;background:#f4f6f9}
 header{background:#1b2430;color:#fff;padding:12px 16px;display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between}
 header h1{font-size:18px;margin:0}main{max-width:1100px;margin:0 auto;padding:16px}
