@@ -9,12 +9,20 @@ type Runs = Array<[number, number]>;
 /**
  * What is wrong with the first link on the page whose code holds both an underscore and a space:
  * the column through the underscore is compared with the column through the space (where only
- * the underline, if any, is drawn), each a run of ink rows below the text's middle.
+ * the underline, if any, is drawn), each a run of ink rows below the text's middle. With
+ * `spaced`, a link's code that holds no space (an id: `ps_…`) is given one after its underscore,
+ * in the same font under the same underline, to compare with.
  */
-export async function hiddenUnderscore(page: Page): Promise<string | undefined> {
-  const found = await page.evaluate(() => {
+export async function hiddenUnderscore(page: Page, { spaced = false } = {}): Promise<string | undefined> {
+  const found = await page.evaluate((spaced) => {
     for (const code of document.querySelectorAll<HTMLElement>("main a code")) {
       if (!code.checkVisibility()) continue;
+      const id = spaced && code.childNodes.length === 1 && /^[^ ]*_[^ ]*$/.test(code.textContent!) ? code.firstChild : undefined;
+      if (id) {
+        id.textContent = id.textContent!.replace("_", "_ ");
+        // On one line, as the id was: the comparison needs the two side by side.
+        code.style.whiteSpace = "nowrap";
+      }
       const node = [...code.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && /_/.test(n.textContent!) && / /.test(n.textContent!));
       if (!node) continue;
       code.scrollIntoView({ block: "center" });
@@ -29,7 +37,7 @@ export async function hiddenUnderscore(page: Page): Promise<string | undefined> 
       return { text, underscore: rectOf(text.indexOf("_")), space: rectOf(text.indexOf(" ")) };
     }
     return undefined;
-  });
+  }, spaced);
   if (!found) return "no link whose code holds an underscore and a space";
   const { underscore, space } = found;
   if (Math.abs(underscore.y - space.y) > 1) return `"${found.text}": its space and underscore are on different lines`;

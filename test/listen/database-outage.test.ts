@@ -74,7 +74,7 @@ describe.skipIf(postgresMissing)("a sandbox of two processes whose database goes
   /** The state of each of the account's events, by type and session, oldest first. */
   async function states(token: string) {
     const { account } = (await store.accounts.lookUp(token))!;
-    return (await store.outbox.recent(account.id, 50)).reverse().map((e) => `${e.session_id.slice(-4)} ${e.type} ${e.state}`);
+    return (await store.eventLog.list(account.id, {}, 50)).reverse().map((e) => `${e.sessionId.slice(-4)} ${e.type} ${e.state}`);
   }
 
   it("keeps the deliveries of a listener still connected for it, none for the URL, each session in order", async () => {

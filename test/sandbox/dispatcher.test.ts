@@ -318,7 +318,7 @@ describe("webhook delivery", () => {
     expect(await other.deliveries()).toEqual([]);
   });
 
-  it("answers webhook_not_registered to a redelivery while the account has no URL", async () => {
+  it("answers webhook_not_registered to a redelivery while the account has no URL and no listener", async () => {
     // The event's id is known only to the outbox until it is sent: read it from the database file.
     const dir = mkdtempSync(path.join(tmpdir(), "payin-sandbox-outbox-"));
     const own = await startSandbox({ port: 0, db: path.join(dir, "sandbox.db") });
@@ -332,7 +332,7 @@ describe("webhook delivery", () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({
         code: "webhook_not_registered",
-        detail: "This account has no webhook URL; register one with POST /webhooks.",
+        detail: "This account has no webhook URL and no listener connected; register a URL with POST /webhooks, or connect payin-listen.",
       });
       expect(await account.deliveries()).toEqual([]);
     } finally {

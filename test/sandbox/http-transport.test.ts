@@ -1,8 +1,9 @@
 // The HTTP transport's bounds (http-transport.ts): one deadline, the delivery timeout, for the
 // whole attempt, whatever it waits on (the host's look-up, the receiver's answer), so that an
 // attempt ends before its claim does; and a kept-alive connection the receiver had closed tried
-// once more on a new one, and only that. The deadline is measured on a clock the test moves: it
-// ends an attempt when the test says, and no test waits for a timeout on the system's clock.
+// once more on a new one, and only that. The answer's first bytes come back with its status, but
+// never from a hosted sandbox (D21). The deadline is measured on a clock the test moves: it ends
+// an attempt when the test says, and no test waits for a timeout on the system's clock.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -109,9 +110,9 @@ describe("a kept-alive connection", () => {
     // A receiver that closes an idle connection as the next request on it arrives (its keep-alive timeout firing then).
     const { url, seen } = await receiver((req, res, { n }) => (n > 1 ? req.socket.destroy() : res.writeHead(204).end()));
     const { transport, clock } = transportWith();
-    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 204 });
+    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 204, firstBytes: "" });
     await settle();
-    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 204 });
+    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 204, firstBytes: "" });
     expect(seen).toEqual([
       { connection: 1, n: 1 },
       { connection: 1, n: 2 },
@@ -141,5 +142,36 @@ describe("a kept-alive connection", () => {
     const { transport } = transportWith();
     expect(await transport.send(request(url), new AbortController().signal)).toEqual({ error: "The request failed: ECONNRESET." });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe("the answer's first bytes", () => {
+  it("come back with its status, 512 at most, as text; the rest is read, and the connection serves the next attempt", async () => {
+    // Two bytes a character: the 512th byte ends the 256th.
+    const { url, seen } = await receiver((_req, res) => res.writeHead(200, { "Content-Type": "text/plain" }).end("é".repeat(400)));
+    const { transport } = transportWith();
+    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 200, firstBytes: "é".repeat(256) });
+    await settle();
+    await transport.send(request(url), new AbortController().signal);
+    expect(seen).toEqual([
+      { connection: 1, n: 1 },
+      { connection: 1, n: 2 },
+    ]);
+  });
+
+  it("stand at the deadline as far as they came: an answer begun is not an attempt unanswered", async () => {
+    const { url, seen } = await receiver((_req, res) => res.writeHead(500).write("never ends"));
+    const { transport, timeUp } = transportWith({ timeoutMs: 2_000 });
+    const sent = transport.send(request(url), new AbortController().signal);
+    await expect.poll(() => seen.length).toBe(1);
+    await timeUp();
+    expect(await sent).toEqual({ status: 500, firstBytes: expect.stringMatching(/^(never ends)?$/) });
+  });
+
+  it("are never kept by a hosted sandbox: its status only, whatever the receiver answers", async () => {
+    const destinations = new Destinations({ hosted: true, allowedNetworks: ["127.0.0.0/8"] });
+    const { url } = await receiver((_req, res) => res.writeHead(200).end("the receiver's own words"));
+    const { transport } = transportWith({ allowedHosts: ["127.0.0.1"], destinations });
+    expect(await transport.send(request(url), new AbortController().signal)).toEqual({ status: 200 });
   });
 });

@@ -105,10 +105,11 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     const terms = { claim: "other", untilMs: Date.now() + 10_000, dueByMs: Number.MAX_SAFE_INTEGER };
     expect(await other.outbox.claimOne(event.seq, terms)).toMatchObject({ seq: event.seq });
     const attempt = { ...event, eventId: event.id, attempt: 2, url: receiver.url, responseStatus: 204, error: null, succeeded: true };
+    const sent = { requestHeaders: {}, responseFirstBytes: null };
     const record = async () =>
       (
         await other.outbox.finish(
-          { ...attempt, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, faults: [] },
+          { ...attempt, ...sent, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, faults: [] },
           "other",
         )
       ).recorded;

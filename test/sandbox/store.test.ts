@@ -276,6 +276,8 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
       nextAttemptAtMs: null,
       nextDueMs: null,
       faults: [],
+      requestHeaders: { "webhook-id": "msg_1", "Content-Type": "application/json" },
+      responseFirstBytes: "ok",
     };
     const first = ["p1", "p2", "p3"][claims.findIndex((c) => c.length === 1)]!;
     expect(await store.outbox.finish(attempt, first)).toEqual({ recorded: false });
@@ -283,6 +285,10 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     const failed = { ...attempt, responseStatus: 500, error: "500", succeeded: false, nextAttemptAtMs: retryAt, nextDueMs: retryAt };
     expect(await store.outbox.finish(failed, "p4")).toEqual({ recorded: true });
     expect(await store.outbox.attempts(account.id)).toHaveLength(1);
+    // What was sent and the answer's first bytes are kept with the attempt, for the dashboard.
+    expect(await store.outbox.attemptsOf(account.id, [attempt.eventId, "msg_other"])).toMatchObject([
+      { attempt: 1, request_headers: JSON.stringify(attempt.requestHeaders), response_first_bytes: "ok" },
+    ]);
     // Its retry is not due yet: a process that read it as due before that attempt cannot claim it now.
     expect(await store.outbox.claimOne(seq, terms("p5"))).toBeUndefined();
     expect(await store.outbox.claimOne(seq, terms("p5", retryAt))).toMatchObject({ seq });
@@ -290,6 +296,53 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
     await store.transaction(() => store.outbox.redeliver(account.id, attempt.eventId, Date.now()));
     expect(await store.outbox.finish({ ...attempt, attempt: 2 }, "p5")).toEqual({ recorded: false });
     expect(await store.outbox.claimOne(seq, terms("p6"))).toMatchObject({ seq });
+    await store.close();
+  });
+
+  it.skipIf(skip)("lists an account's events by type, outcome and session, newest first, with the facts of their payload", async () => {
+    const { store, db } = await open();
+    const account = await store.accounts.forToken("event-log");
+    const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "Ana", last_name: "Li" } as const;
+    await store.counterparties.create(
+      account.id,
+      { ...person, id: "cp_1", email: "ana@example.com", phone_number: "+34600000001" } as never,
+      1,
+    );
+    await store.transaction(async () => {
+      for (const id of ["ps_1", "ps_2"]) {
+        await store.sessions.create(
+          account.id,
+          id,
+          { counterparty_id: "cp_1", order_id: `ORD-${id}`, amount: 5, currency: "EUR" } as never,
+          1,
+          9e12,
+        );
+        await store.outbox.add(account.id, id, [{ type: "session-created" }], 2);
+      }
+      await store.outbox.add(account.id, "ps_1", [{ type: "session-completed" }], 3);
+    });
+    // No URL, no listener: every event waits, unsent. Then one is delivered, one failed once and waits for its retry.
+    const [completed, second, first] = await store.eventLog.list(account.id, {}, 10);
+    expect([completed, second, first].map((e) => [e?.type, e?.sessionId, e?.outcome])).toEqual([
+      ["session-completed", "ps_1", "unsent"],
+      ["session-created", "ps_2", "unsent"],
+      ["session-created", "ps_1", "unsent"],
+    ]);
+    expect(first).toMatchObject({ counterpartyId: "cp_1", request: { order_id: "ORD-ps_1", amount: 5 }, createdAtMs: 2, state: "waiting" });
+    await db.run("UPDATE events SET state = 'delivered', attempts = 1 WHERE id = ?", first!.id);
+    await db.run("UPDATE events SET state = 'pending', attempts = 1 WHERE id = ?", second!.id);
+    const ids = async (filter: Parameters<typeof store.eventLog.list>[1]) =>
+      (await store.eventLog.list(account.id, filter, 10)).map((e) => e.id);
+    expect(await ids({ outcome: "delivered" })).toEqual([first!.id]);
+    expect(await ids({ outcome: "failed" })).toEqual([second!.id]);
+    expect(await ids({ outcome: "unsent", sessionId: "ps_1" })).toEqual([completed!.id]);
+    expect(await ids({ type: "session-created" })).toEqual([second!.id, first!.id]);
+    expect(await ids({ type: "session-created", outcome: "failed", sessionId: "ps_1" })).toEqual([]);
+    expect((await store.eventLog.list(account.id, {}, 1)).map((e) => e.id)).toEqual([completed!.id]);
+    // The dashboard's customers: a counterparty's name and email, by id.
+    expect(await store.counterparties.of(account.id, ["cp_1", "cp_none"])).toMatchObject([
+      { id: "cp_1", name: "Ana Li", email: "ana@example.com" },
+    ]);
     await store.close();
   });
 

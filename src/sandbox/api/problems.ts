@@ -4,6 +4,14 @@ import { problem } from "../../lib/problem.ts";
 export const webhookNotRegistered = () =>
   problem(404, "webhook_not_registered", "This account has no webhook URL; register one with POST /webhooks.");
 
+/** An event with nowhere to go: a listener connected would take it as well as a URL (decision D23). */
+export const nowhereToSend = () =>
+  problem(
+    404,
+    "webhook_not_registered",
+    "This account has no webhook URL and no listener connected; register a URL with POST /webhooks, or connect payin-listen.",
+  );
+
 export const sessionNotFound = (id: string) => problem(404, "not_found", `No payment session with id ${id} exists for this account.`);
 
 /** A session that can no longer be paid: completed once already, or expired. */

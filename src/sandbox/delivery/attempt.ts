@@ -1,6 +1,8 @@
 // One attempt of an event, whichever transport carries it: the envelope signed with the
 // account's secret by the package's own signWebhook, anew for each attempt, sent, timed, and
-// judged by the contract's rule (decision D14: a 2xx acknowledges, anything else fails).
+// judged by the contract's rule (decision D14: a 2xx acknowledges, anything else fails). What
+// was sent (its headers; the body is the event's payload on every attempt) and the answer's first
+// bytes, where the transport kept them, go with it for the dashboard.
 import { signWebhook } from "../../webhooks/sign.ts";
 import { accountNow } from "../flow/clock.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -39,7 +41,8 @@ export async function makeAttempt(
 ): Promise<MadeAttempt | "nowhere" | undefined> {
   const attemptedAtMs = accountNow(clock, account);
   const started = clock.now();
-  const result = await transport.send(await signedRequest(event), signal);
+  const request = await signedRequest(event);
+  const result = await transport.send(request, signal);
   if (signal.aborted) return undefined;
   if ("nowhere" in result) return "nowhere";
   const responseStatus = "status" in result ? result.status : null;
@@ -57,5 +60,7 @@ export async function makeAttempt(
     succeeded: error === null,
     attemptedAtMs,
     durationMs: clock.now() - started,
+    requestHeaders: request.headers,
+    responseFirstBytes: "firstBytes" in result ? (result.firstBytes ?? null) : null,
   };
 }

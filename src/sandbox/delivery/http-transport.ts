@@ -4,7 +4,9 @@
 // slow DNS delays no other's attempt and no attempt outlives its claim. Embedded, loopback hosts
 // only, unless other hosts are allowed (decision D21): a sandbox run in CI reaches no one by
 // mistake. Hosted (other hosts allowed), no address of the sandbox's own network, loopback
-// included, unless its network is allowed (destinations.ts).
+// included, unless its network is allowed (destinations.ts). Embedded, the answer's first bytes
+// come back with its status, for the dashboard; hosted, its status only (D21): a sandbox anyone
+// may sign up to must not read other hosts' answers for them.
 import http, { type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
 import { systemClock, timeoutSignal, type Clock } from "../../lib/clock.ts";
@@ -12,7 +14,7 @@ import { DELIVERY_TIMEOUT_MS } from "../../lib/contract-facts.ts";
 import { isIP, type Socket } from "node:net";
 import { isLoopbackHost } from "../flow/urls.ts";
 import { Destinations, NOT_PUBLIC } from "./destinations.ts";
-import type { Transport, TransportResult, WebhookRequest } from "./transport.ts";
+import { FIRST_BYTES, type Transport, type TransportResult, type WebhookRequest } from "./transport.ts";
 
 // node:http's client with connections kept alive, rather than fetch: a third of the cost per
 // delivery here.
@@ -33,30 +35,42 @@ class StaleConnection extends Error {
   override name = "StaleConnection";
 }
 
+/** Where to POST, what, and whether the answer's first bytes are kept. */
+interface Post {
+  target: URL;
+  headers: OutgoingHttpHeaders;
+  body: string;
+  signal: AbortSignal;
+  address: string | undefined;
+  keepFirstBytes: boolean;
+}
+
+type Answer = { status: number; firstBytes?: string };
+
 /**
- * POSTs the body and resolves to the status the receiver answers, once its headers arrive. On a
+ * POSTs the body and resolves to the status the receiver answers, with its body's first bytes
+ * when they are kept (once that many came, or the body ended, or the attempt's deadline). On a
  * kept-alive connection that turns out closed, once more on a new one: the receiver closed it
  * while idle (its keep-alive timeout) as the request went, and so never saw it. Never after the
  * receiver began to answer, which may have acted on the request.
  */
-async function post(target: URL, headers: OutgoingHttpHeaders, body: string, signal: AbortSignal, address: string | undefined) {
+async function post(request: Post): Promise<Answer> {
   try {
-    return await postOn(target, headers, body, signal, address, false);
+    return await postOn(request, false);
   } catch (error) {
     if (!(error instanceof StaleConnection)) throw error;
-    return postOn(target, headers, body, signal, address, true);
+    return postOn(request, true);
   }
 }
 
-function postOn(
-  target: URL,
-  headers: OutgoingHttpHeaders,
-  body: string,
-  signal: AbortSignal,
-  address: string | undefined,
-  fresh: boolean,
-): Promise<number> {
+function postOn({ target, headers, body, signal, address, keepFirstBytes }: Post, fresh: boolean): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    /** The answer begun: its status, and its body's bytes read so far. */
+    let answer: { status: number; read: Buffer[] } | undefined;
+    const answered = () => {
+      const { status, read } = answer!;
+      resolve(keepFirstBytes ? { status, firstBytes: new TextDecoder().decode(Buffer.concat(read).subarray(0, FIRST_BYTES)) } : { status });
+    };
     // POST /webhooks takes only https:// and loopback http:// URLs.
     const client =
       target.protocol === "https:" && isLoopbackHost(target.hostname) ? loopbackTls : clients[target.protocol as keyof typeof clients];
@@ -80,11 +94,28 @@ function postOn(
           : {}),
       },
       (res) => {
+        answer = { status: res.statusCode!, read: [] };
         // Unread, the answer's body keeps its socket from going back to the pool, so the next delivery opens another
         // connection; what the receiver sees is the same.
         // Stryker disable next-line CallExpression: see above
         res.resume();
-        resolve(res.statusCode!);
+        if (!keepFirstBytes) return answered();
+        let size = 0;
+        const read = (chunk: Buffer) => {
+          answer!.read.push(chunk);
+          size += chunk.length;
+          if (size >= FIRST_BYTES) done();
+        };
+        // Enough read, or all there was: the rest of the body flows on unread.
+        const done = () => {
+          res.off("data", read);
+          answered();
+        };
+        res.on("data", read);
+        res.once("end", done);
+        // Cut short (the receiver closed, the deadline came): as far as it came.
+        res.once("close", done);
+        res.once("error", done);
       },
     );
     // What the connection had read before this request: anything more is the receiver's answer begun.
@@ -93,6 +124,8 @@ function postOn(
       connection = { socket, bytesBefore: socket.bytesRead };
     });
     req.on("error", (error: NodeJS.ErrnoException) => {
+      // The answer had begun (its body was being read when the deadline came): it stands, as far as it came.
+      if (answer) return answered();
       const unanswered = connection !== undefined && connection.socket.bytesRead === connection.bytesBefore;
       const stale = req.reusedSocket && unanswered && (error.code === "ECONNRESET" || error.code === "EPIPE") && !signal.aborted;
       reject(stale ? new StaleConnection(error.message, { cause: error }) : error);
@@ -148,7 +181,8 @@ export class HttpTransport implements Transport {
       address = checked.address;
     }
     try {
-      return { status: await post(target, request.headers, request.body, ended, address) };
+      const { headers, body } = request;
+      return await post({ target, headers, body, signal: ended, address, keepFirstBytes: !this.#destinations.hosted });
     } catch (caught) {
       if (timeUp.aborted) return { error: `No answer ${within}.` };
       const { code, message } = caught as { code?: string; message: string };

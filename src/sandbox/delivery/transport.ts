@@ -20,12 +20,15 @@ export interface WebhookRequest {
 }
 
 /**
- * What became of one attempt: the receiver's final answer (never a 1xx), or why there was none,
- * with where it went when not to `url` (a listener's endpoint); or that there was nowhere to send
- * it now (no URL and no listener, or a listener whose lease ran out, its holder yet to renew it),
- * and no attempt was made.
+ * What became of one attempt: the receiver's final answer (never a 1xx), with its body's first
+ * bytes where they are kept, or why there was none, with where it went when not to `url` (a
+ * listener's endpoint); or that there was nowhere to send it now (no URL and no listener, or a
+ * listener whose lease ran out, its holder yet to renew it), and no attempt was made.
  */
-export type TransportResult = (({ status: number } | { error: string }) & { to?: string }) | { nowhere: true };
+export type TransportResult = (({ status: number; firstBytes?: string } | { error: string }) & { to?: string }) | { nowhere: true };
+
+/** The most of an answer's body an attempt keeps, as text: what a developer reads of it on the dashboard. */
+export const FIRST_BYTES = 512;
 
 export interface Transport {
   /** The longest an attempt may take before it counts as unanswered: another process takes over a claim only after it. */

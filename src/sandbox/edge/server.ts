@@ -7,7 +7,7 @@ import { problem } from "../../lib/problem.ts";
 import { PAGE_PREFIX } from "../api/pages/index.ts";
 import type { SandboxOptions } from "../runtime/options.ts";
 import { createRuntime } from "../runtime/runtime.ts";
-import { DASHBOARD } from "./dashboard/render.ts";
+import { DASHBOARD } from "./dashboard/place.ts";
 import { handleDashboard } from "./dashboard/routes.ts";
 import { answerHealth } from "./health.ts";
 import { answerClientError, sendJson } from "./http.ts";

@@ -5,6 +5,22 @@ type Counterparty = components["schemas"]["Counterparty"];
 
 export type CreateResult = { created: Counterparty } | { existingId: string };
 
+/** A counterparty as the dashboard shows it: who the customer is and how to reach them. */
+export interface Contact {
+  id: string;
+  /** The given and family names. */
+  name: string;
+  email: string;
+  phone_number: string;
+  created_at_ms: number;
+}
+
+const CONTACT = "SELECT id, email, phone_number, details, created_at_ms FROM counterparties WHERE account_id = ?";
+const contact = ({ details, ...row }: Omit<Contact, "name"> & { details: string }): Contact => {
+  const { first_name, last_name } = JSON.parse(details) as Pick<Counterparty, "first_name" | "last_name">;
+  return { ...row, name: `${first_name} ${last_name}` };
+};
+
 // The unique index on the PAYIN contact decides; DO NOTHING so that a duplicate is no error, which
 // would end a PostgreSQL transaction.
 const INSERT =
@@ -13,7 +29,8 @@ const INSERT =
 const BY_CONTACT =
   "SELECT id FROM counterparties WHERE account_id = ? AND lower(email) = lower(?) AND phone_number = ? AND payment_rail = 'PAYIN'";
 // Ids start with the time they were made: the key's order is newest last.
-const RECENT = "SELECT id, email, phone_number, created_at_ms FROM counterparties WHERE account_id = ? ORDER BY id DESC LIMIT ?";
+const RECENT = `${CONTACT} ORDER BY id DESC LIMIT ?`;
+const OF = (count: number) => `${CONTACT} AND id IN (${Array(count).fill("?").join(", ")})`;
 
 export class Counterparties {
   readonly #db: Database;
@@ -23,8 +40,14 @@ export class Counterparties {
   }
 
   /** The account's newest counterparties, newest first (the dashboard's list). */
-  recent(accountId: number, limit: number) {
-    return this.#db.all<{ id: string; email: string; phone_number: string; created_at_ms: number }>(RECENT, accountId, limit);
+  async recent(accountId: number, limit: number): Promise<Contact[]> {
+    return (await this.#db.all<Parameters<typeof contact>[0]>(RECENT, accountId, limit)).map(contact);
+  }
+
+  /** The account's counterparties of `ids` (the customers of the dashboard's sessions), in no order. */
+  async of(accountId: number, ids: readonly string[]): Promise<Contact[]> {
+    if (ids.length === 0) return [];
+    return (await this.#db.all<Parameters<typeof contact>[0]>(OF(ids.length), accountId, ...ids)).map(contact);
   }
 
   /**

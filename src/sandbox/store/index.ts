@@ -5,6 +5,7 @@ import { Accounts, type Account } from "./accounts.ts";
 import { Counterparties } from "./counterparties.ts";
 import type { Database } from "./database.ts";
 import { DueTimes, type DueWork } from "./due.ts";
+import { EventLog } from "./event-log.ts";
 import { Faults } from "./faults.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Journal } from "./journal.ts";
@@ -84,6 +85,8 @@ export class Store {
   readonly webhooks: Webhooks;
   readonly idempotencyKeys: IdempotencyKeys;
   readonly outbox: Outbox;
+  /** The outbox's events as the dashboard lists them. */
+  readonly eventLog: EventLog;
   readonly faults: Faults;
   readonly journal: Journal;
   readonly listeners: Listeners;
@@ -111,6 +114,7 @@ export class Store {
     this.webhooks = new Webhooks(db);
     this.idempotencyKeys = new IdempotencyKeys(db);
     this.outbox = new Outbox(db, clock);
+    this.eventLog = new EventLog(db);
     this.faults = new Faults(db, (id) => this.accounts.changed(id));
     this.journal = new Journal(db);
     this.listeners = new Listeners(db, clock);

@@ -342,6 +342,13 @@ export const sqliteMigrations: readonly string[] = [
   UPDATE events SET due_ms = created_at_ms - (SELECT clock_offset_ms FROM accounts WHERE id = events.account_id)
   WHERE state = 'pending' AND due_ms IS NULL;
   `,
+  // Each attempt as it went, for the dashboard: the request's headers, which differ per attempt (its
+  // timestamp and signature), as JSON; and the answer's first bytes as text, at most 512, which a
+  // hosted sandbox never keeps (decision D21). The body is the event's payload, rebuilt when read.
+  `
+  ALTER TABLE delivery_attempts ADD COLUMN request_headers TEXT;
+  ALTER TABLE delivery_attempts ADD COLUMN response_first_bytes TEXT;
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -508,5 +515,10 @@ export const postgresMigrations: readonly string[] = [
   `
   UPDATE events SET due_ms = created_at_ms - (SELECT clock_offset_ms FROM accounts WHERE id = events.account_id)
   WHERE state = 'pending' AND due_ms IS NULL;
+  `,
+  // Each attempt as it went: see the SQLite migration of the same name.
+  `
+  ALTER TABLE delivery_attempts ADD COLUMN request_headers TEXT;
+  ALTER TABLE delivery_attempts ADD COLUMN response_first_bytes TEXT;
   `,
 ];

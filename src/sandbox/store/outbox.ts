@@ -71,6 +71,10 @@ export interface Attempt {
   nextDueMs: number | null;
   /** What delivery faults did to it on purpose. */
   faults: readonly string[];
+  /** The request's headers as sent: its signature's, which are this attempt's own, Content-Type and User-Agent. */
+  requestHeaders: Readonly<Record<string, string>>;
+  /** The answer's first bytes as text; null where none came or they are not kept (a hosted sandbox, a listener's answer). */
+  responseFirstBytes: string | null;
 }
 
 export interface AttemptRow {
@@ -87,6 +91,9 @@ export interface AttemptRow {
   duration_ms: number;
   next_attempt_at_ms: number | null;
   faults: string | null;
+  /** The request's headers as JSON; null for an attempt an older sandbox recorded. */
+  request_headers: string | null;
+  response_first_bytes: string | null;
 }
 
 /** What a claim holds: this process's name for its claims, until when, and the real time events must be due by. */
@@ -169,19 +176,20 @@ const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? A
 // Only a claim's holder records an attempt; a duplicate fault's extra attempt and a redelivery made at that moment can
 // still share a number, and one record is kept.
 const ATTEMPT_COLUMNS =
-  "account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults";
-const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+  "account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults, " +
+  "request_headers, response_first_bytes";
+const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?";
 // What an attempt leaves, written only by the process whose claim it was: the event delivered, failed, or due again.
 const AFTER_ATTEMPT = "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL";
 const FINISH_SQLITE = `${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?`;
 // PostgreSQL: the outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts
 // see the rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state,
-// attempts, due, account, event, claim; the attempt's 11 values; claim, until, whether to claim the next, due by, now.
+// attempts, due, account, event, claim; the attempt's 13 values; claim, until, whether to claim the next, due by, now.
 const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ? RETURNING seq, account_id, session_id, state),
   recorded AS (INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
     SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
-      CAST(? AS BIGINT), ? FROM done ON CONFLICT DO NOTHING),
+      CAST(? AS BIGINT), ?, ?, ? FROM done ON CONFLICT DO NOTHING),
   following AS (
     UPDATE events n SET claim = ?, claim_until_ms = ? FROM done, ${JOINED("n")}
     AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ? AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
@@ -203,16 +211,16 @@ const GET = `SELECT ${KEY}, id, type, state, attempts FROM events WHERE account_
 // Free of any claim: the attempt another process has under way is no longer recorded, so that the one asked for is made.
 const AGAIN =
   "UPDATE events SET state = 'pending', due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ? RETURNING attempts";
-const RECENT =
-  "SELECT id, type, session_id, transaction_id, state, created_at_ms FROM events WHERE account_id = ? ORDER BY seq DESC LIMIT ?";
 
 const ATTEMPTS =
   "SELECT d.event_id, e.type, e.session_id, e.transaction_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
-  `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults
+  `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults, d.request_headers, d.response_first_bytes
    FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id`;
 const ATTEMPTS_ORDER = "ORDER BY d.attempted_at_ms, e.seq, d.attempt";
 const ACCOUNT_ATTEMPTS = `${ATTEMPTS} WHERE d.account_id = ? ${ATTEMPTS_ORDER}`;
 const SESSION_ATTEMPTS = `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = ? ${ATTEMPTS_ORDER}`;
+const EVENTS_ATTEMPTS = (count: number) =>
+  `${ATTEMPTS} WHERE d.account_id = ? AND d.event_id IN (${Array(count).fill("?").join(", ")}) ${ATTEMPTS_ORDER}`;
 
 const loaded = (row: LoadedRow): DueEvent => ({
   ...row,
@@ -234,6 +242,8 @@ const attemptValues = (a: Attempt) => [
   a.durationMs,
   a.nextAttemptAtMs,
   a.faults.length > 0 ? a.faults.join(",") : null,
+  JSON.stringify(a.requestHeaders),
+  a.responseFirstBytes,
 ];
 
 export class Outbox {
@@ -397,18 +407,6 @@ export class Outbox {
     return (await this.#db.get<{ attempts: number }>(AGAIN, nowMs, accountId, id))?.attempts;
   }
 
-  /** The account's newest events, newest first, with what became of them (the dashboard's list). */
-  recent(accountId: number, limit: number) {
-    return this.#db.all<{
-      id: string;
-      type: PayinEvent["type"];
-      session_id: string;
-      transaction_id: string | null;
-      state: string;
-      created_at_ms: number;
-    }>(RECENT, accountId, limit);
-  }
-
   /** The account's delivery attempts, oldest first; only those of one session's events when `sessionId` is given. */
   attempts(accountId: number, sessionId?: string): Promise<AttemptRow[]> {
     return sessionId === undefined
@@ -424,5 +422,10 @@ export class Outbox {
       if (row) events.push(loaded(row));
     }
     return events;
+  }
+
+  /** The attempts of the account's events `eventIds` (the dashboard's page of them), oldest first. */
+  async attemptsOf(accountId: number, eventIds: readonly string[]): Promise<AttemptRow[]> {
+    return eventIds.length === 0 ? [] : this.#db.all<AttemptRow>(EVENTS_ATTEMPTS(eventIds.length), accountId, ...eventIds);
   }
 }

@@ -3,7 +3,7 @@
 import type { WaitingOperation } from "../operation.ts";
 import { problem } from "../../../lib/problem.ts";
 import { refusal } from "../answer.ts";
-import { webhookNotRegistered } from "../problems.ts";
+import { nowhereToSend } from "../problems.ts";
 import { delivery } from "./list-deliveries.ts";
 
 export const redeliverEvent: WaitingOperation = {
@@ -14,7 +14,7 @@ export const redeliverEvent: WaitingOperation = {
     const event = await store.outbox.get(account.id, id);
     if (!event) return notFound();
     // Somewhere to send it: a registered URL, or a listener connected (decision D23).
-    if (!(await store.webhooks.get(account.id))?.url && !(await store.listeners.active(account.id))) return refusal(webhookNotRegistered());
+    if (!(await store.webhooks.get(account.id))?.url && !(await store.listeners.active(account.id))) return refusal(nowhereToSend());
     const made = await dispatcher.redeliver(event);
     const attempt = (await store.outbox.attempts(account.id, event.sessionId)).filter((a) => a.event_id === id).at(-1);
     // Gone meanwhile: the account was reset while the redelivery waited (or the sandbox closed, and no one hears).

@@ -10,6 +10,8 @@ import { showPaymentPage } from "./show-payment-page.ts";
 
 export { PAGE_PREFIX } from "../../flow/urls.ts";
 export type { DashboardData } from "./show-dashboard.ts";
+export type { DashboardAttempt, DashboardEvent } from "./dashboard-events.ts";
+export { FILTER_PARAMETERS, type FilterQuery } from "./dashboard-filter.ts";
 
 export const PAGES = {
   showPaymentPage: { caller: "customer", validatedAs: "getSandboxPaymentSession", handle: showPaymentPage },

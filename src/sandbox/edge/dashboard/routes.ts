@@ -2,9 +2,11 @@
 // delivery attempts, and buttons that do what the control API does (pay, fail, advance the clock,
 // resend an event). The page, the sign-in and every button are calls of the runtime with the
 // account's token, met by the same rules as the API's (the token's length, its rate) and checked
-// by the same schemas. The token is kept in a cookie that only this page's path gets, HttpOnly
-// and SameSite=Strict, so that the page shows a token's data only to a browser that signed in
-// with it and no other site can make it act; a POST whose Origin is another site's is refused as well.
+// by the same schemas. A Resend brings the reader back to its event, its delivery opened with the
+// new attempt, in the view (the filter) it was pressed in. The token is kept in a cookie that only
+// this page's path gets, HttpOnly and SameSite=Strict, so that the page shows a token's data only
+// to a browser that signed in with it and no other site can make it act; a POST whose Origin is
+// another site's is refused as well.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationId } from "../../../../generated/sandbox-requests.js";
 import { readBody } from "../../../lib/request-body.ts";
@@ -12,7 +14,8 @@ import type { Answer } from "../../api/answer.ts";
 import type { DashboardData } from "../../api/pages/index.ts";
 import type { Edge } from "../edge.ts";
 import { redirect, sendHtml } from "../http.ts";
-import { DASHBOARD, dashboardPage, signInPage } from "./render.ts";
+import { DASHBOARD, filterOf, viewUrl, type View } from "./place.ts";
+import { dashboardPage, signInPage } from "./render.ts";
 
 const COOKIE = "payin_sandbox_token";
 
@@ -28,9 +31,9 @@ const cookie = (edge: Edge, value: string, maxAge?: number) =>
   `${COOKIE}=${value}; Path=${DASHBOARD}; HttpOnly; SameSite=Strict${edge.secure ? "; Secure" : ""}` +
   `${maxAge === undefined ? "" : `; Max-Age=${maxAge}`}`;
 
-/** The page's message after an action, carried by the redirect. */
-const back = (res: ServerResponse, ok: boolean, text: string) =>
-  redirect(res, `${DASHBOARD}?${new URLSearchParams({ [ok ? "done" : "error"]: text })}`);
+/** The page's message after an action, carried by the redirect, to the view the action asks to come back to. */
+const back = (res: ServerResponse, ok: boolean, text: string, view: View = {}) =>
+  redirect(res, viewUrl({ ...view, [ok ? "done" : "error"]: text }));
 
 /** Whether a POST comes from this page: no Origin (some browsers omit it on same-origin forms), or the sandbox's own. */
 const sameOrigin = (req: IncomingMessage) => {
@@ -48,10 +51,16 @@ const detailOf = (answer: Answer) => {
 /** A number where the form's text is one, so that the schema judges the number; any other text as it is, for the schema to refuse. */
 const numberOrText = (text: string | null) => (text !== null && /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text);
 
-/** What each button asks of the control API, from the form it sends. */
+/** What each button asks of the control API, from the form it sends; what to say once done, and where the reader comes back to. */
 const ACTIONS: Record<
   string,
-  (form: URLSearchParams) => { operationId: OperationId; parameters: Record<string, string>; body?: object; done: string }
+  (form: URLSearchParams) => {
+    operationId: OperationId;
+    parameters: Record<string, string>;
+    body?: object;
+    done: string | ((answer: Answer) => string);
+    view?: View;
+  }
 > = {
   pay: (form) => ({
     operationId: "simulatePayment",
@@ -74,7 +83,13 @@ const ACTIONS: Record<
   redeliver: (form) => ({
     operationId: "redeliverEvent",
     parameters: { event_id: form.get("event_id") ?? "" },
-    done: `Event ${form.get("event_id")} sent again.`,
+    // The attempt it made, as the control API answers it: where it went (the listener's endpoint, while one is connected).
+    done: ({ body }) => {
+      const { attempt, status, response_status, url } = body as { attempt: number; status: string; response_status?: number; url: string };
+      const answered = response_status ? ` (${response_status})` : "";
+      return `Event ${form.get("event_id")} sent again: attempt #${attempt} ${status}${answered}, to ${url}.`;
+    },
+    view: { ...filterOf(form), open: form.get("event_id") ?? "" },
   }),
 };
 
@@ -95,8 +110,9 @@ export async function handleDashboard(edge: Edge, req: IncomingMessage, res: Ser
         ? { ok: true, text: searchParams.get("done")! }
         : undefined;
     if (!token) return sendHtml(res, 200, signInPage(message));
-    const { answer } = await call("showDashboard", token);
-    if (answer.status === 200) return sendHtml(res, 200, dashboardPage(answer.body as DashboardData, message));
+    const { answer } = await call("showDashboard", token, filterOf(searchParams));
+    const open = searchParams.get("open") ?? undefined;
+    if (answer.status === 200) return sendHtml(res, 200, dashboardPage(answer.body as DashboardData, message, open));
     // Turned away as an API call would be: too short a token (sign in again), too many calls, the database away.
     return sendHtml(res, answer.status === 401 ? 200 : answer.status, signInPage({ ok: false, text: detailOf(answer) }), answer.headers);
   }
@@ -118,5 +134,6 @@ export async function handleDashboard(edge: Edge, req: IncomingMessage, res: Ser
   const asked = Object.hasOwn(ACTIONS, action) ? ACTIONS[action]!(form) : undefined;
   if (!asked) return back(res, false, `The dashboard has no action ${action}.`);
   const { answer } = await call(asked.operationId, token, asked.parameters, asked.body);
-  return back(res, answer.status < 300, answer.status < 300 ? asked.done : detailOf(answer));
+  if (answer.status >= 300) return back(res, false, detailOf(answer), asked.view);
+  return back(res, true, typeof asked.done === "string" ? asked.done : asked.done(answer), asked.view);
 }
