@@ -233,9 +233,11 @@ export interface paths {
          *     The stream's events:
          *     - `ready`, first: `{"signing_secret": "whsec_…", "forward_to": "…"}`, the account's secret,
          *       made now if it had none, which every delivery is signed with;
-         *     - `delivery`, for each attempt: `{"delivery_id": "dlv_…", "headers": {…}, "body": "…"}`, the
-         *       request to pass on to the local endpoint as it is (the Standard Webhooks headers, signed),
-         *       to be answered with `POST /_sandbox/v1/listen/deliveries/{delivery_id}`;
+         *     - `delivery`, for each attempt: `{"delivery_id": "dlv_…", "headers": {…}, "body": "…",
+         *       "timeout_ms": 15000}`, the request to pass on to the local endpoint as it is (the Standard
+         *       Webhooks headers, signed), within `timeout_ms` (the sandbox's delivery timeout), to be
+         *       answered with `POST /_sandbox/v1/listen/deliveries/{delivery_id}`; the sandbox waits for the
+         *       answer that long and five seconds more, then counts the attempt unanswered;
          *     - `end`, when the sandbox ends the stream: `{"reason": "…"}`; with `"reconnect": true` when
          *       the process holding it stops, or lost its hold on it while away from its database (connect
          *       again: a process takes the listener), else the listener is done (another one connected, or

@@ -19,7 +19,10 @@ export interface ListenOptions {
   events?: readonly string[];
   /** Where its lines go: the secret, one per delivery, reconnections. Default console.log. */
   log?: (line: string) => void;
-  /** How long the local endpoint has to answer. Default the contract's 15 s. */
+  /**
+   * How long the local endpoint has to answer, at most: each delivery has the sandbox's delivery timeout (the contract's
+   * 15 s unless the sandbox was started with another), and a shorter one given here wins.
+   */
   timeoutMs?: number;
 }
 
@@ -54,6 +57,8 @@ interface Delivery {
   delivery_id: string;
   headers: Record<string, string>;
   body: string;
+  /** How long the sandbox gives the endpoint (its --delivery-timeout); absent from a sandbox older than it. */
+  timeout_ms?: number;
 }
 
 /** The pauses between connections: the first, doubled after each failure up to the most. */
@@ -71,7 +76,6 @@ const READY_MS = 15_000;
 export async function listen(options: ListenOptions): Promise<Listener> {
   const base = options.baseUrl.replace(/\/+$/, "");
   const log = options.log ?? console.log;
-  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const auth = { Authorization: `Bearer ${options.token}` };
   const stopping = new AbortController();
   let secret: ((value: string) => void) | undefined;
@@ -140,6 +144,9 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     const type = parsed.type ?? "?";
     const id = delivery.headers["webhook-id"] ?? "?";
     const started = performance.now();
+    // The sandbox waits for the answer no longer than its own timeout (and a grace for the report to travel back).
+    const given = Number.isSafeInteger(delivery.timeout_ms) && delivery.timeout_ms! > 0 ? delivery.timeout_ms! : DELIVERY_TIMEOUT_MS;
+    const timeoutMs = Math.min(options.timeoutMs ?? Infinity, given);
     let answer: { status: number } | { error: string };
     if (options.events && !options.events.includes(type)) answer = { status: 204 };
     else {

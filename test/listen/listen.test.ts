@@ -120,6 +120,22 @@ describe("payin-listen on one sandbox", () => {
     await receiver.close();
   });
 
+  it("gives the local endpoint the sandbox's delivery timeout, not its own default: a hung endpoint's attempt says so", async () => {
+    const quick = await startSandbox({ port: 0, deliveryTimeoutMs: 300 });
+    try {
+      const account = accountOn(quick.url);
+      const { receiver, lines } = await listening(quick.url, account.token);
+      receiver.answer = () => "hang";
+      await account.session();
+      // Cut by the listener at the sandbox's 0.3 s, and reported: not the listener's 15 s, nor the sandbox's wait beyond.
+      await expect.poll(() => account.deliveries()).toEqual([expect.objectContaining({ error: "No answer within 0.3 s." })]);
+      expect(lines).toContainEqual(expect.stringMatching(/ {2}session-created {2}msg_\S+ {2}No answer within 0\.3 s\. {2}/));
+      await receiver.close();
+    } finally {
+      await quick.close();
+    }
+  });
+
   it("ends the listener a newer one replaces; a failure of the local endpoint is logged and retried, never a crash", async () => {
     const account = accountOn(sandbox.url);
     const first = await listening(sandbox.url, account.token);

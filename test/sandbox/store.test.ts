@@ -427,6 +427,28 @@ describe.skipIf(postgresMissing)("the store on PostgreSQL", () => {
     await Promise.all(stores.map((store) => store.close()));
   });
 
+  it("uses what it keeps of an account only once it heard what another process changed before: never a stale clock or fault", async () => {
+    const url = cluster!.createDatabase();
+    const [here, there] = [await Store.open({ postgres: url }), await Store.open({ postgres: url })];
+    try {
+      const token = "kept-and-changed";
+      const account = await there.accounts.forToken(token);
+      // Each round: this process has the account's facts kept, the other changes them and commits, and the next
+      // look-up here (at once, as a request the balancer sent here the moment the other answered) has the change.
+      for (let round = 1; round <= 25; round++) {
+        await here.accounts.lookUp(token);
+        await there.advanceClock(account, 1000);
+        expect((await here.accounts.lookUp(token))!.account.clockOffsetMs).toBe(round * 1000);
+        await there.faults.arm(account.id, { target: "request", effect: "status", status: 503, times: 1 }, 0);
+        expect((await here.accounts.lookUp(token))!.requestFaults).toBe(true);
+        await there.faults.forRequest(account.id, "createPaymentSession");
+        expect((await here.accounts.lookUp(token))!.requestFaults).toBe(false);
+      }
+    } finally {
+      await Promise.all([here.close(), there.close()]);
+    }
+  });
+
   it("refuses a database a newer sandbox made, and one it cannot reach or log in to, naming where and why", async () => {
     const url = cluster!.createDatabase();
     const db = await openDatabase({ postgres: url });

@@ -177,9 +177,13 @@ export class Dispatcher {
     return false;
   }
 
-  /** How long a claim holds: long enough for the attempt and its duplicate, each with its delay and the receiver's whole timeout. */
+  /**
+   * How long a claim holds: long enough for the attempt, its delay and the receiver's whole timeout, and a second to
+   * record it (a duplicate fault's extra attempt comes after, the claim given up with the outcome). No longer: a killed
+   * process's events wait this long for another to take them.
+   */
   #leaseMs(faults: readonly FaultRow[]) {
-    return 2 * (this.#transport.timeoutMs + (faults.find((f) => f.effect === "delay")?.delay_ms ?? 0)) + 1000;
+    return this.#transport.timeoutMs + (faults.find((f) => f.effect === "delay")?.delay_ms ?? 0) + 1000;
   }
 
   /** Stops delivering; attempts under way are abandoned unrecorded, and made again after a restart. */

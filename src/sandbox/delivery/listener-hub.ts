@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { every } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
-import { reportUnlessUnavailable } from "../store/database.ts";
+import { reportUnlessUnavailable, type Subscription } from "../store/database.ts";
 import type { Store } from "../store/index.ts";
 import { EventQueue } from "./event-queue.ts";
 import type { Transport, TransportResult, WebhookRequest } from "./transport.ts";
@@ -38,8 +38,11 @@ export interface ListenerEvent {
   data: object;
 }
 
-/** A delivery as its listener gets it: the request to pass on to its endpoint, and the id to answer it by. */
-type Delivery = Omit<WebhookRequest, "accountId" | "url" | "listening"> & { delivery_id: string };
+/**
+ * A delivery as its listener gets it: the request to pass on to its endpoint, the id to answer it by, and how long the
+ * endpoint has (this process's delivery timeout: the listener's report of it comes back within the grace).
+ */
+type Delivery = Omit<WebhookRequest, "accountId" | "url" | "listening"> & { delivery_id: string; timeout_ms: number };
 
 type Message =
   | { kind: "deliver"; process: string; connection: string; accountId: number; delivery: Delivery }
@@ -62,7 +65,7 @@ export class ListenerHub implements Transport {
   readonly #waiting = new Map<string, { accountId: number; answered: (result: TransportResult) => void }>();
   /** Connections ended whose row is still to drop (the database was away): each round tries again. */
   readonly #undropped = new Map<string, number>();
-  #unsubscribe: (() => Promise<void>) | undefined;
+  #channel: Subscription | undefined;
   #stopRenewing: (() => void) | undefined;
   #beats = 0;
   /** Since when this process's rounds have had the database, without a failure; undefined while they fail. */
@@ -76,7 +79,7 @@ export class ListenerHub implements Transport {
   }
 
   async start() {
-    this.#unsubscribe = await this.#store.subscribe(CHANNEL, (text) => this.#hear(JSON.parse(text) as Message));
+    this.#channel = await this.#store.subscribe(CHANNEL, (text) => this.#hear(JSON.parse(text) as Message));
     this.#upSince = this.#store.clock.now();
     this.#stopRenewing = every(this.#store.clock, RENEW_MS, () => this.#round());
   }
@@ -86,7 +89,7 @@ export class ListenerHub implements Transport {
     // A process that stops (a deploy, a drain) sends its listeners elsewhere: they connect again, through the balancer.
     for (const [id] of this.#connections)
       await this.#end(id, "This sandbox process is stopping.", { reconnect: true }).catch(reportUnlessUnavailable);
-    await this.#unsubscribe?.();
+    await this.#channel?.close();
   }
 
   /**
@@ -130,7 +133,7 @@ export class ListenerHub implements Transport {
     // rather than go to the URL while the listener may still be connected.
     if (!listener.live) return { nowhere: true };
     const { accountId, url: _, listening: __, ...signed } = request;
-    const delivery = { ...signed, delivery_id: newId("dlv") };
+    const delivery = { ...signed, delivery_id: newId("dlv"), timeout_ms: this.#http.timeoutMs };
     const to = listener.forward_to ?? "urn:payin:listener";
     const answered = new Promise<TransportResult>((resolve) => {
       const cancel = this.#store.clock.setTimer(this.timeoutMs, () =>

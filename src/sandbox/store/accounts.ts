@@ -6,8 +6,10 @@
 // it has a request fault armed) is kept in this process once read, for the tokens seen lately:
 // most requests then read nothing of it. A change of these facts (a clock moved, a fault armed or
 // used up, the account reset or deleted) is told on the database's channel when it commits, and
-// every process, this one included, forgets or takes it; while the channel is lost, nothing is
-// kept, and all is read again once it is back.
+// every process, this one included, forgets or takes it. What is kept is used only once the
+// channel has caught up with every change committed before the request (on PostgreSQL one empty
+// query, shared by the requests waiting): a change answered through another process a moment ago
+// is never missed. While the channel is lost, nothing is kept, and all is read again once it is back.
 //
 // While anyone here holds an account's object, a look-up finds that object, so that a clock moved
 // is moved for every holder of the account here (a delivery under way). The objects are held
@@ -16,7 +18,7 @@
 // taken: it may have begun before the move committed, and would set the clock back.
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../../lib/clock.ts";
-import type { Database } from "./database.ts";
+import type { Database, Subscription } from "./database.ts";
 import { tokenHash } from "./token-hash.ts";
 
 export interface Account {
@@ -83,7 +85,7 @@ export class Accounts {
   #moves = 0;
   /** Whether changes are heard: facts are kept only while they are. */
   #hearing = false;
-  #unsubscribe: (() => Promise<void>) | undefined;
+  #changes: Subscription | undefined;
   readonly #keptAtMost: number;
 
   /** How stale an account's last request may be kept. */
@@ -99,7 +101,7 @@ export class Accounts {
 
   /** Hears the changes of accounts' facts, from every process: facts are kept from now on. */
   async hearChanges() {
-    this.#unsubscribe = await this.#db.subscribe(
+    this.#changes = await this.#db.subscribe(
       CHANNEL,
       (message) => this.#heard(JSON.parse(message) as { id: number; clockOffsetMs?: number }),
       () => {
@@ -114,7 +116,7 @@ export class Accounts {
 
   async stopHearing() {
     this.#hearing = false;
-    await this.#unsubscribe?.();
+    await this.#changes?.close();
   }
 
   /**
@@ -128,7 +130,7 @@ export class Accounts {
   ): Promise<{ account: Account; requestFaults: boolean } | undefined> {
     const hash = tokenHash(token);
     if (fresh) this.#forget(this.#kept.get(hash)?.account.id ?? -1);
-    let facts = this.#kept.get(hash);
+    let facts = this.#kept.has(hash) && (await this.#caughtUp()) ? this.#kept.get(hash) : undefined;
     if (facts) {
       // Used again: the newest, last to go.
       this.#kept.delete(hash);
@@ -195,7 +197,7 @@ export class Accounts {
 
   /** The account with this id (the payment page knows a session's account, not its token): its object held here, or read. */
   async byId(id: number): Promise<Account> {
-    const held = this.#hearing ? this.#byId.get(id)?.deref() : undefined;
+    const held = this.#byId.has(id) && (await this.#caughtUp()) ? this.#byId.get(id)?.deref() : undefined;
     if (held) return held;
     const moves = this.#moves;
     return this.#object((await this.#db.get<Account>(GET, id))!, moves);
@@ -232,6 +234,14 @@ export class Accounts {
    */
   async changed(id: number) {
     await this.#db.notify(CHANNEL, JSON.stringify({ id }));
+  }
+
+  /**
+   * Whether what is kept here may be used: the changes committed before now, through any process, are heard (a request
+   * that another process answered a moment ago changed them); false while they cannot be.
+   */
+  async #caughtUp() {
+    return this.#hearing && (await this.#changes!.caughtUp()) && this.#hearing;
   }
 
   #heard({ id, clockOffsetMs }: { id: number; clockOffsetMs?: number }) {

@@ -39,13 +39,23 @@ export interface Database {
    */
   notify(channel: string, message: string): Promise<void>;
   /**
-   * Calls `hear` with each message sent on `channel` from now on, until the returned function is
-   * called; `lost`, when the connection that hears them was lost (messages sent until it is made
-   * again are not heard).
+   * Calls `hear` with each message sent on `channel` from now on, until the subscription is closed;
+   * `lost`, when the connection that hears them was lost (messages sent until it is made again are
+   * not heard).
    */
-  subscribe(channel: string, hear: (message: string) => void, lost?: () => void): Promise<() => Promise<void>>;
+  subscribe(channel: string, hear: (message: string) => void, lost?: () => void): Promise<Subscription>;
   /** The connections: in use, idle, and requests waiting for one (PostgreSQL's pool); SQLite has one, always there. */
   connections(): { inUse: number; idle: number; waiting: number };
+  close(): Promise<void>;
+}
+
+/** A channel heard (Database.subscribe). */
+export interface Subscription {
+  /**
+   * Resolves once every message sent on the channel before the call, by any process, has been
+   * heard; false when that cannot be known now (the connection that hears them is being made again).
+   */
+  caughtUp(): Promise<boolean>;
   close(): Promise<void>;
 }
 

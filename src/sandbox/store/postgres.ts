@@ -5,7 +5,15 @@
 // (`lock`: a session's events, in outbox.ts). One the database aborts for another's sake (a
 // deadlock) is run again. What one process may not do twice (a delivery) it claims with a lease.
 import pg from "pg";
-import { callHooks, DatabaseUnavailableError, RecordGoneError, TransactionScope, type Database, type Parameter } from "./database.ts";
+import {
+  callHooks,
+  DatabaseUnavailableError,
+  RecordGoneError,
+  TransactionScope,
+  type Database,
+  type Parameter,
+  type Subscription,
+} from "./database.ts";
 import { hostOf } from "./location.ts";
 import { postgresMigrations } from "./migrations.ts";
 
@@ -218,10 +226,15 @@ export class PostgresDatabase implements Database {
 
   /**
    * LISTEN on a connection of its own, outside the pool: a pooled one goes back to the pool and
-   * hears nothing. A lost connection is made again, with a growing pause, until unlistened; what
-   * was sent meanwhile is not heard (the tables keep what matters).
+   * hears nothing. A lost connection is made again, with a growing pause, until closed; what was
+   * sent meanwhile is not heard (the tables keep what matters).
+   *
+   * Caught up: an empty query on that connection (no statement to run). PostgreSQL signals a
+   * listening session as a NOTIFY commits and sends it the messages ahead of the answer to its next
+   * query, so a message committed before the query was sent is heard by the time it is answered.
+   * The queries are shared: a call waits for the next one sent after it, never one under way.
    */
-  async subscribe(channel: string, hear: (message: string) => void, heardNoMore?: () => void) {
+  async subscribe(channel: string, hear: (message: string) => void, heardNoMore?: () => void): Promise<Subscription> {
     let client: pg.Client | undefined;
     let stopped = false;
     const open = async () => {
@@ -252,9 +265,28 @@ export class PostgresDatabase implements Database {
     } catch (error) {
       throw new DatabaseUnavailableError((error as Error).message, { cause: error });
     }
-    return async () => {
-      stopped = true;
-      await client?.end().catch(() => {});
+    let underWay: Promise<boolean> | undefined;
+    let next: Promise<boolean> | undefined;
+    const ask = () => {
+      const asked = client?.query("").then(
+        () => true,
+        () => false,
+      );
+      underWay = (asked ?? Promise.resolve(false)).finally(() => (underWay = undefined));
+      return underWay;
+    };
+    return {
+      caughtUp: () =>
+        underWay === undefined
+          ? ask()
+          : (next ??= underWay.then(() => {
+              next = undefined;
+              return ask();
+            })),
+      close: async () => {
+        stopped = true;
+        await client?.end().catch(() => {});
+      },
     };
   }
 

@@ -4,7 +4,7 @@
 // ends, and whatever else comes meanwhile waits for it, so that no one sees a write half done.
 import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { callHooks, RecordGoneError, TransactionScope, type Database, type Parameter } from "./database.ts";
+import { callHooks, RecordGoneError, TransactionScope, type Database, type Parameter, type Subscription } from "./database.ts";
 import { sqliteMigrations } from "./migrations.ts";
 import { tokenHash } from "./token-hash.ts";
 import { databaseOpenError } from "./open-error.ts";
@@ -116,9 +116,13 @@ export class SqliteDatabase implements Database {
     queueMicrotask(() => this.#channels.emit(channel, message));
   }
 
-  async subscribe(channel: string, hear: (message: string) => void) {
+  async subscribe(channel: string, hear: (message: string) => void): Promise<Subscription> {
     this.#channels.on(channel, hear);
-    return async () => void this.#channels.off(channel, hear);
+    return {
+      // One process: a message sent before is heard by the time its sender goes on.
+      caughtUp: async () => true,
+      close: async () => void this.#channels.off(channel, hear),
+    };
   }
 
   connections() {
