@@ -11,6 +11,9 @@ import { isHttpMethod } from "../lib/openapi.ts";
 import { root } from "../lib/paths.ts";
 import { esc, page } from "./html.ts";
 
+/** Where the site keeps Scalar's script, which the two references load. */
+export const SCALAR_FILE = "scalar.js";
+
 /**
  * Scalar's standalone script, as the site serves it. Its default fonts are off (withDefaultFonts),
  * and their URLs become empty data: ones, so that a font face it still declared fails without a
@@ -122,7 +125,7 @@ export function apiReferencePage(file: string, title: string, document: Json, ve
     `    <h1 class="visually-hidden">${esc(title)}</h1>`,
     `    <div id="reference"></div>`,
     `    <script type="application/json" id="reference-configuration">${configuration}</script>`,
-    `    <script src="scalar.js" defer></script>`,
+    `    <script src="${SCALAR_FILE}" defer></script>`,
     `    <script src="reference.js" defer></script>`,
   ].join("\n");
   return page({ file, title, content, layout: "reference", sections: sectionsNav(document) }, version);

@@ -67,7 +67,7 @@ function startEndpoint(secrets: Map<string, string>) {
 /** Answers 5xx other than 503 (the database away): none is expected, outage or not. */
 const serverErrors: string[] = [];
 
-/** A call that goes on through the processes up (killed ones, a database away), with one Idempotency-Key: what a merchant's retrying client does. */
+/** A call that goes on through whichever processes are up, with one Idempotency-Key: what a merchant's retrying client does. */
 async function persistently(urls: () => string[], token: string, method: string, route: string, body?: object) {
   const key = crypto.randomUUID();
   for (let attempt = 0; attempt < 200; attempt++) {

@@ -13,7 +13,7 @@ const namespaceMissing =
     : undefined;
 if (namespaceMissing && process.env.CI) throw new Error(namespaceMissing.replace("skipped", "cannot skip in CI"));
 
-/** Of each special-purpose range the guard must refuse, an address the namespace's loopback holds: NAT64 and 6to4 of 10.0.0.5 among them. */
+/** Of each special-purpose range the guard must refuse, an address the namespace's loopback holds (NAT64 and 6to4 of 10.0.0.5 too). */
 const SPECIAL = {
   "10.0.0.5": "internal.example",
   "192.168.7.7": "office.example",
@@ -37,7 +37,7 @@ const FORMS = ["0x0a000005", "167772165", "::ffff:10.0.0.5", "64:ff9b::10.0.0.5"
 const PUBLIC = "45.79.112.1";
 
 describe.skipIf(namespaceMissing)("the installed payin-sandbox, hosted, in a network namespace of its own", () => {
-  it("connects to no special-purpose address, by any name or form, says none, and delivers to the public one while DNS stalls", async () => {
+  it("connects to no special-purpose address by any name or form, says none, and delivers to a public one while DNS stalls", async () => {
     const names = Object.entries(SPECIAL).filter(([, name]) => name !== undefined) as Array<[string, string]>;
     const hosts = path.join(work, "hosts");
     writeFileSync(

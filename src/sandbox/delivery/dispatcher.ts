@@ -229,7 +229,7 @@ export class Dispatcher {
     }
   }
 
-  /** Delivers a claimed event, then its session's next ones as each is claimed with the outcome before it; resolves to the attempts made. */
+  /** Delivers a claimed event, then its session's next ones, each claimed with the outcome before it; resolves to the attempts made. */
   async #session(first: DueEvent, dueByMs: number | null, readingFrom: number): Promise<number> {
     let made = 0;
     for (let event: DueEvent | undefined = first; event && !this.#closing.signal.aborted; ) {

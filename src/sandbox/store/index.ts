@@ -214,7 +214,7 @@ export class Store {
     return true;
   }
 
-  /** The account, if it is still idle since the time given, its row locked until the transaction ends (PostgreSQL; SQLite has one writer). */
+  /** The account, if still idle since the time given, its row locked until the transaction ends (PostgreSQL; SQLite has one writer). */
   get #stillIdle() {
     return `SELECT id FROM accounts WHERE id = ? AND last_request_ms < ?${this.#db.dialect === "postgres" ? " FOR UPDATE" : ""}`;
   }

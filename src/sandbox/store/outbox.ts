@@ -178,7 +178,8 @@ const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? A
 const ATTEMPT_COLUMNS =
   "account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults, " +
   "request_headers, response_first_bytes";
-const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?";
 // What an attempt leaves, written only by the process whose claim it was: the event delivered, failed, or due again.
 const AFTER_ATTEMPT = "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL";
@@ -186,13 +187,15 @@ const FINISH_SQLITE = `${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND clai
 // PostgreSQL: the outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts
 // see the rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state,
 // attempts, due, account, event, claim; the attempt's 13 values; claim, until, whether to claim the next, due by, now.
-const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ? RETURNING seq, account_id, session_id, state),
+const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?
+    RETURNING seq, account_id, session_id, state),
   recorded AS (INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
     SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
       CAST(? AS BIGINT), ?, ?, ? FROM done ON CONFLICT DO NOTHING),
   following AS (
     UPDATE events n SET claim = ?, claim_until_ms = ? FROM done, ${JOINED("n")}
-    AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ? AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
+    AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ?
+    AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
     AND n.seq = (SELECT MIN(b.seq) FROM events b WHERE b.account_id = done.account_id AND b.session_id = done.session_id
       AND b.state IN ('pending', 'waiting') AND b.seq <> done.seq)
     RETURNING ${NEEDED("n")})
@@ -296,7 +299,7 @@ export class Outbox {
     return this.#loaded(claimed.map((row) => row.seq));
   }
 
-  /** Claims one event by its number, whatever its session's order (a redelivery asked for, a shuffle fault's pick); undefined when it cannot be. */
+  /** Claims one event by its number, whatever its session's order (a redelivery, a shuffle fault's pick); undefined when it cannot be. */
   async claimOne(seq: number, terms: ClaimTerms): Promise<DueEvent | undefined> {
     if ((await this.#db.run(CLAIM_ONE, terms.claim, terms.untilMs, seq, terms.dueByMs, this.#clock.now())) === 0) return undefined;
     return (await this.#loaded([seq]))[0];
