@@ -527,7 +527,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
       // Every heading of the Markdown is a heading of the page, in order; code is shown as code.
       const headings = [...markdown.matchAll(/^#{1,3} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, ""));
       expect(await page.$$eval("article.guide :is(h1, h2, h3)", (hs) => hs.map((h) => h.textContent))).toEqual(headings);
-      const blocks = (markdown.match(/^```/gm) ?? []).length / 2;
+      const blocks = (markdown.match(/^ *```/gm) ?? []).length / 2;
       expect(await page.locator("article.guide pre code").count()).toBe(blocks);
       expect(await page.locator("article.guide pre button.copy").count(), "a copy button on each").toBe(blocks);
       expect(await page.locator(`nav a[href="${file}"][aria-current="page"]`).count(), "the navigation marks the page").toBe(1);
