@@ -19,6 +19,7 @@ import { benchDrivers } from "./bench/drivers.ts";
 import { benchListen } from "./bench/listen.ts";
 import { benchTokenMemory } from "./bench/tokens.ts";
 import { benchTenants } from "./bench/tenants.ts";
+import { benchCost, printCost } from "./bench/cost.ts";
 import { BEFORE_DURABLE_COMMITS, benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
@@ -355,4 +356,9 @@ if (sections.has("tenants")) {
     );
   console.log(`  goal: no 5xx, nothing lost, create p99 under 100 ms at 40 accounts (${rows[0]!.createP99Ms.toFixed(1)} ms)`);
   console.log(`  storage: ${Math.round(bytesPerAccount / 1024)} KiB of database per account of five paid sessions`);
+}
+
+if (sections.has("cost")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  printCost(await benchCost());
 }
