@@ -372,7 +372,7 @@ if (sections.has("cost")) {
 
 if (sections.has("file")) {
   const before = values.before ?? BEFORE_FILE;
-  printFile(await benchFile(seconds, before), seconds, before);
+  printFile(await benchFile(seconds, before), before);
 }
 
 if (sections.has("openloop")) {

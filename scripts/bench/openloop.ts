@@ -18,7 +18,7 @@ export const OPEN_LOOP_GOAL = { rate: 100, p99Ms: 100 };
 const ACCOUNTS = 200;
 /** How long a step's flows and deliveries may take after its last arrival before what is missing counts as lost. */
 const DEADLINE_MS = 60_000;
-const WARM_UP = { rate: 25, seconds: 2 };
+const WARM_UP = { rate: 25, seconds: 4 };
 
 export interface Latency {
   p50Ms: number;
