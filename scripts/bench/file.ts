@@ -101,8 +101,8 @@ export function printFile({ figures, rounds }: { figures: FileFigures[]; rounds:
     `\nsandbox on a SQLite file (--db) against ${before}, create payment session (TypeScript source, autocannon, 10 connections, ` +
       `${rounds} rounds of ${ROUND_SECONDS} s each, the order turning; medians, and of each round's ratio to ${before} in it):`,
   );
-  const heads = `${"req/s".padStart(7)} ${"CPU/request".padStart(12)}   ${"rate ratio [quartiles]".padStart(24)} ${"CPU ratio".padStart(10)}`;
-  console.log(`  ${"".padEnd(28)} ${heads}`);
+  const heads = ["req/s".padStart(7), "CPU/request".padStart(12), `  ${"rate ratio [quartiles]".padStart(24)}`, "CPU ratio".padStart(10)];
+  console.log(`  ${"".padEnd(28)} ${heads.join(" ")}`);
   for (const f of figures)
     console.log(
       `  ${f.name.padEnd(28)} ${Math.round(f.rate).toString().padStart(7)} ${`${f.cpuPerRequestMs.toFixed(3)} ms`.padStart(12)}   ` +
