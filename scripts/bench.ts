@@ -1,9 +1,9 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
 // the sessions of the scale sections (default 200,000);
-// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres,listen,tokens,tenants`
+// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres,listen,tokens,tenants,cost,openloop,file`
 // runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
-// of the working tree, `--before COMMIT` against that commit rather than the one before the layers.
+// of the working tree, `--before COMMIT` the layers and file sections against that commit rather than their own.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -19,6 +19,9 @@ import { benchDrivers } from "./bench/drivers.ts";
 import { benchListen } from "./bench/listen.ts";
 import { benchTokenMemory } from "./bench/tokens.ts";
 import { benchTenants } from "./bench/tenants.ts";
+import { benchCost, printCost } from "./bench/cost.ts";
+import { BEFORE_FILE, benchFile, printFile } from "./bench/file.ts";
+import { benchOpenLoop, printOpenLoop } from "./bench/openloop.ts";
 import { BEFORE_DURABLE_COMMITS, benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
@@ -353,6 +356,28 @@ if (sections.has("tenants")) {
         `${`${r.createP50Ms.toFixed(1)} ms`.padStart(11)} ${`${r.createP99Ms.toFixed(1)} ms`.padStart(9)} ` +
         `${Math.round(r.requestsPerSecond).toString().padStart(7)} ${Math.round(r.deliveriesPerSecond).toString().padStart(13)}`,
     );
-  console.log(`  goal: no 5xx, nothing lost, create p99 under 100 ms at 40 accounts (${rows[0]!.createP99Ms.toFixed(1)} ms)`);
+  const [forty] = rows;
+  const tenantsMet = forty!.serverErrors === 0 && forty!.lost === 0 && forty!.createP99Ms < 100;
+  console.log(
+    `  goal: no 5xx, nothing lost, create p99 under 100 ms at 40 accounts (${forty!.serverErrors}, ${forty!.lost}, ` +
+      `${forty!.createP99Ms.toFixed(1)} ms): ${tenantsMet ? "met" : "NOT MET"}`,
+  );
   console.log(`  storage: ${Math.round(bytesPerAccount / 1024)} KiB of database per account of five paid sessions`);
+}
+
+if (sections.has("cost")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  printCost(await benchCost());
+}
+
+if (sections.has("file")) {
+  const before = values.before ?? BEFORE_FILE;
+  printFile(await benchFile(seconds, before), before);
+}
+
+if (sections.has("openloop")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  // Each rate's step is half the section's seconds: five rates on two targets.
+  const stepSeconds = Math.max(3, Math.round(seconds / 2));
+  printOpenLoop(await benchOpenLoop(stepSeconds), stepSeconds);
 }

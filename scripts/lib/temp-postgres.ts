@@ -42,6 +42,8 @@ export interface TestPostgres {
   /** Suspends the server's processes (SIGSTOP): connections stay open and go silent, as in a network cut; `thaw` wakes them. */
   freeze(): void;
   thaw(): void;
+  /** CPU the server's processes have used so far, in ms: the live ones and those it has waited for (10 ms ticks). */
+  cpuMs(): number;
   stop(): void;
 }
 
@@ -70,12 +72,24 @@ function serverProcesses(data: string): number[] {
   return [postmaster, ...children.map(Number)];
 }
 
+/** A process's CPU in clock ticks: its own, and with `children` that of the children it has waited for. */
+function ticks(pid: number, children = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return [11, 12, ...(children ? [13, 14] : [])].reduce((sum, i) => sum + Number(fields[i]), 0);
+  } catch {
+    return 0; // ended meanwhile: its parent counts it once it is waited for
+  }
+}
+
 /**
  * `settings`: "test" trades durability for speed (no fsync at all); "sandbox" is what the hosting
  * guide advises for a shared sandbox (fsync on, commits acknowledged before they are flushed),
- * for the bench's figures.
+ * for the bench's figures. `statements`: the server counts every statement (pg_stat_statements,
+ * loaded at start and created in the `postgres` database, BEGIN and COMMIT included), for a
+ * bench that counts what the sandbox asks of it.
  */
-export function startPostgres(settings: "test" | "sandbox" = "test"): TestPostgres {
+export function startPostgres(settings: "test" | "sandbox" = "test", { statements = false } = {}): TestPostgres {
   if (!BIN) throw new Error(postgresMissing);
   const folder = mkdtempSync(path.join(tmpdir(), "payin-pg-"));
   const data = path.join(folder, "data");
@@ -86,16 +100,22 @@ export function startPostgres(settings: "test" | "sandbox" = "test"): TestPostgr
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
   // Unix socket only (listen_addresses empty): nothing else on the machine can reach it.
   const durability = settings === "test" ? "-c fsync=off -c full_page_writes=off" : "";
-  const options = `-c listen_addresses='' -k ${folder} -c synchronous_commit=off -c max_connections=200 ${durability}`;
+  const counted = statements
+    ? "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=on -c pg_stat_statements.max=10000"
+    : "";
+  const options = `-c listen_addresses='' -k ${folder} -c synchronous_commit=off -c max_connections=200 ${durability} ${counted}`;
   const start = () => run("pg_ctl", ["-D", data, "-o", options, "-w", "-s", "-l", path.join(folder, "log"), "start"]);
   start();
+  const psql = (database: string, sql: string) =>
+    execFileSync(path.join(BIN, "psql"), ["-h", folder, "-U", "postgres", "-q", "-c", sql, database]);
+  if (statements) psql("postgres", "CREATE EXTENSION pg_stat_statements");
   const url = (database: string) => `postgres://postgres@localhost/${database}?host=${encodeURIComponent(folder)}`;
   return {
     adminUrl: url("postgres"),
     socketFolder: folder,
     createDatabase() {
       const name = `test_${process.pid}_${++databases}`;
-      execFileSync(path.join(BIN, "psql"), ["-h", folder, "-U", "postgres", "-q", "-c", `CREATE DATABASE ${name}`, "postgres"]);
+      psql("postgres", `CREATE DATABASE ${name}`);
       return url(name);
     },
     pause: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-s", "stop"]),
@@ -103,6 +123,10 @@ export function startPostgres(settings: "test" | "sandbox" = "test"): TestPostgr
     crash: () => run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "-s", "stop"]),
     freeze: () => serverProcesses(data).forEach((pid) => process.kill(pid, "SIGSTOP")),
     thaw: () => serverProcesses(data).forEach((pid) => process.kill(pid, "SIGCONT")),
+    cpuMs() {
+      const [postmaster, ...children] = serverProcesses(data);
+      return ((ticks(postmaster!, true) + children.reduce((sum, pid) => sum + ticks(pid), 0)) * 1000) / 100;
+    },
     stop() {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-s", "stop"]);

@@ -71,12 +71,11 @@ function serve(edge: Edge, req: IncomingMessage, res: ServerResponse) {
   const { runtime } = edge;
   const { metrics } = runtime;
   if (metrics) res.once("close", () => metrics.request(part, res.statusCode, (performance.now() - started) / 1000));
-  const url = new URL(req.url!, "http://sandbox");
   const answered =
     part === "payment_page"
-      ? handlePage(edge, req, res, url)
+      ? handlePage(edge, req, res, urlOf(req))
       : part === "dashboard"
-        ? handleDashboard(edge, req, res, url)
+        ? handleDashboard(edge, req, res, urlOf(req))
         : part === "health"
           ? answerHealth(runtime, res)
           : part === "metrics"
@@ -89,6 +88,9 @@ function serve(edge: Edge, req: IncomingMessage, res: ServerResponse) {
     sendJson(res, 500, JSON.stringify(problem(500, "internal_error", "The sandbox failed to answer this request.")));
   });
 }
+
+/** The request's URL, parsed for the pages, which read its query: the operations route on the path alone, and need none made. */
+const urlOf = (req: IncomingMessage) => new URL(req.url!, "http://sandbox");
 
 /** Which part of the sandbox answers the request: the page, the dashboard, health, metrics, or an operation (its operationId). */
 function partOf(req: IncomingMessage): string {
