@@ -29,8 +29,9 @@ export interface StepFigures {
   rate: number;
   flows: number;
   latency: Record<Operation | "delivery", Latency>;
-  /** Answers of 500 or more, and requests with no answer. */
+  /** Answers of 500 or more, and requests with no answer; and what each was. */
   serverErrors: number;
+  errors: string[];
   /** Flows not paid by the deadline, and events of paid flows not delivered by it. */
   unpaid: number;
   lost: number;
@@ -137,6 +138,7 @@ async function step(target: Target, rate: number, seconds: number): Promise<Step
       delivery: latency(receiver.delays.slice(delaysBefore)),
     },
     serverErrors: client.serverErrors - errorsBefore,
+    errors: client.errors.slice(errorsBefore),
     unpaid: arrivals.length - sessions.length,
     lost: sessions.reduce((sum, id) => sum + Math.max(0, FLOW_EVENTS - receiver.count(id)), 0),
     lateP99Ms: percentile(late, 99),
@@ -189,6 +191,7 @@ export function printOpenLoop(figures: TargetFigures[], seconds: number) {
           `${String(s.serverErrors).padStart(5)} ${String(s.unpaid).padStart(7)} ${String(s.lost).padStart(5)} ` +
           `${`${ms(s.lateP99Ms)} ms`.padStart(9)} ${`${s.generatorCpuPercent.toFixed(0)} %`.padStart(9)}`,
       );
+    for (const s of target.steps) for (const error of s.errors) console.log(`    at ${s.rate} flows/s: ${error}`);
     const highest = Math.max(0, ...target.steps.filter(held).map((s) => s.rate));
     console.log(
       `  highest rate with every request's p99 under ${OPEN_LOOP_GOAL.p99Ms} ms, no 5xx, nothing lost: ${highest || "none"} flows/s`,

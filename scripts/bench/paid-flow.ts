@@ -87,6 +87,8 @@ export class FlowClient {
   #keys = 0;
   /** Answers with a status of 500 or more, and requests that got no answer. */
   serverErrors = 0;
+  /** What each of those was: the status and the problem's code and detail, or the request's error. */
+  readonly errors: string[] = [];
 
   constructor(urls: readonly string[]) {
     this.#urls = urls;
@@ -114,14 +116,18 @@ export class FlowClient {
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
             const ms = performance.now() - sent;
-            if (res.statusCode! >= 500) this.serverErrors++;
             const text = Buffer.concat(chunks).toString();
+            if (res.statusCode! >= 500) {
+              this.serverErrors++;
+              this.errors.push(`${route}: ${res.statusCode} ${text.slice(0, 300)}`);
+            }
             resolve({ status: res.statusCode!, body: text ? (JSON.parse(text) as { id?: string }) : {}, ms });
           });
         },
       );
-      req.on("error", (error) => {
+      req.on("error", (error: NodeJS.ErrnoException) => {
         this.serverErrors++;
+        this.errors.push(`${route}: no answer (${error.code ?? error.message})`);
         reject(error);
       });
       req.end(json);

@@ -17,9 +17,11 @@ describe("the packed package", () => {
   // and the generated event flows came (344 KiB), and from 360 KiB when the hosted sandbox's health, metrics, retention,
   // destinations and access came (362 KiB), and from 384 KiB when the sandbox's runtime, its issued accounts, the
   // public-address guard with its resolver, payin-mcp's eleven tools and the docs' one index came (405 KiB), and from
-  // 416 KiB when the dashboard became a workbench (each delivery as sent and answered, its filter, cards on a phone: 418 KiB).
-  it("is under 432 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
-    expect(statSync(tarball).size).toBeLessThan(432 * 1024);
+  // 416 KiB when the dashboard became a workbench (each delivery as sent and answered, its filter, cards on a phone: 418 KiB),
+  // and from 432 KiB when deliveries kept their order through listeners' outages and a crash, and the hosting guide said
+  // how (432 KiB).
+  it("is under 448 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
+    expect(statSync(tarball).size).toBeLessThan(448 * 1024);
     const files = consumer.files;
     const shipped = new RegExp(
       [

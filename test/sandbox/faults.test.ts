@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { accountOn } from "../support/sandbox-account.ts";
-import { startReceiver } from "../support/receiver.ts";
+import { startReceiver, type Receiver } from "../support/receiver.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -367,9 +367,10 @@ describe("faults with --db", () => {
 });
 
 describe("delivery faults", () => {
-  async function paidWith(fault: object) {
-    const account = accountOn(sandbox.url);
+  async function paidWith(fault: object, { on = sandbox, answer }: { on?: RunningSandbox; answer?: Receiver["answer"] } = {}) {
+    const account = accountOn(on.url);
     const receiver = await startReceiver();
+    if (answer) receiver.answer = answer;
     await account.register(receiver.url);
     for (const f of [fault].flat()) expect((await arm(account, f)).status).toBe(201);
     const session = await account.session();
@@ -411,11 +412,17 @@ describe("delivery faults", () => {
   });
 
   it("shuffle: a session's pending events go newest first, each still retried until acknowledged", async () => {
-    const { account, receiver } = await paidWith({ target: "delivery", effect: "shuffle" });
+    // Retried only when the test moves the clock (settled long after), so that the order seen is the fault's, not a race
+    // with a busy machine.
+    const own = await startSandbox({ port: 0, retryScheduleSeconds: [60], settlementDelaySeconds: 3600 });
     // The first attempt of transaction-completed fails: it is retried, and still arrives.
-    receiver.answer = ({ type, n }) => (type === "transaction-completed" && n <= 3 ? 503 : 204);
+    const answer: Receiver["answer"] = ({ type, n }) => (type === "transaction-completed" && n <= 3 ? 503 : 204);
+    const { account, receiver } = await paidWith({ target: "delivery", effect: "shuffle" }, { on: own, answer });
     try {
-      const delivered = await receiver.delivered(4, 15_000);
+      await receiver.delivered(3);
+      // Past the retry's 60 s and its jitter.
+      await account.advance(90);
+      const delivered = await receiver.delivered(4);
       expect(delivered.map((d) => d.type)).toEqual([
         "session-created",
         "session-completed",
@@ -436,6 +443,7 @@ describe("delivery faults", () => {
       );
     } finally {
       await receiver.close();
+      await own.close();
     }
   });
 
