@@ -17,7 +17,7 @@ import { realTime } from "../flow/clock.ts";
 import { RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
 import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
-import type { ClaimTerms, DueEvent, DueKey } from "../store/outbox.ts";
+import type { ClaimTerms, DueEvent, DueKey, Scope, SessionKey } from "../store/outbox.ts";
 import type { Store } from "../store/index.ts";
 import { reportUnlessUnavailable } from "../store/database.ts";
 import { HttpTransport } from "./http-transport.ts";
@@ -58,6 +58,13 @@ export class Dispatcher {
   readonly #inFlight = new Map<string, InFlight>();
   /** Sessions an event of which was given back while another of theirs was under way here: looked at again once it ends. */
   readonly #deferred = new Set<string>();
+  /**
+   * What the next pass looks at: the sessions whose events commits made due, each by its own claim, or everything due.
+   * A commit's events need no look at every account's: a busy sandbox has many events waiting behind their session's
+   * earlier one, and a pass over all of them at each commit cost more than the deliveries.
+   */
+  readonly #sessionsDue = new Map<string, SessionKey>();
+  #everythingDue = false;
   /** This process's claims on the events it is sending, released when it closes. */
   readonly #claim = randomUUID();
   readonly #closing = new AbortController();
@@ -72,7 +79,7 @@ export class Dispatcher {
     const rate = settings.perAccountPerSecond;
     this.#budgets = rate ? new Buckets(store.clock, rate, rate) : undefined;
     // Whatever a transaction puts in the outbox goes out once it has committed, not at the next tick.
-    store.outbox.onCommitted(() => this.#kick());
+    store.outbox.onCommitted((session) => this.#kick(session));
   }
 
   /**
@@ -84,28 +91,42 @@ export class Dispatcher {
     this.#kick();
   }
 
-  /** Claims whatever is due and starts it, once the transaction under way has committed. */
-  #kick() {
-    // Without the guard a kick schedules another pass over the due events; after close, no pass starts (the check in the
-    // callback).
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
-    if (this.#kicked || this.#closing.signal.aborted) return;
+  /** Claims what is due (of `session` only, when given) and starts it, once the transaction under way has committed. */
+  #kick(session?: SessionKey) {
+    if (this.#closing.signal.aborted) return;
+    if (session) this.#sessionsDue.set(`${session.accountId}/${session.sessionId}`, session);
+    else this.#everythingDue = true;
+    // Without the guard a kick schedules another pass; after close, no pass starts (the check in the callback).
+    // Stryker disable next-line ConditionalExpression: see above
+    if (this.#kicked) return;
     // Stryker disable next-line BooleanLiteral: as `false`, each kick schedules its own pass
     this.#kicked = true;
     setImmediate(() => {
       this.#kicked = false;
+      const everything = this.#everythingDue;
+      const sessions = [...this.#sessionsDue.values()];
+      this.#everythingDue = false;
+      this.#sessionsDue.clear();
       if (this.#closing.signal.aborted) return;
       const now = this.#store.clock.now();
-      this.#pass(now).catch(reportUnlessUnavailable);
+      if (everything) this.#pass(now).catch(reportUnlessUnavailable);
+      else for (const session of sessions) this.#next(now, session).catch(reportUnlessUnavailable);
     });
   }
 
   /** Claims events due by real time `dueByMs` whose turn it is, of all accounts or of one, and starts their attempts. */
-  async #pass(dueByMs: number, accountId?: number): Promise<DueEvent[]> {
+  async #pass(dueByMs: number, scope: Scope = {}): Promise<DueEvent[]> {
     const readingFrom = this.#store.accounts.readingFrom;
-    const claimed = await this.#store.outbox.claimDue(this.#terms(dueByMs), BATCH, accountId === undefined ? {} : { accountId });
+    const claimed = await this.#store.outbox.claimDue(this.#terms(dueByMs), BATCH, scope);
     this.#start(claimed, dueByMs, readingFrom);
     return claimed;
+  }
+
+  /** Claims the session's event whose turn it is, when it is due by real time `dueByMs`, and starts its attempt. */
+  async #next(dueByMs: number, session: SessionKey) {
+    const readingFrom = this.#store.accounts.readingFrom;
+    const claimed = await this.#store.outbox.claimNext(this.#terms(dueByMs), session);
+    if (claimed) this.#start([claimed], dueByMs, readingFrom);
   }
 
   /** A claim's terms: this process's, for as long as an attempt without a delay fault takes. */
@@ -126,7 +147,7 @@ export class Dispatcher {
     /** Events another process holds (it claimed them first): the advance waits for their attempts too. */
     const heldElsewhere = new Set<number>();
     while (!this.#closing.signal.aborted) {
-      const claimed = await this.#pass(targetMs, account.id);
+      const claimed = await this.#pass(targetMs, { accountId: account.id });
       // Due here again: its holder's lease ran out without an attempt recorded, and this process makes it.
       for (const { seq } of claimed) heldElsewhere.delete(seq);
       // Waiting for other accounts' attempts as well only makes the advance answer later.
@@ -223,7 +244,7 @@ export class Dispatcher {
         })
         .finally(() => {
           this.#inFlight.delete(session);
-          if (this.#deferred.delete(session)) this.#kick();
+          if (this.#deferred.delete(session)) this.#kick({ accountId: event.accountId, sessionId: event.sessionId });
         });
       this.#inFlight.set(session, { accountId: event.accountId, done });
     }

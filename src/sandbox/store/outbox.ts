@@ -130,14 +130,18 @@ const JOINED = (e: string) =>
   `webhooks w, payment_sessions s, accounts a WHERE w.account_id = ${e}.account_id AND s.account_id = ${e}.account_id ` +
   `AND s.id = ${e}.session_id AND a.id = ${e}.account_id`;
 
-/** Which due events a claim may take: any, one account's, or one session's. */
-export type Scope = { accountId?: number; sessionId?: string };
-const SCOPED = ({ accountId, sessionId }: Scope) =>
-  `${accountId === undefined ? "" : " AND d.account_id = ?"}${sessionId === undefined ? "" : " AND d.session_id = ?"}`;
-const scoped = ({ accountId, sessionId }: Scope) => [
-  ...(accountId === undefined ? [] : [accountId]),
-  ...(sessionId === undefined ? [] : [sessionId]),
-];
+/** Which due events a pass may take: any, or one account's. */
+export type Scope = { accountId?: number };
+/** One session of one account. */
+export interface SessionKey {
+  accountId: number;
+  sessionId: string;
+}
+const SCOPED = ({ accountId }: Scope) => (accountId === undefined ? "" : " AND d.account_id = ?");
+const scoped = ({ accountId }: Scope) => (accountId === undefined ? [] : [accountId]);
+/** A session's oldest event not yet done with (parameters: account, session): the one its turn is. */
+const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
+  WHERE b.account_id = ? AND b.session_id = ? AND b.state IN ('pending', 'waiting'))`;
 // PostgreSQL: the claim and what the attempts need, in one statement; SKIP LOCKED passes what another process is claiming.
 // Parameters: claim, until, due by, now, the scope's, limit.
 const CLAIM_DUE_PG = (scope: Scope) => `UPDATE events e SET claim = ?, claim_until_ms = ?
@@ -146,6 +150,13 @@ const CLAIM_DUE_PG = (scope: Scope) => `UPDATE events e SET claim = ?, claim_unt
 // SQLite (one writer): the claim, then what the attempts need read. Parameters: claim, until, due by, now, the scope's, limit.
 const CLAIM_DUE_SQLITE = (scope: Scope) => `UPDATE events SET claim = ?, claim_until_ms = ?
   WHERE seq IN (${DUE}${SCOPED(scope)} ORDER BY d.due_ms LIMIT ?) RETURNING seq`;
+// One session's turn: its oldest event not done with, when that is pending, due and claimed by no one. Found by the
+// session's index, not among the due events, of which a busy sandbox has many waiting behind their session's earlier one.
+// Parameters: claim, until, account, session, due by, now.
+const TURN = (e: string) => `${e}.state = 'pending' AND ${e}.due_ms <= ? AND (${e}.claim_until_ms IS NULL OR ${e}.claim_until_ms <= ?)`;
+const CLAIM_NEXT_PG = `UPDATE events e SET claim = ?, claim_until_ms = ? FROM ${JOINED("e")}
+  AND e.seq = ${NEXT_OF_SESSION} AND ${TURN("e")} RETURNING ${NEEDED("e")}`;
+const CLAIM_NEXT_SQLITE = `UPDATE events SET claim = ?, claim_until_ms = ? WHERE seq = ${NEXT_OF_SESSION} AND ${TURN("events")} RETURNING seq`;
 const LOAD = `SELECT ${NEEDED("e")} FROM events e, ${JOINED("e")} AND e.seq = ? AND e.state = 'pending'`;
 // A named event, whatever its session's order (a redelivery, a shuffle fault's pick). Parameters: claim, until, seq, due by, now.
 const CLAIM_ONE = `UPDATE events SET claim = ?, claim_until_ms = ?
@@ -252,11 +263,15 @@ const attemptValues = (a: Attempt) => [
 export class Outbox {
   readonly #db: Database;
   readonly #clock: Clock;
-  readonly #listeners: Array<() => void> = [];
-  /** Tells the listeners; given to the database once per transaction that put events in, or made some due. */
-  readonly #announce = () => {
-    for (const listener of this.#listeners) listener();
+  readonly #listeners: Array<(session?: SessionKey) => void> = [];
+  /**
+   * Tells the listeners, of the session whose events a commit put in when it is one, so that they look at that
+   * session's only; given to the database once per transaction that put events in, or made some due.
+   */
+  readonly #announce = (session?: SessionKey) => {
+    for (const listener of this.#listeners) listener(session);
   };
+  readonly #announceAll = () => this.#announce();
 
   constructor(db: Database, clock: Clock) {
     this.#db = db;
@@ -276,12 +291,12 @@ export class Outbox {
       ...[accountId, sessionId, atMs, atMs, accountId, ...rows, ...hookedParameters(accountId, this.#clock.now())],
     );
     // Events that wait (for a URL) give delivery nothing to do yet.
-    if (added.some((row) => row.due_ms !== null)) this.#db.afterCommit(this.#announce);
+    if (added.some((row) => row.due_ms !== null)) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
   }
 
   /** The account has a webhook URL (or a listener) now: the events that waited for one are pending, each due from its time. */
   async release(accountId: number) {
-    this.#db.afterCommit(this.#announce);
+    this.#db.afterCommit(this.#announceAll);
     await this.#db.lock(accountId);
     await this.#db.run(WAITING_TO_PENDING, accountId);
   }
@@ -297,6 +312,17 @@ export class Outbox {
       return (await this.#db.all<LoadedRow>(CLAIM_DUE_PG(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit)).map(loaded);
     const claimed = await this.#db.all<{ seq: number }>(CLAIM_DUE_SQLITE(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit);
     return this.#loaded(claimed.map((row) => row.seq));
+  }
+
+  /** Claims, under `terms`, the session's event whose turn it is, when that one is due; resolves to it, with all its attempt needs. */
+  async claimNext(terms: ClaimTerms, { accountId, sessionId }: SessionKey): Promise<DueEvent | undefined> {
+    const parameters = [terms.claim, terms.untilMs, accountId, sessionId, terms.dueByMs, this.#clock.now()];
+    if (this.#db.dialect === "postgres") {
+      const row = await this.#db.get<LoadedRow>(CLAIM_NEXT_PG, ...parameters);
+      return row && loaded(row);
+    }
+    const claimed = await this.#db.get<{ seq: number }>(CLAIM_NEXT_SQLITE, ...parameters);
+    return claimed && (await this.#loaded([claimed.seq]))[0];
   }
 
   /** Claims one event by its number, whatever its session's order (a redelivery, a shuffle fault's pick); undefined when it cannot be. */
@@ -330,8 +356,11 @@ export class Outbox {
     return (await this.#db.get<{ due: number }>(COUNT_DUE_FOR, accountId, nowMs))!.due;
   }
 
-  /** Calls `listener` after each commit that put events in the outbox or made some due: delivery listens. */
-  onCommitted(listener: () => void) {
+  /**
+   * Calls `listener` after each commit that put events in the outbox or made some due, with the session when the
+   * events are one session's: delivery listens.
+   */
+  onCommitted(listener: (session?: SessionKey) => void) {
     this.#listeners.push(listener);
   }
 
@@ -350,15 +379,15 @@ export class Outbox {
       const following = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
       const row = (await this.#db.get<LoadedRow & { finished: number }>(FINISH_PG, ...outcome, ...attemptValues(a), ...following, now))!;
       if (Number(row.finished) === 0) return { recorded: false };
-      this.#doneWith(state, next);
+      this.#doneWith(a, state, next);
       return row.seq === null ? { recorded: true } : { recorded: true, next: loaded(row) };
     }
     return this.#db.transaction(async () => {
       if ((await this.#db.run(FINISH_SQLITE, ...outcome)) === 0) return { recorded: false };
       await this.#db.run(INSERT_ATTEMPT, ...attemptValues(a));
-      this.#doneWith(state, next);
+      this.#doneWith(a, state, next);
       if (!next || state === "pending") return { recorded: true };
-      const [following] = await this.claimDue(next, 1, { accountId: a.accountId, sessionId: a.sessionId });
+      const following = await this.claimNext(next, a);
       return following ? { recorded: true, next: following } : { recorded: true };
     });
   }
@@ -367,8 +396,8 @@ export class Outbox {
    * An event done with lets its session's next one go: delivery hears of it, unless that one was
    * asked for with the outcome (claimed then, when due; not due, a later pass or its time finds it).
    */
-  #doneWith(state: string, next: ClaimTerms | undefined) {
-    if (state !== "pending" && next === undefined) this.#db.afterCommit(this.#announce);
+  #doneWith({ accountId, sessionId }: Attempt, state: string, next: ClaimTerms | undefined) {
+    if (state !== "pending" && next === undefined) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
   }
 
   /**
@@ -381,7 +410,7 @@ export class Outbox {
       await this.#db.lock(accountId);
       const { hooked } = (await this.#db.get<{ hooked: number | boolean }>(HOOKED, ...hookedParameters(accountId, this.#clock.now())))!;
       if (hooked) {
-        this.#db.afterCommit(this.#announce);
+        this.#db.afterCommit(this.#announceAll);
         await this.#db.run(DUE_AGAIN, seq, claim);
       } else await this.#db.run(WAIT, seq, claim);
     });
@@ -404,7 +433,7 @@ export class Outbox {
 
   /** Makes an event due again at real time `nowMs`, whatever became of it; its attempts so far, or undefined when there is none. */
   async redeliver(accountId: number, id: string, nowMs: number): Promise<number | undefined> {
-    this.#db.afterCommit(this.#announce);
+    this.#db.afterCommit(this.#announceAll);
     const event = await this.get(accountId, id);
     if (!event) return undefined;
     return (await this.#db.get<{ attempts: number }>(AGAIN, nowMs, accountId, id))?.attempts;
