@@ -156,7 +156,8 @@ const CLAIM_DUE_SQLITE = (scope: Scope) => `UPDATE events SET claim = ?, claim_u
 const TURN = (e: string) => `${e}.state = 'pending' AND ${e}.due_ms <= ? AND (${e}.claim_until_ms IS NULL OR ${e}.claim_until_ms <= ?)`;
 const CLAIM_NEXT_PG = `UPDATE events e SET claim = ?, claim_until_ms = ? FROM ${JOINED("e")}
   AND e.seq = ${NEXT_OF_SESSION} AND ${TURN("e")} RETURNING ${NEEDED("e")}`;
-const CLAIM_NEXT_SQLITE = `UPDATE events SET claim = ?, claim_until_ms = ? WHERE seq = ${NEXT_OF_SESSION} AND ${TURN("events")} RETURNING seq`;
+const CLAIM_NEXT_SQLITE = `UPDATE events SET claim = ?, claim_until_ms = ?
+  WHERE seq = ${NEXT_OF_SESSION} AND ${TURN("events")} RETURNING seq`;
 const LOAD = `SELECT ${NEEDED("e")} FROM events e, ${JOINED("e")} AND e.seq = ? AND e.state = 'pending'`;
 // A named event, whatever its session's order (a redelivery, a shuffle fault's pick). Parameters: claim, until, seq, due by, now.
 const CLAIM_ONE = `UPDATE events SET claim = ?, claim_until_ms = ?
