@@ -30,6 +30,11 @@ const TICK_MS = 1000;
 const BATCH = 256;
 /** How often a wait on another process's attempt looks whether it is recorded. */
 const HELD_POLL_MS = 20;
+/**
+ * The horizon of delivery as time goes: whatever is due when each claim is made. A session's next event, made while the
+ * one before was under way, is claimed with that one's outcome, not left for the tick. (An advance has a fixed target.)
+ */
+const AS_TIME_GOES = Number.POSITIVE_INFINITY;
 
 export interface DeliverySettings {
   /** Delays in seconds of sandbox time before each retry; its length is the number of retries. */
@@ -108,9 +113,8 @@ export class Dispatcher {
       this.#everythingDue = false;
       this.#sessionsDue.clear();
       if (this.#closing.signal.aborted) return;
-      const now = this.#store.clock.now();
-      if (everything) this.#pass(now).catch(reportUnlessUnavailable);
-      else for (const session of sessions) this.#next(now, session).catch(reportUnlessUnavailable);
+      if (everything) this.#pass(AS_TIME_GOES).catch(reportUnlessUnavailable);
+      else for (const session of sessions) this.#next(AS_TIME_GOES, session).catch(reportUnlessUnavailable);
     });
   }
 
@@ -131,7 +135,8 @@ export class Dispatcher {
 
   /** A claim's terms: this process's, for as long as an attempt without a delay fault takes. */
   #terms(dueByMs: number, faults: readonly FaultRow[] = []): ClaimTerms {
-    return { claim: this.#claim, untilMs: this.#store.clock.now() + this.#leaseMs(faults), dueByMs };
+    const now = this.#store.clock.now();
+    return { claim: this.#claim, untilMs: now + this.#leaseMs(faults), dueByMs: Math.min(dueByMs, now) };
   }
 
   /**
@@ -268,7 +273,7 @@ export class Dispatcher {
     const shuffle = dueByMs === null ? undefined : faults.find((f) => f.effect === "shuffle");
     let event = claimed;
     if (shuffle) {
-      const newest = await this.#store.outbox.newestPending(claimed, dueByMs!);
+      const newest = await this.#store.outbox.newestPending(claimed, Math.min(dueByMs!, this.#store.clock.now()));
       const taken = newest.seq === claimed.seq ? undefined : await this.#store.outbox.claimOne(newest.seq, this.#terms(dueByMs!, faults));
       if (taken) {
         await this.#store.outbox.releaseClaim(claimed.seq, this.#claim);

@@ -377,28 +377,29 @@ export class Outbox {
     const outcome = [state, a.attempt, nextDue, a.accountId, a.eventId, claim];
     if (this.#db.dialect === "postgres") {
       const now = this.#clock.now();
-      const following = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
-      const row = (await this.#db.get<LoadedRow & { finished: number }>(FINISH_PG, ...outcome, ...attemptValues(a), ...following, now))!;
+      const asked = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
+      const row = (await this.#db.get<LoadedRow & { finished: number }>(FINISH_PG, ...outcome, ...attemptValues(a), ...asked, now))!;
       if (Number(row.finished) === 0) return { recorded: false };
-      this.#doneWith(a, state, next);
-      return row.seq === null ? { recorded: true } : { recorded: true, next: loaded(row) };
+      const following = row.seq === null ? undefined : loaded(row);
+      this.#doneWith(a, state, following);
+      return following ? { recorded: true, next: following } : { recorded: true };
     }
     return this.#db.transaction(async () => {
       if ((await this.#db.run(FINISH_SQLITE, ...outcome)) === 0) return { recorded: false };
       await this.#db.run(INSERT_ATTEMPT, ...attemptValues(a));
-      this.#doneWith(a, state, next);
-      if (!next || state === "pending") return { recorded: true };
-      const following = await this.claimNext(next, a);
+      const following = next && state !== "pending" ? await this.claimNext(next, a) : undefined;
+      this.#doneWith(a, state, following);
       return following ? { recorded: true, next: following } : { recorded: true };
     });
   }
 
   /**
-   * An event done with lets its session's next one go: delivery hears of it, unless that one was
-   * asked for with the outcome (claimed then, when due; not due, a later pass or its time finds it).
+   * An event done with lets its session's next one go: delivery hears of it, unless that one was claimed with the
+   * outcome. Heard too when none was: an event another process put in as this outcome was written is due now, and its
+   * own look found this one still under way.
    */
-  #doneWith({ accountId, sessionId }: Attempt, state: string, next: ClaimTerms | undefined) {
-    if (state !== "pending" && next === undefined) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
+  #doneWith({ accountId, sessionId }: Attempt, state: string, following: DueEvent | undefined) {
+    if (state !== "pending" && following === undefined) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
   }
 
   /**
