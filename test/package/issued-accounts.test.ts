@@ -35,9 +35,15 @@ describe("the installed payin-sandbox with issued accounts", () => {
 
   it("answers 500 invented tokens with 401, and past 20 from one address with 429", async () => {
     const statuses: number[] = [];
+    const started = performance.now();
     for (let i = 0; i < 500; i++)
       statuses.push((await fetch(`${url}/webhooks`, { headers: { Authorization: `Bearer invented-${crypto.randomUUID()}` } })).status);
-    expect([statuses.filter((s) => s === 401).length, statuses.filter((s) => s === 429).length]).toEqual([20, 480]);
+    // A burst of 20, then one a second: a busy machine that takes longer over the 500 sees a refusal more a second.
+    const refilled = Math.floor((performance.now() - started) / 1000);
+    const refused = statuses.filter((s) => s === 401).length;
+    expect(refused).toBeGreaterThanOrEqual(20);
+    expect(refused).toBeLessThanOrEqual(20 + refilled);
+    expect(statuses.filter((s) => s === 429).length).toBe(500 - refused);
   });
 
   it("passes every check of the installed payin-conformance with an issued token, at --rate-limit 50", async () => {
