@@ -142,6 +142,40 @@ describe("webhook delivery", () => {
     ]);
   });
 
+  it("sends an event made during an advance's attempt of its session once that attempt ends, on a clock that never ticks", async () => {
+    // The clock moves only when the test moves it: the once-a-second look for due events never comes, so the event goes
+    // only if the attempt's outcome makes way for it, though it came due after the advance's target.
+    const clock = new ManualClock(Date.now());
+    const own = await startSandbox({ port: 0, retryScheduleSeconds: [5, 300], clock });
+    const receiver = await startReceiver();
+    try {
+      const account = accountOn(own.url);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // session-created fails first; its retry, made by the advance, waits for the payment.
+      receiver.answer = async ({ n }) => (n === 1 ? 500 : n === 2 ? released.then(() => 204) : 204);
+      await account.register(receiver.url);
+      const session = await account.session();
+      await wait(() => receiver.attempts.length === 1, "the first attempt");
+      const advanced = account.advance(10);
+      await wait(() => receiver.arrivals.length === 2, "the retry under way");
+      await clock.advance(1);
+      expect((await account.simulate(session.id, { outcome: "pay" })).status).toBe(200);
+      release();
+      await advanced;
+      const delivered = await receiver.delivered(4);
+      expect(delivered.map((d) => d.type)).toEqual([
+        "session-created",
+        "transaction-created",
+        "transaction-completed",
+        "session-completed",
+      ]);
+    } finally {
+      await receiver.close();
+      await own.close();
+    }
+  });
+
   it("gives up after the last retry of the schedule, and records why", async () => {
     const account = accountOn(sandbox.url);
     await account.register(endpoint.url);

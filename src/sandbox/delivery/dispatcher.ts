@@ -61,8 +61,11 @@ export class Dispatcher {
   readonly #transport: Transport;
   /** The attempt under way of each session that has one (`account/session`): a session's events go one at a time. */
   readonly #inFlight = new Map<string, InFlight>();
-  /** Sessions an event of which was given back while another of theirs was under way here: looked at again once it ends. */
-  readonly #deferred = new Set<string>();
+  /**
+   * Sessions an event of which was given back while another of theirs was under way here, with the giving back: looked at
+   * again once the attempt under way ends and the event is free (not before, or this process's own claim would hide it).
+   */
+  readonly #deferred = new Map<string, Promise<unknown>>();
   /**
    * What the next pass looks at: the sessions whose events commits made due, each by its own claim, or everything due.
    * A commit's events need no look at every account's: a busy sandbox has many events waiting behind their session's
@@ -113,8 +116,9 @@ export class Dispatcher {
       this.#everythingDue = false;
       this.#sessionsDue.clear();
       if (this.#closing.signal.aborted) return;
+      // The sessions announced too: a pass takes a batch of what is due, soonest first, which may end before them.
       if (everything) this.#pass(AS_TIME_GOES).catch(reportUnlessUnavailable);
-      else for (const session of sessions) this.#next(AS_TIME_GOES, session).catch(reportUnlessUnavailable);
+      for (const session of sessions) this.#next(AS_TIME_GOES, session).catch(reportUnlessUnavailable);
     });
   }
 
@@ -237,9 +241,8 @@ export class Dispatcher {
         this.#inFlight.has(session) ||
         (this.#budgets !== undefined && this.#budgets.waitFor(String(event.accountId), true) > 0);
       if (refused) {
-        void this.#store.outbox.releaseClaim(event.seq, this.#claim).catch(reportUnlessUnavailable);
         // Its session's turn comes once the attempt under way here ends.
-        this.#deferred.add(session);
+        this.#deferred.set(session, this.#store.outbox.releaseClaim(event.seq, this.#claim).catch(reportUnlessUnavailable));
         continue;
       }
       const done = this.#session(event, dueByMs, readingFrom)
@@ -249,7 +252,9 @@ export class Dispatcher {
         })
         .finally(() => {
           this.#inFlight.delete(session);
-          if (this.#deferred.delete(session)) this.#kick({ accountId: event.accountId, sessionId: event.sessionId });
+          const released = this.#deferred.get(session);
+          this.#deferred.delete(session);
+          void released?.then(() => this.#kick({ accountId: event.accountId, sessionId: event.sessionId }));
         });
       this.#inFlight.set(session, { accountId: event.accountId, done });
     }

@@ -381,27 +381,26 @@ export class Outbox {
       const row = (await this.#db.get<LoadedRow & { finished: number }>(FINISH_PG, ...outcome, ...attemptValues(a), ...asked, now))!;
       if (Number(row.finished) === 0) return { recorded: false };
       const following = row.seq === null ? undefined : loaded(row);
-      this.#doneWith(a, state, next !== undefined, following);
+      this.#doneWith(a, state, following);
       return following ? { recorded: true, next: following } : { recorded: true };
     }
     return this.#db.transaction(async () => {
       if ((await this.#db.run(FINISH_SQLITE, ...outcome)) === 0) return { recorded: false };
       await this.#db.run(INSERT_ATTEMPT, ...attemptValues(a));
       const following = next && state !== "pending" ? await this.claimNext(next, a) : undefined;
-      this.#doneWith(a, state, next !== undefined, following);
+      this.#doneWith(a, state, following);
       return following ? { recorded: true, next: following } : { recorded: true };
     });
   }
 
   /**
    * An event done with lets its session's next one go: delivery hears of it, unless that one was claimed with the
-   * outcome. On PostgreSQL, heard too when none was: an event put in while the outcome was written (by another request,
-   * or another process) is not in what the outcome's statement saw, and the look its commit made found this one still
-   * under way. SQLite runs one transaction at a time, so the outcome or that look sees it.
+   * outcome. Heard too when none was: an event put in while the outcome was written may be due after the time the
+   * outcome claimed for (an advance's target), or, on PostgreSQL, not in what the outcome's statement saw; and the look
+   * its own commit made found this one still under way.
    */
-  #doneWith({ accountId, sessionId }: Attempt, state: string, asked: boolean, following: DueEvent | undefined) {
-    const unheard = asked ? this.#db.dialect === "postgres" && following === undefined : true;
-    if (state !== "pending" && unheard) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
+  #doneWith({ accountId, sessionId }: Attempt, state: string, following: DueEvent | undefined) {
+    if (state !== "pending" && following === undefined) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
   }
 
   /**
