@@ -38,6 +38,13 @@ async function idleAndBusy(urls: string[], clock: ManualClock) {
   return { idle: await state(idle, made[0]!), busy: await state(busy, made[1]!) };
 }
 
+/** One throwaway PostgreSQL for the file's cases on it, a database each: a cluster's start is no part of what a case does. */
+let cluster: TestPostgres | undefined;
+beforeAll(() => {
+  if (!postgresMissing) cluster = startPostgres();
+});
+afterAll(() => cluster?.stop());
+
 describe("an account idle for longer than the retention", () => {
   let sandbox: RunningSandbox;
   const clock = new ManualClock();
@@ -56,17 +63,14 @@ describe("an account idle for longer than the retention", () => {
 });
 
 describe.skipIf(postgresMissing)("retention on PostgreSQL with two processes", () => {
-  let cluster: TestPostgres;
   let sandboxes: RunningSandbox[];
   const clock = new ManualClock();
   beforeAll(async () => {
-    cluster = startPostgres();
-    const options = { port: 0, database: cluster.createDatabase(), retentionSeconds: RETENTION_SECONDS, clock };
+    const options = { port: 0, database: cluster!.createDatabase(), retentionSeconds: RETENTION_SECONDS, clock };
     sandboxes = await Promise.all([startSandbox(options), startSandbox(options)]);
   });
   afterAll(async () => {
     await Promise.all(sandboxes.map((s) => s.close()));
-    cluster?.stop();
   });
 
   it("deletes the idle account, whichever process sweeps, and keeps the one in use through either", async () => {
@@ -112,9 +116,8 @@ describe("a request that races the sweep of its account", () => {
   });
 
   it.skipIf(postgresMissing)("on PostgreSQL, through two processes, one of which sweeps", async () => {
-    const cluster = startPostgres();
     const clock = new ManualClock();
-    const options = { port: 0, database: cluster.createDatabase(), retentionSeconds: RETENTION_SECONDS, clock };
+    const options = { port: 0, database: cluster!.createDatabase(), retentionSeconds: RETENTION_SECONDS, clock };
     const sandboxes = await Promise.all([startSandbox(options), startSandbox(options)]);
     try {
       const outcomes = await racingTheSweep(
@@ -124,7 +127,6 @@ describe("a request that races the sweep of its account", () => {
       expect(outcomes.filter((o) => !([200, 201].includes(o.status) && o.kept === "http://127.0.0.1:9/again"))).toEqual([]);
     } finally {
       await Promise.all(sandboxes.map((s) => s.close()));
-      cluster.stop();
     }
   });
 });
