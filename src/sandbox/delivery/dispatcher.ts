@@ -137,7 +137,7 @@ export class Dispatcher {
     if (claimed) this.#start([claimed], dueByMs, readingFrom);
   }
 
-  /** A claim's terms: this process's, for as long as an attempt without a delay fault takes. */
+  /** A claim's terms: this process's, for as long as an attempt takes, of events due by `dueByMs` or now, whichever is earlier. */
   #terms(dueByMs: number, faults: readonly FaultRow[] = []): ClaimTerms {
     const now = this.#store.clock.now();
     return { claim: this.#claim, untilMs: now + this.#leaseMs(faults), dueByMs: Math.min(dueByMs, now) };
