@@ -1,0 +1,1 @@
+"""The example merchant in Python, on the standard library only: see README.md."""
