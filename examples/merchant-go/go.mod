@@ -1,0 +1,3 @@
+module payin-merchant
+
+go 1.19
