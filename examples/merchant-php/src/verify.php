@@ -34,7 +34,7 @@ final class WebhookVerificationError extends Exception
  */
 function verify_webhook(string $body, array $headers, array $secrets, int $now, int $tolerance = TOLERANCE_SECONDS): void
 {
-    $keys = array_map('secret_key', $secrets);
+    $keys = secret_keys($secrets);
     $id = required_header($headers, 'webhook-id');
     $timestamp = required_header($headers, 'webhook-timestamp');
     $signatures = required_header($headers, 'webhook-signature');
@@ -68,6 +68,15 @@ function verify_webhook(string $body, array $headers, array $secrets, int $now, 
     }
 }
 // docs:verify:end
+
+/** The HMAC keys of the secrets; none at all would refuse every delivery without saying why. */
+function secret_keys(array $secrets): array
+{
+    if ($secrets === []) {
+        throw new WebhookVerificationError('invalid_secret', 'The list of signing secrets is empty: give at least one.');
+    }
+    return array_map('secret_key', $secrets);
+}
 
 /** The HMAC key of a signing secret: whsec_ and base64 (strict: padded, the standard alphabet), the prefix optional. */
 function secret_key(string $secret): string

@@ -49,7 +49,7 @@ class WebhookHandler:
             problem = error.to_problem()
             return Answer(problem["status"], problem)
         try:
-            event = json.loads(body)
+            event = json.loads(body.decode("utf-8"))
         except ValueError as error:  # not UTF-8, or not JSON
             return Answer(400, invalid_event("webhook_invalid_payload", f"The body is not UTF-8 JSON: {error}"))
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):

@@ -41,7 +41,7 @@ class WebhookVerificationError(Exception):
 # docs:verify:start
 def verify_webhook(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now: int, tolerance: int = TOLERANCE_SECONDS) -> None:
     """Raises WebhookVerificationError unless one of `secrets` signed this delivery within `tolerance` seconds of `now`."""
-    keys = [secret_key(secret) for secret in secrets]
+    keys = secret_keys(secrets)
     webhook_id = required_header(headers, "webhook-id")
     timestamp = required_header(headers, "webhook-timestamp")
     signatures = required_header(headers, "webhook-signature")
@@ -67,6 +67,14 @@ def verify_webhook(body: bytes, headers: Mapping[str, str], secrets: Iterable[st
     if not matched:
         raise WebhookVerificationError("invalid_signature", "No v1 signature in webhook-signature matches the body under this secret.")
 # docs:verify:end
+
+
+def secret_keys(secrets: Iterable[str]) -> list[bytes]:
+    """The HMAC keys of the secrets; none at all would refuse every delivery without saying why."""
+    keys = [secret_key(secret) for secret in secrets]
+    if not keys:
+        raise WebhookVerificationError("invalid_secret", "The list of signing secrets is empty: give at least one.")
+    return keys
 
 
 def secret_key(secret: str) -> bytes:
