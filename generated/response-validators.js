@@ -5561,6 +5561,26 @@ validate49.evaluated = {
 	"dynamicItems": false
 };
 const validate_listDeliveries_200_body = validate56;
+const schema130 = {
+	"title": "DeliveryList",
+	"description": "A page of the account's delivery attempts, oldest first.",
+	"type": "object",
+	"required": ["data", "next_cursor"],
+	"properties": {
+		"data": {
+			"description": "The attempts, at most `limit`.",
+			"type": "array",
+			"maxItems": 100,
+			"items": { "$ref": "#/$defs/Delivery" }
+		},
+		"next_cursor": {
+			"description": "The `cursor` that asks for the next page; null on the last page.",
+			"type": ["string", "null"],
+			"maxLength": 200,
+			"examples": ["MTc5NTI1NjQwMDAwMC40Mi4xLkVlWG9QcTZ4b1JLaUZGRFE"]
+		}
+	}
+};
 const schema131 = {
 	"title": "Delivery",
 	"description": "One attempt to deliver an event to the account's webhook URL.",
@@ -6280,9 +6300,33 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 			else vErrors.push(err0);
 			errors++;
 		}
+		if (data.next_cursor === void 0) {
+			const err1 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "next_cursor" },
+				message: "must have required property 'next_cursor'"
+			};
+			if (vErrors === null) vErrors = [err1];
+			else vErrors.push(err1);
+			errors++;
+		}
 		if (data.data !== void 0) {
 			let data0 = data.data;
 			if (Array.isArray(data0)) {
+				if (data0.length > 100) {
+					const err2 = {
+						instancePath: instancePath + "/data",
+						schemaPath: "#/properties/data/maxItems",
+						keyword: "maxItems",
+						params: { limit: 100 },
+						message: "must NOT have more than 100 items"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
 				const len0 = data0.length;
 				for (let i0 = 0; i0 < len0; i0++) if (!validate57(data0[i0], {
 					instancePath: instancePath + "/data/" + i0,
@@ -6295,35 +6339,67 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 					errors = vErrors.length;
 				}
 			} else {
-				const err1 = {
+				const err3 = {
 					instancePath: instancePath + "/data",
 					schemaPath: "#/properties/data/type",
 					keyword: "type",
 					params: { type: "array" },
 					message: "must be array"
 				};
-				if (vErrors === null) vErrors = [err1];
-				else vErrors.push(err1);
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
 				errors++;
 			}
 		}
+		if (data.next_cursor !== void 0) {
+			let data2 = data.next_cursor;
+			if (typeof data2 !== "string" && data2 !== null) {
+				const err4 = {
+					instancePath: instancePath + "/next_cursor",
+					schemaPath: "#/properties/next_cursor/type",
+					keyword: "type",
+					params: { type: schema130.properties.next_cursor.type },
+					message: "must be string,null"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+			if (typeof data2 === "string") {
+				if (func1(data2) > 200) {
+					const err5 = {
+						instancePath: instancePath + "/next_cursor",
+						schemaPath: "#/properties/next_cursor/maxLength",
+						keyword: "maxLength",
+						params: { limit: 200 },
+						message: "must NOT have more than 200 characters"
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			}
+		}
 	} else {
-		const err2 = {
+		const err6 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err2];
-		else vErrors.push(err2);
+		if (vErrors === null) vErrors = [err6];
+		else vErrors.push(err6);
 		errors++;
 	}
 	validate56.errors = vErrors;
 	return errors === 0;
 }
 validate56.evaluated = {
-	"props": { "data": true },
+	"props": {
+		"data": true,
+		"next_cursor": true
+	},
 	"dynamicProps": false,
 	"dynamicItems": false
 };

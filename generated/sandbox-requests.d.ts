@@ -18,7 +18,7 @@ export interface OperationRequest {
   /** The path template, as the document spells it. */
   path: string;
   parameters: ReadonlyArray<{ name: string; in: "query" | "path" | "header" }>;
-  /** Checks the parameters, as one object keyed by parameter name. */
+  /** Checks the parameters as the request carries them, text keyed by parameter name; an integer one as the number it spells. */
   validateParameters: RequestValidator;
   /** Checks the JSON body; null when the operation takes none. */
   validateBody: RequestValidator | null;

@@ -2185,6 +2185,7 @@ validate44.evaluated = {
 	"dynamicItems": false
 };
 const validate_listDeliveries_parameters = validate45;
+const pattern18 = new RegExp("^[A-Za-z0-9_-]+$", "u");
 function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -2232,23 +2233,114 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
 				errors++;
 			}
 		}
+		if (data.limit !== void 0) {
+			let data1 = data.limit;
+			if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
+				const err3 = {
+					instancePath: instancePath + "/limit",
+					schemaPath: "#/properties/limit/type",
+					keyword: "type",
+					params: { type: "integer" },
+					message: "must be integer"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (typeof data1 == "number" && isFinite(data1)) {
+				if (data1 > 100 || isNaN(data1)) {
+					const err4 = {
+						instancePath: instancePath + "/limit",
+						schemaPath: "#/properties/limit/maximum",
+						keyword: "maximum",
+						params: {
+							comparison: "<=",
+							limit: 100
+						},
+						message: "must be <= 100"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+				if (data1 < 1 || isNaN(data1)) {
+					const err5 = {
+						instancePath: instancePath + "/limit",
+						schemaPath: "#/properties/limit/minimum",
+						keyword: "minimum",
+						params: {
+							comparison: ">=",
+							limit: 1
+						},
+						message: "must be >= 1"
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			}
+		}
+		if (data.cursor !== void 0) {
+			let data2 = data.cursor;
+			if (typeof data2 === "string") {
+				if (func1(data2) > 200) {
+					const err6 = {
+						instancePath: instancePath + "/cursor",
+						schemaPath: "#/properties/cursor/maxLength",
+						keyword: "maxLength",
+						params: { limit: 200 },
+						message: "must NOT have more than 200 characters"
+					};
+					if (vErrors === null) vErrors = [err6];
+					else vErrors.push(err6);
+					errors++;
+				}
+				if (!pattern18.test(data2)) {
+					const err7 = {
+						instancePath: instancePath + "/cursor",
+						schemaPath: "#/properties/cursor/pattern",
+						keyword: "pattern",
+						params: { pattern: "^[A-Za-z0-9_-]+$" },
+						message: "must match pattern \"^[A-Za-z0-9_-]+$\""
+					};
+					if (vErrors === null) vErrors = [err7];
+					else vErrors.push(err7);
+					errors++;
+				}
+			} else {
+				const err8 = {
+					instancePath: instancePath + "/cursor",
+					schemaPath: "#/properties/cursor/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err8];
+				else vErrors.push(err8);
+				errors++;
+			}
+		}
 	} else {
-		const err3 = {
+		const err9 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err3];
-		else vErrors.push(err3);
+		if (vErrors === null) vErrors = [err9];
+		else vErrors.push(err9);
 		errors++;
 	}
 	validate45.errors = vErrors;
 	return errors === 0;
 }
 validate45.evaluated = {
-	"props": { "session_id": true },
+	"props": {
+		"session_id": true,
+		"limit": true,
+		"cursor": true
+	},
 	"dynamicProps": false,
 	"dynamicItems": false
 };
@@ -2891,7 +2983,7 @@ validate51.evaluated = {
 	"dynamicItems": false
 };
 const validate_disarmFault_parameters = validate52;
-const pattern18 = new RegExp("^flt_[A-Za-z0-9_-]{1,60}$", "u");
+const pattern19 = new RegExp("^flt_[A-Za-z0-9_-]{1,60}$", "u");
 function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -2914,7 +3006,7 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 		if (data.fault_id !== void 0) {
 			let data0 = data.fault_id;
 			if (typeof data0 === "string") {
-				if (!pattern18.test(data0)) {
+				if (!pattern19.test(data0)) {
 					const err1 = {
 						instancePath: instancePath + "/fault_id",
 						schemaPath: "#/$defs/id/pattern",
@@ -3054,7 +3146,7 @@ validate54.evaluated = {
 	"dynamicItems": false
 };
 const validate_answerDelivery_parameters = validate55;
-const pattern19 = new RegExp("^dlv_[A-Za-z0-9_-]{1,60}$", "u");
+const pattern20 = new RegExp("^dlv_[A-Za-z0-9_-]{1,60}$", "u");
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -3077,7 +3169,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
 		if (data.delivery_id !== void 0) {
 			let data0 = data.delivery_id;
 			if (typeof data0 === "string") {
-				if (!pattern19.test(data0)) {
+				if (!pattern20.test(data0)) {
 					const err1 = {
 						instancePath: instancePath + "/delivery_id",
 						schemaPath: "#/properties/delivery_id/pattern",
@@ -3249,6 +3341,16 @@ validate56.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
+function asNumbers(validate, integers) {
+	const check = (parameters) => {
+		const typed = { ...parameters };
+		for (const name of integers) if (/^-?\d+$/.test(typed[name] ?? "")) typed[name] = Number(typed[name]);
+		const valid = validate(typed);
+		check.errors = validate.errors;
+		return valid;
+	};
+	return check;
+}
 const operations = [
 	{
 		document: "contract",
@@ -3451,11 +3553,21 @@ const operations = [
 		operationId: "listDeliveries",
 		method: "GET",
 		path: "/_sandbox/v1/deliveries",
-		parameters: [{
-			"name": "session_id",
-			"in": "query"
-		}],
-		validateParameters: validate_listDeliveries_parameters,
+		parameters: [
+			{
+				"name": "session_id",
+				"in": "query"
+			},
+			{
+				"name": "limit",
+				"in": "query"
+			},
+			{
+				"name": "cursor",
+				"in": "query"
+			}
+		],
+		validateParameters: asNumbers(validate_listDeliveries_parameters, ["limit"]),
 		validateBody: null,
 		statuses: [
 			"200",

@@ -87,7 +87,18 @@ export interface paths {
         };
         /**
          * List delivery attempts
-         * @description Every attempt to deliver the account's events to its webhook URL, oldest first: which event, where, what the receiver answered, and when the next retry is due. Events made while no URL is registered have no attempt yet; they are delivered once one is. With `session_id`, only the attempts of that session's events, in the order they were made: a test reads a flow's events as its receiver saw them.
+         * @description Every attempt to deliver the account's events to its webhook URL, oldest first: which
+         *     event, where, what the receiver answered, and when the next retry is due. Events made
+         *     while no URL is registered have no attempt yet; they are delivered once one is. With
+         *     `session_id`, only the attempts of that session's events, in the order they were made: a
+         *     test reads a flow's events as its receiver saw them.
+         *
+         *     A page at a time, so that an account with a long log costs each call the same: at most
+         *     `limit` attempts (100 by default), and `next_cursor`, which asks for the next page as
+         *     `cursor` with the same `session_id`; it is null on the last page. A page starts where the one
+         *     before ended, so that reading every page lists each attempt once. Attempts are in the order
+         *     they started, and listed once they end: one under way when a page is read may later take its
+         *     place before that page's end. To wait for an attempt, read again from the first page.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -607,11 +618,16 @@ export interface components {
         };
         /**
          * DeliveryList
-         * @description Every delivery attempt of the account, oldest first.
+         * @description A page of the account's delivery attempts, oldest first.
          */
         DeliveryList: {
-            /** @description The attempts. */
+            /** @description The attempts, at most `limit`. */
             data: components["schemas"]["Delivery"][];
+            /**
+             * @description The `cursor` that asks for the next page; null on the last page.
+             * @example MTc5NTI1NjQwMDAwMC40Mi4xLkVlWG9QcTZ4b1JLaUZGRFE
+             */
+            next_cursor: string | null;
         };
         /**
          * @description `request`: the account's requests to the contract's six operations (not the control API's); `delivery`: the account's webhook deliveries.
@@ -1067,6 +1083,10 @@ export interface operations {
             query?: {
                 /** @description Only the attempts of this session's events. A session the account does not have gives none. */
                 session_id?: components["schemas"]["SessionId"];
+                /** @description How many attempts the page holds at most. */
+                limit?: number;
+                /** @description Where the page starts: the `next_cursor` of the page before, as it was given, with the same `session_id`; without it, the first page. Opaque: one that is not as this sandbox gave it (cut, edited, or given to another account or for another `session_id`) answers 422 naming `cursor`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1084,7 +1104,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `session_id` cannot be a session's identifier (empty, or over 64 characters). */
+            /** @description The `session_id` cannot be a session's identifier (empty, or over 64 characters), the `limit` is not a whole number from 1 to 100, or the `cursor` is not one this sandbox gave. */
             422: {
                 headers: {
                     [name: string]: unknown;

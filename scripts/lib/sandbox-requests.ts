@@ -15,7 +15,8 @@ export interface RequestEntry {
   operationId: string;
   method: string;
   path: string;
-  parameters: Array<{ name: string; in: "query" | "path" | "header"; required: boolean; schema: Json }>;
+  /** `integer`: the document types it as an integer, which the request carries as text. */
+  parameters: Array<{ name: string; in: "query" | "path" | "header"; required: boolean; schema: Json; integer: boolean }>;
   body?: Json;
   /** The statuses its responses document. */
   statuses: string[];
@@ -25,7 +26,8 @@ export function requestEntries(document: RequestEntry["document"], bundle: Json)
   return operationsOf(bundle).map(({ path, method, operation: op }) => {
     const parameters = [...(bundle.paths[path].parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => {
       const resolved = resolveRef<Json>(bundle, p);
-      return { name: resolved.name, in: resolved.in, required: !!resolved.required, schema: resolved.schema };
+      const integer = resolveRef<Json>(bundle, resolved.schema).type === "integer";
+      return { name: resolved.name, in: resolved.in, required: !!resolved.required, schema: resolved.schema, integer };
     });
     const body = op.requestBody?.content?.["application/json"]?.schema;
     return {
@@ -50,6 +52,27 @@ const parametersSchema = (e: RequestEntry): Json => ({
   properties: Object.fromEntries(e.parameters.map((p) => [p.name, p.schema])),
   required: e.parameters.filter((p) => p.required).map((p) => p.name),
 });
+
+/** The parameters' validator: an integer parameter is checked as the number its text spells (see `asNumbers` below). */
+const parametersValidator = (e: RequestEntry) => {
+  const integers = e.parameters.filter((p) => p.integer).map((p) => p.name);
+  const validate = validatorName(parametersDef(e));
+  return integers.length === 0 ? validate : `asNumbers(${validate}, ${JSON.stringify(integers)})`;
+};
+
+// A request carries its parameters as text: an integer one is checked as the number it spells, so that its bounds are
+// checked and named (`must be <= 100`), and text that spells none fails as not an integer.
+const AS_NUMBERS = `
+function asNumbers(validate, integers) {
+  const check = (parameters) => {
+    const typed = { ...parameters };
+    for (const name of integers) if (/^-?\\d+$/.test(typed[name] ?? "")) typed[name] = Number(typed[name]);
+    const valid = validate(typed);
+    check.errors = validate.errors;
+    return valid;
+  };
+  return check;
+}`;
 
 const rewriteRefs = (schema: Json): Json => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"#/$defs/'));
 
@@ -77,13 +100,14 @@ export function sandboxRequestsModule(bundles: { contract: string; sandbox: stri
       `    method: ${JSON.stringify(e.method)},`,
       `    path: ${JSON.stringify(e.path)},`,
       `    parameters: ${JSON.stringify(e.parameters.map((p) => ({ name: p.name, in: p.in })))},`,
-      `    validateParameters: ${validatorName(parametersDef(e))},`,
+      `    validateParameters: ${parametersValidator(e)},`,
       `    validateBody: ${e.body ? validatorName(bodyDef(e)) : "null"},`,
       `    statuses: ${JSON.stringify(e.statuses)},`,
       "  },",
     ].join("\n"),
   );
   const appendix = [
+    AS_NUMBERS,
     "",
     "export const operations = [",
     ...table,
@@ -129,7 +153,7 @@ export function sandboxRequestsDeclarations(bundles: { contract: string; sandbox
     "  /** The path template, as the document spells it. */",
     "  path: string;",
     '  parameters: ReadonlyArray<{ name: string; in: "query" | "path" | "header" }>;',
-    "  /** Checks the parameters, as one object keyed by parameter name. */",
+    "  /** Checks the parameters as the request carries them, text keyed by parameter name; an integer one as the number it spells. */",
     "  validateParameters: RequestValidator;",
     "  /** Checks the JSON body; null when the operation takes none. */",
     "  validateBody: RequestValidator | null;",

@@ -42,5 +42,7 @@ export const PATHS = {
   faults: pathTo("/_sandbox/v1/faults"),
   fault: (id: string) => pathTo("/_sandbox/v1/faults/{fault_id}", { fault_id: id }),
   requests: pathTo("/_sandbox/v1/requests"),
-  deliveries: (sessionId: string) => `${pathTo("/_sandbox/v1/deliveries")}?${new URLSearchParams({ session_id: sessionId })}`,
+  /** A page of the session's delivery log: the first, or the one a page's `next_cursor` asks for. */
+  deliveries: (sessionId: string, cursor?: string) =>
+    `${pathTo("/_sandbox/v1/deliveries")}?${new URLSearchParams({ session_id: sessionId, ...(cursor === undefined ? {} : { cursor }) })}`,
 } as const;

@@ -73,12 +73,23 @@ export class SandboxAccount {
   async quiet(sessionId: string, url: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { json } = await this.#target.call("GET", PATHS.deliveries(sessionId));
-      const attempts = (json.data as Attempt[]).filter((attempt) => attempt.url === url);
+      const attempts = (await this.#attemptsOf(sessionId)).filter((attempt) => attempt.url === url);
       const last = new Map<string, Attempt>(attempts.map((attempt) => [attempt.event_id, attempt]));
       const pending = [...last.values()].some((a) => a.status === "failed" && a.next_attempt_at !== undefined);
       if (!pending || Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+  }
+
+  /** Every attempt of the session's events, oldest first: each page of its delivery log, to the last. */
+  async #attemptsOf(sessionId: string): Promise<Attempt[]> {
+    const attempts: Attempt[] = [];
+    let cursor: string | undefined;
+    do {
+      const { json } = await this.#target.call("GET", PATHS.deliveries(sessionId, cursor));
+      attempts.push(...(json.data as Attempt[]));
+      cursor = json.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+    return attempts;
   }
 }

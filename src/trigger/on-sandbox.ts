@@ -115,13 +115,20 @@ export async function triggerOnSandbox(
 
   const seen = new Set<string>();
   const report = async () => {
-    const { data } = await sandbox.GET("/_sandbox/v1/deliveries", { params: { query: { session_id: session } } });
-    for (const attempt of data?.data ?? [])
+    // The session's whole log, page after page.
+    const attempts = [];
+    let cursor: string | undefined;
+    do {
+      const { data } = await sandbox.GET("/_sandbox/v1/deliveries", { params: { query: { session_id: session, cursor } } });
+      attempts.push(...(data?.data ?? []));
+      cursor = data?.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+    for (const attempt of attempts)
       if (!seen.has(`${attempt.event_id} ${attempt.attempt}`)) {
         seen.add(`${attempt.event_id} ${attempt.attempt}`);
         onAttempt?.(attempt);
       }
-    return data?.data ?? [];
+    return attempts;
   };
   // Each step, then a second on the account's clock: the deliveries it made due are made before the report.
   const advance = async (seconds: number) => {

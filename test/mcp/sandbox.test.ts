@@ -51,6 +51,8 @@ describe("payin-mcp against a sandbox", () => {
     // The order the description says: oldest first.
     expect(attempts.map((a) => a.attempted_at)).toEqual(attempts.map((a) => a.attempted_at).sort());
     expect(listed.text).toMatch(/oldest first/);
+    // One page holds them all: nothing follows.
+    expect(listed.structured.next_cursor).toBeNull();
 
     const created = attempts.find((a) => a.event_type === "session-created")!;
     const resent = await agent.call("resend_event", { event_id: created.event_id });

@@ -104,7 +104,16 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     const event = (await other.outbox.get((await other.accounts.forToken(account.token)).id, first.event_id))!;
     const terms = { claim: "other", untilMs: Date.now() + 10_000, dueByMs: Number.MAX_SAFE_INTEGER };
     expect(await other.outbox.claimOne(event.seq, terms)).toMatchObject({ seq: event.seq });
-    const attempt = { ...event, eventId: event.id, attempt: 2, url: receiver.url, responseStatus: 204, error: null, succeeded: true };
+    const attempt = {
+      ...event,
+      eventId: event.id,
+      eventSeq: event.seq,
+      attempt: 2,
+      url: receiver.url,
+      responseStatus: 204,
+      error: null,
+      succeeded: true,
+    };
     const sent = { requestHeaders: {}, responseFirstBytes: null };
     const record = async () =>
       (

@@ -59,7 +59,7 @@ async function setUp(transport: Transport) {
   };
   /** Resolves once `count` attempts are recorded. */
   const recorded = (count: number) =>
-    expect.poll(async () => (await store.outbox.attempts(account.id)).length, { timeout: 10_000 }).toBe(count);
+    expect.poll(async () => (await store.outbox.attemptsPage(account.id, { limit: 100 })).length, { timeout: 10_000 }).toBe(count);
   return { store, account, url, secret, paidSession, advance, recorded };
 }
 
@@ -106,7 +106,7 @@ describe("a transport other than HTTP", () => {
     }
 
     // The log holds what the transport reported, and the schedule's delays from each failed attempt's end.
-    const log = await store.outbox.attempts(account.id);
+    const log = await store.outbox.attemptsPage(account.id, { limit: 100 });
     expect(log.map((a) => [a.type, a.attempt, a.response_status, a.error, a.succeeded])).toEqual([
       ["session-created", 1, null, "No listener is connected.", 0],
       ["session-created", 2, 500, "The receiver answered 500.", 0],
@@ -130,7 +130,7 @@ describe("a transport other than HTTP", () => {
     await recorded(1);
     await advance(10);
     await advance(400);
-    const log = await store.outbox.attempts(account.id);
+    const log = await store.outbox.attemptsPage(account.id, { limit: 100 });
     expect(log.map((a) => [a.type, a.attempt])).toEqual([
       ["session-created", 1],
       ["session-created", 2],

@@ -46,7 +46,17 @@ export function accountOn(baseUrl: string, token = `test-${crypto.randomUUID()}`
     },
     simulate: (sessionId: string, body: unknown) => call("POST", `/_sandbox/v1/payment-sessions/${sessionId}/simulate`, body),
     advance: (seconds: number) => call("POST", "/_sandbox/v1/clock/advance", { seconds }),
-    deliveries: async () => (await call("GET", "/_sandbox/v1/deliveries")).body.data as any[],
+    /** The account's whole delivery log, oldest first: every page, following `next_cursor` to the last. */
+    async deliveries() {
+      const attempts: any[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await call("GET", `/_sandbox/v1/deliveries${cursor === null ? "" : `?cursor=${cursor}`}`);
+        attempts.push(...page.body.data);
+        cursor = page.body.next_cursor;
+      } while (cursor !== null);
+      return attempts;
+    },
     transaction: (id: string) => call("GET", `/api/v1/earn/transactions/${id}/`),
   };
 }

@@ -172,20 +172,26 @@ export const advanceClock: Tool = {
 
 export const listDeliveries: Tool = {
   name: "list_deliveries",
-  description: "On a sandbox: the webhook attempts of a session or the account, oldest first, with the endpoint's answers.",
-  inputSchema: inputShape({ session_id: SESSION_ID }, ["session_id"]),
-  outputSchema: shape({ attempts: { type: "array", items: OBJECT } }),
+  description:
+    "On a sandbox: the webhook attempts of a session or the account, oldest first, with the endpoint's answers; " +
+    "100 a call, next_cursor as cursor for more.",
+  inputSchema: inputShape({ session_id: SESSION_ID, cursor: STRING }, ["session_id", "cursor"]),
+  outputSchema: shape({ attempts: { type: "array", items: OBJECT }, next_cursor: { type: ["string", "null"] } }),
   annotations: { readOnlyHint: true },
-  async run({ session_id }, { target }) {
+  async run({ session_id, cursor }, { target }) {
     const api = clientsOf(target);
     if (!api) return needsService();
-    const listed = await api.sandbox.GET("/_sandbox/v1/deliveries", { params: { query: session_id ? { session_id } : {} } });
+    const query = { ...(session_id ? { session_id } : {}), ...(cursor ? { cursor } : {}) };
+    const listed = await api.sandbox.GET("/_sandbox/v1/deliveries", { params: { query } });
     if (isNotSandbox(listed.response.status, listed.error)) return notSandbox(target, "list_deliveries");
     if (listed.error) return problemAnswer("List deliveries", listed.response.status, listed.error);
-    const attempts = listed.data!.data;
+    // A page: an agent reads on only when it needs to, rather than take a long log into its context at once.
+    const { data: attempts, next_cursor } = listed.data!;
     if (attempts.length) {
       const failed = attempts.filter((a) => a.status === "failed").length;
-      return answer(`${attempts.length} attempts, oldest first: ${attempts.length - failed} succeeded, ${failed} failed.`, { attempts });
+      const more = next_cursor === null ? "" : ` More follow: list_deliveries with cursor ${next_cursor}.`;
+      const line = `${attempts.length} attempts, oldest first: ${attempts.length - failed} succeeded, ${failed} failed.${more}`;
+      return answer(line, { attempts, next_cursor });
     }
     // No attempt: say why, when the account has nowhere to send its events.
     const hook = await api.payin.GET("/webhooks");
@@ -193,7 +199,7 @@ export const listDeliveries: Tool = {
       hook.response.status === 404
         ? "the account has no webhook URL, so its events wait for one: register_webhook, then advance_clock"
         : "no event of these was due yet: advance_clock makes what is due";
-    return answer(`No attempts: ${why}.`, { attempts });
+    return answer(`No attempts: ${why}.`, { attempts, next_cursor });
   },
 };
 

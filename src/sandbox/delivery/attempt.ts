@@ -48,10 +48,11 @@ export async function makeAttempt(
   const responseStatus = "status" in result ? result.status : null;
   // A transport never hands over a 1xx as the answer.
   const error = "error" in result ? result.error : responseStatus! > 299 ? `The receiver answered ${responseStatus}.` : null;
-  const { accountId, id: eventId, sessionId } = event;
+  const { accountId, id: eventId, seq: eventSeq, sessionId } = event;
   return {
     accountId,
     eventId,
+    eventSeq,
     sessionId,
     attempt,
     url: result.to ?? event.url!,

@@ -349,6 +349,38 @@ export const sqliteMigrations: readonly string[] = [
   ALTER TABLE delivery_attempts ADD COLUMN request_headers TEXT;
   ALTER TABLE delivery_attempts ADD COLUMN response_first_bytes TEXT;
   `,
+  // The delivery log a page at a time (GET /_sandbox/v1/deliveries?cursor=): a page is read from an index in the log's
+  // order (the attempt's time, its event's number, the attempt's number) from where the page before ended, so that a
+  // long log costs each page the same. Each attempt keeps its event's number for that (NOT NULL: SQLite adds no such
+  // column to a table, so the table is made again; an attempt without its event was never listed, and is left out).
+  // And the dashboard's newest events of an account, read backwards from an index rather than sorted.
+  `
+  ALTER TABLE delivery_attempts RENAME TO delivery_attempts_old;
+  CREATE TABLE delivery_attempts (
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    event_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    response_status INTEGER,
+    error TEXT,
+    succeeded INTEGER NOT NULL,
+    attempted_at_ms INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    next_attempt_at_ms INTEGER,
+    faults TEXT,
+    request_headers TEXT,
+    response_first_bytes TEXT,
+    event_seq INTEGER NOT NULL,
+    PRIMARY KEY (account_id, event_id, attempt)
+  ) WITHOUT ROWID;
+  INSERT INTO delivery_attempts
+    SELECT d.account_id, d.event_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, d.attempted_at_ms, d.duration_ms,
+      d.next_attempt_at_ms, d.faults, d.request_headers, d.response_first_bytes, e.seq
+    FROM delivery_attempts_old d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id;
+  DROP TABLE delivery_attempts_old;
+  CREATE INDEX delivery_attempts_by_account ON delivery_attempts (account_id, attempted_at_ms, event_seq, attempt);
+  CREATE INDEX events_by_account ON events (account_id, seq);
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -520,5 +552,14 @@ export const postgresMigrations: readonly string[] = [
   `
   ALTER TABLE delivery_attempts ADD COLUMN request_headers TEXT;
   ALTER TABLE delivery_attempts ADD COLUMN response_first_bytes TEXT;
+  `,
+  // The delivery log a page at a time, and the dashboard's newest events: see the SQLite migration of the same name.
+  `
+  ALTER TABLE delivery_attempts ADD COLUMN event_seq BIGINT;
+  UPDATE delivery_attempts d SET event_seq = e.seq FROM events e WHERE e.account_id = d.account_id AND e.id = d.event_id;
+  DELETE FROM delivery_attempts WHERE event_seq IS NULL;
+  ALTER TABLE delivery_attempts ALTER COLUMN event_seq SET NOT NULL;
+  CREATE INDEX delivery_attempts_by_account ON delivery_attempts (account_id, attempted_at_ms, event_seq, attempt);
+  CREATE INDEX events_by_account ON events (account_id, seq);
   `,
 ];

@@ -57,6 +57,8 @@ export interface NewEvent {
 export interface Attempt {
   accountId: number;
   eventId: string;
+  /** Its event's number: the delivery log's order after the attempt's time. */
+  eventSeq: number;
   sessionId: string;
   attempt: number;
   url: string;
@@ -94,6 +96,14 @@ export interface AttemptRow {
   /** The request's headers as JSON; null for an attempt an older sandbox recorded. */
   request_headers: string | null;
   response_first_bytes: string | null;
+  event_seq: number;
+}
+
+/** Where a page of the delivery log starts: after this attempt, in the log's order (its time, its event's number, its own). */
+export interface LogPosition {
+  attemptedAtMs: number;
+  eventSeq: number;
+  attempt: number;
 }
 
 /** What a claim holds: this process's name for its claims, until when, and the real time events must be due by. */
@@ -189,21 +199,21 @@ const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? A
 // still share a number, and one record is kept.
 const ATTEMPT_COLUMNS =
   "account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults, " +
-  "request_headers, response_first_bytes";
+  "request_headers, response_first_bytes, event_seq";
 const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?";
 // What an attempt leaves, written only by the process whose claim it was: the event delivered, failed, or due again.
 const AFTER_ATTEMPT = "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL";
 const FINISH_SQLITE = `${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?`;
 // PostgreSQL: the outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts
 // see the rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state,
-// attempts, due, account, event, claim; the attempt's 13 values; claim, until, whether to claim the next, due by, now.
+// attempts, due, account, event, claim; the attempt's 14 values; claim, until, whether to claim the next, due by, now.
 const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?
     RETURNING seq, account_id, session_id, state),
   recorded AS (INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
     SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
-      CAST(? AS BIGINT), ?, ?, ? FROM done ON CONFLICT DO NOTHING),
+      CAST(? AS BIGINT), ?, ?, ?, CAST(? AS BIGINT) FROM done ON CONFLICT DO NOTHING),
   following AS (
     UPDATE events n SET claim = ?, claim_until_ms = ? FROM done, ${JOINED("n")}
     AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ?
@@ -227,15 +237,30 @@ const GET = `SELECT ${KEY}, id, type, state, attempts FROM events WHERE account_
 const AGAIN =
   "UPDATE events SET state = 'pending', due_ms = ?, claim = NULL, claim_until_ms = NULL WHERE account_id = ? AND id = ? RETURNING attempts";
 
-const ATTEMPTS =
-  "SELECT d.event_id, e.type, e.session_id, e.transaction_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
-  `d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults, d.request_headers, d.response_first_bytes
-   FROM delivery_attempts d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id`;
-const ATTEMPTS_ORDER = "ORDER BY d.attempted_at_ms, e.seq, d.attempt";
-const ACCOUNT_ATTEMPTS = `${ATTEMPTS} WHERE d.account_id = ? ${ATTEMPTS_ORDER}`;
-const SESSION_ATTEMPTS = `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = ? ${ATTEMPTS_ORDER}`;
-const EVENTS_ATTEMPTS = (count: number) =>
-  `${ATTEMPTS} WHERE d.account_id = ? AND d.event_id IN (${Array(count).fill("?").join(", ")}) ${ATTEMPTS_ORDER}`;
+const ATTEMPT_FIELDS =
+  "d.event_id, e.type, e.session_id, e.transaction_id, d.attempt, d.url, d.response_status, d.error, d.succeeded, " +
+  "d.attempted_at_ms, d.duration_ms, d.next_attempt_at_ms, d.faults, d.request_headers, d.response_first_bytes, d.event_seq";
+const WITH_EVENT = "JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id";
+const ATTEMPTS = `SELECT ${ATTEMPT_FIELDS} FROM delivery_attempts d ${WITH_EVENT}`;
+// The log's order, which the account's index (delivery_attempts_by_account) holds: a page is read from it from where the
+// page before ended, never skipped to by OFFSET, so that no page of a long log costs more than its own length.
+const LOG_ORDER = "ORDER BY d.attempted_at_ms, d.event_seq, d.attempt";
+const AFTER = " AND (d.attempted_at_ms, d.event_seq, d.attempt) > (?, ?, ?)";
+/** A page of the account's log; parameters: account, the position's three when `after`, limit. */
+const ACCOUNT_PAGE = (after: boolean) => `${ATTEMPTS} WHERE d.account_id = ?${after ? AFTER : ""} ${LOG_ORDER} LIMIT ?`;
+/** A page of one session's: its events found by the session's index, their attempts by key; parameters: account, session, then as above. */
+const SESSION_PAGE = (after: boolean) =>
+  `${ATTEMPTS} WHERE e.account_id = ? AND e.session_id = ?${after ? AFTER : ""} ${LOG_ORDER} LIMIT ?`;
+/**
+ * The newest attempts of each of `count` events, at most `?` each, read backwards by key before the join (which would
+ * have them sorted); parameters: account, event, how many, for each.
+ */
+const NEWEST_OF_EVENTS = (count: number) => {
+  const newest = (i: number) =>
+    `SELECT * FROM (SELECT * FROM delivery_attempts WHERE account_id = ? AND event_id = ? ORDER BY attempt DESC LIMIT ?) AS event${i}`;
+  const each = Array.from({ length: count }, (_, i) => newest(i)).join(" UNION ALL ");
+  return `SELECT ${ATTEMPT_FIELDS} FROM (${each}) AS d ${WITH_EVENT} ${LOG_ORDER}`;
+};
 
 const loaded = (row: LoadedRow): DueEvent => ({
   ...row,
@@ -259,6 +284,7 @@ const attemptValues = (a: Attempt) => [
   a.faults.length > 0 ? a.faults.join(",") : null,
   JSON.stringify(a.requestHeaders),
   a.responseFirstBytes,
+  a.eventSeq,
 ];
 
 export class Outbox {
@@ -442,11 +468,16 @@ export class Outbox {
     return (await this.#db.get<{ attempts: number }>(AGAIN, nowMs, accountId, id))?.attempts;
   }
 
-  /** The account's delivery attempts, oldest first; only those of one session's events when `sessionId` is given. */
-  attempts(accountId: number, sessionId?: string): Promise<AttemptRow[]> {
-    return sessionId === undefined
-      ? this.#db.all<AttemptRow>(ACCOUNT_ATTEMPTS, accountId)
-      : this.#db.all<AttemptRow>(SESSION_ATTEMPTS, accountId, sessionId);
+  /**
+   * A page of the account's delivery log, oldest first, only one session's attempts with `sessionId`: at most `limit`,
+   * those after `after` (the first page without).
+   */
+  attemptsPage(accountId: number, page: { sessionId?: string; after?: LogPosition; limit: number }): Promise<AttemptRow[]> {
+    const { sessionId, after, limit } = page;
+    const filter = sessionId === undefined ? [accountId] : [accountId, sessionId];
+    const start = after === undefined ? [] : [after.attemptedAtMs, after.eventSeq, after.attempt];
+    const sql = sessionId === undefined ? ACCOUNT_PAGE(after !== undefined) : SESSION_PAGE(after !== undefined);
+    return this.#db.all<AttemptRow>(sql, ...filter, ...start, limit);
   }
 
   /** The events of these numbers, as claimed: what their attempts need. */
@@ -459,8 +490,12 @@ export class Outbox {
     return events;
   }
 
-  /** The attempts of the account's events `eventIds` (the dashboard's page of them), oldest first. */
-  async attemptsOf(accountId: number, eventIds: readonly string[]): Promise<AttemptRow[]> {
-    return eventIds.length === 0 ? [] : this.#db.all<AttemptRow>(EVENTS_ATTEMPTS(eventIds.length), accountId, ...eventIds);
+  /**
+   * The newest attempts of the account's events `eventIds` (the dashboard's page of them), at most `perEvent` of each
+   * however often one was sent again, oldest first.
+   */
+  async newestAttemptsOf(accountId: number, eventIds: readonly string[], perEvent: number): Promise<AttemptRow[]> {
+    if (eventIds.length === 0) return [];
+    return this.#db.all<AttemptRow>(NEWEST_OF_EVENTS(eventIds.length), ...eventIds.flatMap((id) => [accountId, id, perEvent]));
   }
 }

@@ -1,7 +1,13 @@
-// GET /_sandbox/v1/deliveries: every webhook attempt of the account, or of one session's events, oldest first.
+// GET /_sandbox/v1/deliveries: the account's webhook attempts, or one session's, oldest first, a page at a time.
+import { validationProblem } from "../../../lib/problem.ts";
 import { isoTime } from "../../../lib/time.ts";
+import { refusal } from "../answer.ts";
 import type { Operation } from "../operation.ts";
 import type { AttemptRow } from "../../store/outbox.ts";
+import { cursorAfter, positionOf } from "./delivery-cursor.ts";
+
+/** The attempts a page holds when `limit` is not given: as many as it may. */
+const PAGE_SIZE = 100;
 
 export function delivery(row: AttemptRow) {
   return {
@@ -23,6 +29,23 @@ export function delivery(row: AttemptRow) {
 
 export const listDeliveries: Operation = {
   async handle({ account, parameters }, { store }) {
-    return { status: 200, body: { data: (await store.outbox.attempts(account.id, parameters.session_id)).map(delivery) } };
+    const { session_id: sessionId, cursor } = parameters;
+    const scope = { accountId: account.id, sessionId };
+    const after = cursor === undefined ? undefined : positionOf(cursor, scope);
+    if (cursor !== undefined && after === undefined)
+      return refusal(
+        validationProblem([{ field: "cursor", message: "is not a next_cursor this sandbox gave for this account and session_id" }]),
+      );
+    // The schema took it as a whole number from 1 to 100.
+    const limit = parameters.limit === undefined ? PAGE_SIZE : Number(parameters.limit);
+    // One more than the page: whether another page follows.
+    const rows = await store.outbox.attemptsPage(account.id, { sessionId, after, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const next =
+      rows.length > limit && last
+        ? cursorAfter({ attemptedAtMs: last.attempted_at_ms, eventSeq: last.event_seq, attempt: last.attempt }, scope)
+        : null;
+    return { status: 200, body: { data: page.map(delivery), next_cursor: next } };
   },
 };

@@ -16,7 +16,7 @@ export const redeliverEvent: WaitingOperation = {
     // Somewhere to send it: a registered URL, or a listener connected (decision D23).
     if (!(await store.webhooks.get(account.id))?.url && !(await store.listeners.active(account.id))) return refusal(nowhereToSend());
     const made = await dispatcher.redeliver(event);
-    const attempt = (await store.outbox.attempts(account.id, event.sessionId)).filter((a) => a.event_id === id).at(-1);
+    const [attempt] = await store.outbox.newestAttemptsOf(account.id, [id], 1);
     // Gone meanwhile: the account was reset while the redelivery waited (or the sandbox closed, and no one hears).
     return made && attempt ? { status: 200, body: delivery(attempt) } : notFound();
   },

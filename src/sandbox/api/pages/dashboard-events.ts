@@ -2,12 +2,16 @@
 // rebuilt from the event's facts by the builder that made it (delivery/payload.ts: the facts never
 // change, so the body is the one signed), and each attempt's request headers (its own timestamp
 // and signature), the answer's status, time and first bytes. A hosted sandbox keeps no answer's
-// bytes (decision D21), and shows none that an older run might have kept.
+// bytes (decision D21), and shows none that an older run might have kept. Of an event sent again
+// and again, only its newest attempts: the page costs the same however long its log.
 import { isoTime } from "../../../lib/time.ts";
 import { payloadOf } from "../../delivery/payload.ts";
 import type { EventFilter, Outcome } from "../../store/event-log.ts";
 import type { AttemptRow } from "../../store/outbox.ts";
 import type { Store } from "../../store/index.ts";
+
+/** The attempts shown of each event, its newest: the delivery log (GET /_sandbox/v1/deliveries) has every one. */
+export const ATTEMPTS_SHOWN = 10;
 
 export interface DashboardAttempt {
   attempt: number;
@@ -36,7 +40,10 @@ export interface DashboardEvent {
   created_at: string;
   /** The body every attempt sent. */
   body: string;
+  /** Its newest attempts, at most ATTEMPTS_SHOWN, oldest first. */
   attempts: DashboardAttempt[];
+  /** How many attempts were made of it. */
+  attempt_count: number;
 }
 
 const attemptOf = (row: AttemptRow, hosted: boolean): DashboardAttempt => ({
@@ -63,9 +70,10 @@ export async function dashboardEvents(
 ): Promise<DashboardEvent[]> {
   const events = await store.eventLog.list(accountId, filter, limit);
   const attempts = new Map<string, DashboardAttempt[]>();
-  for (const row of await store.outbox.attemptsOf(
+  for (const row of await store.outbox.newestAttemptsOf(
     accountId,
     events.map((event) => event.id),
+    ATTEMPTS_SHOWN,
   ))
     attempts.set(row.event_id, [...(attempts.get(row.event_id) ?? []), attemptOf(row, hosted)]);
   return events.map((event) => ({
@@ -78,5 +86,6 @@ export async function dashboardEvents(
     created_at: isoTime(event.createdAtMs),
     body: payloadOf(event),
     attempts: attempts.get(event.id) ?? [],
+    attempt_count: event.attempts,
   }));
 }

@@ -9,7 +9,7 @@ import { accountNow } from "../../flow/clock.ts";
 import { runDueWork } from "../../flow/due-work.ts";
 import { FAILURE_REASONS } from "../../flow/failure-reasons.ts";
 import type { Contact } from "../../store/counterparties.ts";
-import { OUTCOMES } from "../../store/event-log.ts";
+import { FILTER_REACH, OUTCOMES } from "../../store/event-log.ts";
 import type { SessionRecord } from "../../store/sessions.ts";
 import type { Answer } from "../answer.ts";
 import type { Sandbox } from "../operation.ts";
@@ -34,6 +34,8 @@ export interface DashboardData {
   /** The filter of the events listed, as far as the query's was valid, and what was wrong with the rest. */
   filter: FilterQuery;
   filter_errors: FieldError[];
+  /** How many of the account's newest events a filter by type or outcome, without a session, looks among. */
+  filter_reach: number;
   /** What the filter's form offers. */
   event_types: readonly string[];
   outcomes: readonly string[];
@@ -64,6 +66,7 @@ export async function showDashboard(call: PageCall, sandbox: Sandbox): Promise<A
     events: await dashboardEvents(store, account.id, filter, LIMIT, destinations.hosted),
     filter: applied,
     filter_errors: errors,
+    filter_reach: FILTER_REACH,
     event_types: EVENT_TYPES,
     outcomes: OUTCOMES,
     failure_reasons: FAILURE_REASONS,

@@ -55,12 +55,16 @@ function eventOf(event: DashboardEvent, data: DashboardData, focus: { id?: strin
   const kept = Object.entries(data.filter).map(([name, value]) => `<input type="hidden" name="${e(name)}" value="${e(value)}">`);
   const transaction = event.transaction_id ? `, transaction ${code(event.transaction_id)}` : "";
   const about = `About session <a href="${e(viewUrl({ session: event.session_id }))}#events">${code(event.session_id)}</a>${transaction}`;
-  const count = `${event.attempts.length} attempt${event.attempts.length === 1 ? "" : "s"}`;
+  const count = `${event.attempt_count} attempt${event.attempt_count === 1 ? "" : "s"}`;
   // Newest first: the attempt a Resend made is the first thing under the event it brings the reader back to.
   const newestFirst = event.attempts.map((a) => attemptOf(a, event.body, data.hosted)).reverse();
+  // Only the newest of an event sent again and again: the delivery log has the others.
+  const older = event.attempt_count - event.attempts.length;
+  const log = code(`GET /_sandbox/v1/deliveries?session_id=${event.session_id}`);
+  const rest = older > 0 ? `<p class="muted">${older} older attempt${older === 1 ? "" : "s"} not shown: ${log} lists every one.</p>` : "";
   const attempts =
     newestFirst.length > 0
-      ? `<h3>Attempts, newest first</h3><ol class="attempts">${newestFirst.join("")}</ol>`
+      ? `<h3>Attempts, newest first</h3><ol class="attempts">${newestFirst.join("")}</ol>${rest}`
       : `<h3>Its body, when it is sent</h3><pre>${e(event.body)}</pre>`;
   const state = `<span class="outcome ${OUTCOME_CLASS[event.outcome] ?? ""}">${e(event.outcome)}</span><span class="muted">${count}</span>`;
   const summary =
@@ -82,10 +86,15 @@ export function eventsSection(data: DashboardData, focus: { id?: string; message
   const kept = "of each answer it keeps the status and the time, never the body or the headers (decision D21)";
   const hosted = data.hosted ? `<p class="muted">This sandbox is hosted: ${kept}.</p>` : "";
   const filtered = Object.keys(data.filter).length > 0;
+  const { type, outcome, session } = data.filter;
+  const reach =
+    (type || outcome) && !session
+      ? `<p class="muted">The filter looks among the account's newest ${data.filter_reach.toLocaleString("en-US")} events.</p>`
+      : "";
   const list =
     data.events.length > 0
       ? `<ol class="events">${data.events.map((event) => eventOf(event, data, focus)).join("")}</ol>`
       : `<p>${filtered ? "No event matches this filter." : "No event yet."}</p>`;
   return `<section id="events"><h2>Events and their deliveries</h2>${targetLine(data)}${hosted}${filterForm(data)}
-${note(wrong ? { ok: false, text: `Not applied: ${wrong}.` } : undefined)}${list}</section>`;
+${note(wrong ? { ok: false, text: `Not applied: ${wrong}.` } : undefined)}${reach}${list}</section>`;
 }
