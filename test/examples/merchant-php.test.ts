@@ -1,4 +1,5 @@
-// The PHP merchant sample (examples/merchant-php/: php -S with four workers, stream contexts, state in files under flock), as a merchant runs it.
+// The PHP merchant sample (examples/merchant-php/: php -S with four workers, stream contexts, state in files under
+// flock), as a merchant runs it.
 import { describeMerchantSample } from "./support/merchant-sample.ts";
 
 describeMerchantSample({
