@@ -3,6 +3,7 @@
 /** The title of each problem code the documents show. */
 export const problemTitles: Readonly<Record<string, string>> = {
   "counterparty_exists": "Counterparty already exists",
+  "delivery_answered": "Delivery answered already",
   "idempotency_key_reused": "Idempotency key reused",
   "internal_error": "Internal error",
   "malformed_request": "Malformed request",

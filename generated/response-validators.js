@@ -10231,6 +10231,26 @@ const responses = [
 		operationId: "answerDelivery",
 		method: "POST",
 		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "404",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
+		status: "409",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "answerDelivery",
+		method: "POST",
+		path: "/_sandbox/v1/listen/deliveries/{delivery_id}",
 		status: "413",
 		mediaType: "application/problem+json",
 		validateBody: validate_advanceClock_400_body,

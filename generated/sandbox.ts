@@ -280,7 +280,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a delivery
-         * @description What the listener's local endpoint answered to a delivery of its stream, or why it gave no answer: the attempt's answer, as any endpoint's (a 2xx acknowledges; anything else, or an error, is retried on the schedule with the same `webhook-id`). Any process of the sandbox takes it. An answer to a delivery that is not waiting for one (answered already, given up on, another account's) changes nothing.
+         * @description What the listener's local endpoint answered to a delivery of its stream, or why it gave no answer: the attempt's answer, as any endpoint's (a 2xx acknowledges; anything else, or an error, is retried on the schedule with the same `webhook-id`). Any process of the sandbox takes it. A delivery is answered once: an answer to one that is not waiting for one is refused and changes nothing, `404` for a delivery given up on or none of the account's, `409` for one answered already. Answers never count against `--rate-limit`.
          */
         post: operations["answerDelivery"];
         delete?: never;
@@ -1399,6 +1399,24 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description No delivery with this id waits for an answer from the account's listener: its attempt was given up on (the sandbox's delivery timeout and five seconds more have passed), or it is none of this account's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The delivery was answered already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The body holds neither a status nor an error, or both. */

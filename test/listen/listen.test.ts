@@ -183,8 +183,11 @@ describe("payin-listen on one sandbox", () => {
       expect((await account.call("POST", "/_sandbox/v1/listen/deliveries/dlv_unknown", body)).body.errors).toEqual([
         { field: "status", message: "give either the status the endpoint answered or the error it gave, not both nor neither" },
       ]);
-    // An answer no delivery waits for changes nothing.
-    expect((await account.call("POST", "/_sandbox/v1/listen/deliveries/dlv_unknown", { status: 204 })).status).toBe(204);
+    // An answer no delivery waits for changes nothing, and says so.
+    expect(await account.call("POST", "/_sandbox/v1/listen/deliveries/dlv_unknown", { status: 204 })).toMatchObject({
+      status: 404,
+      body: { code: "not_found", detail: expect.stringContaining("No delivery dlv_unknown of this account's listener waits") },
+    });
   });
 
   it("refuses, naming it, a server that answers 200 without a stream of events; and an answer that is not an object", async () => {

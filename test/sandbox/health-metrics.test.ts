@@ -1,8 +1,12 @@
 // What an operator of a shared sandbox watches: GET /_sandbox/health for the load
 // balancer, 503 while the database is away and from the moment the process begins to stop; and
 // GET /_sandbox/metrics in Prometheus's text format, counting requests and delivery attempts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Both take no token, so anyone may call them as often as they like: each asks the database at
+// most once a second, however many calls come, and metrics still answer while it is away.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { SqliteDatabase } from "../../src/sandbox/store/sqlite.ts";
+import { ManualClock } from "../support/manual-clock.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver } from "../support/receiver.ts";
@@ -43,15 +47,25 @@ describe("GET /_sandbox/health and /_sandbox/metrics", () => {
     await account.simulate(session.id, { outcome: "pay" });
     await account.transaction("txn_0mwxym6ierYWMFgpTgqZxwsH");
     await expect.poll(() => receiver.attempts.length).toBe(4);
-    const after = await scrape(sandbox.url);
+    // A scrape's text, and the gauges read from the database, are at most a second old: a scrape made after the requests
+    // counts them.
+    let after = "";
     const grew = (line: string) => count(after, line) - count(before, line);
-    expect({
-      created: grew('payin_sandbox_http_requests_total{operation="createPaymentSession",status="201"}'),
-      unknown: grew('payin_sandbox_http_requests_total{operation="getTransaction",status="404"}'),
-      timed: grew('payin_sandbox_http_request_duration_seconds_count{operation="createPaymentSession"}'),
-      acknowledged: grew('payin_sandbox_delivery_attempts_total{outcome="acknowledged"}'),
-      refused: grew('payin_sandbox_delivery_attempts_total{outcome="refused"}'),
-    }).toEqual({ created: 1, unknown: 1, timed: 1, acknowledged: 3, refused: 1 });
+    await expect
+      .poll(
+        async () => {
+          after = await scrape(sandbox.url);
+          return {
+            created: grew('payin_sandbox_http_requests_total{operation="createPaymentSession",status="201"}'),
+            unknown: grew('payin_sandbox_http_requests_total{operation="getTransaction",status="404"}'),
+            timed: grew('payin_sandbox_http_request_duration_seconds_count{operation="createPaymentSession"}'),
+            acknowledged: grew('payin_sandbox_delivery_attempts_total{outcome="acknowledged"}'),
+            refused: grew('payin_sandbox_delivery_attempts_total{outcome="refused"}'),
+          };
+        },
+        { timeout: 5000 },
+      )
+      .toEqual({ created: 1, unknown: 1, timed: 1, acknowledged: 3, refused: 1 });
     expect(sample(after, "payin_sandbox_accounts_active")).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'payin_sandbox_database_connections{state="waiting"}')).toBe(0);
     expect(after).toMatch(/^process_cpu_seconds_total /m);
@@ -80,15 +94,65 @@ describe.skipIf(postgresMissing)("on PostgreSQL", () => {
     cluster?.stop();
   });
 
+  it("answers metrics while the database is away, its gauges at their last values and the database said down", async () => {
+    const before = await scrape(sandbox.url);
+    expect(sample(before, "payin_sandbox_database_up")).toBe(1);
+    cluster.pause();
+    try {
+      // The gauges are read again once a second has passed.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const away = await scrape(sandbox.url);
+      expect(sample(away, "payin_sandbox_database_up")).toBe(0);
+      for (const gauge of ["payin_sandbox_outbox_due_events", "payin_sandbox_accounts_active"])
+        expect(sample(away, gauge)).toBe(sample(before, gauge));
+    } finally {
+      cluster.resume();
+    }
+    await expect.poll(async () => sample(await scrape(sandbox.url), "payin_sandbox_database_up"), { timeout: 10_000 }).toBe(1);
+  });
+
   it("answers health 503 naming the database while it is away, never the driver's words, and 200 once it is back", async () => {
     cluster.pause();
     try {
+      // The database is asked at most once a second: it is seen gone within that.
+      await expect.poll(async () => (await fetch(`${sandbox.url}/_sandbox/health`)).status, { timeout: 5000 }).toBe(503);
       const res = await fetch(`${sandbox.url}/_sandbox/health`);
       expect([res.status, (await res.json()).detail]).toEqual([503, "This sandbox process cannot reach its database."]);
     } finally {
       cluster.resume();
     }
     await expect.poll(async () => (await fetch(`${sandbox.url}/_sandbox/health`)).status, { timeout: 10_000 }).toBe(200);
+  });
+});
+
+describe("a burst of health checks and scrapes, on a clock that stands still", () => {
+  let sandbox: RunningSandbox;
+  const clock = new ManualClock();
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, clock });
+  });
+  afterAll(() => sandbox.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  it("asks the database at most once a second: 500 health checks and 200 scrapes cost a few statements", async () => {
+    const spies = (["run", "get", "all"] as const).map((name) => vi.spyOn(SqliteDatabase.prototype, name));
+    const statements = () => spies.flatMap((spy) => spy.mock.calls.map(([sql]) => sql));
+    /** The readings of the database for health and metrics: a ping, or the gauges' statement, which stands for one. */
+    const readings = () =>
+      statements().filter((sql) => sql === "SELECT 1" || sql.includes("FROM accounts WHERE last_request_ms >= ?")).length;
+    const [health, metrics] = await Promise.all([
+      Promise.all(Array.from({ length: 500 }, () => fetch(`${sandbox.url}/_sandbox/health`).then((res) => res.status))),
+      Promise.all(Array.from({ length: 200 }, () => fetch(`${sandbox.url}/_sandbox/metrics`).then((res) => res.status))),
+    ]);
+    expect([new Set(health), new Set(metrics)]).toEqual([new Set([200]), new Set([200])]);
+    // One reading for both routes, and at most the dispatcher's first look for what is due, which starts with the sandbox.
+    expect(readings()).toBe(1);
+    expect(statements().length).toBeLessThanOrEqual(2);
+    // A second later, they read it once more.
+    await clock.advance(1000);
+    await Promise.all(Array.from({ length: 20 }, () => fetch(`${sandbox.url}/_sandbox/health`)));
+    await Promise.all(Array.from({ length: 20 }, () => scrape(sandbox.url)));
+    expect(readings()).toBe(2);
   });
 });
 

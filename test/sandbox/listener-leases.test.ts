@@ -96,3 +96,88 @@ describe("a process holding 1,000 idle listeners", () => {
     expect(await store.listeners.held(untouched.accountId)).toMatchObject({ live: true });
   });
 });
+
+// A listener's answers (POST /_sandbox/v1/listen/deliveries/{delivery_id}) cost the database nothing unless one is the
+// answer a delivery waits for: an id forged, another account's, past its wait or answered already is refused in memory,
+// with no statement, no transaction and no message to the other processes. Two hubs on one database stand for two
+// processes: the listener's stream held by one, the delivery made by the other.
+describe("a listener's answers, taken by a process other than the one waiting", () => {
+  const clock = new ManualClock();
+  let store: Store;
+  const counts = { statements: 0, transactions: 0, notifications: 0 };
+  let holder: ListenerHub;
+  let sender: ListenerHub;
+  let accountId: number;
+  let otherAccountId: number;
+  let stream: AsyncIterator<ListenerEvent | string>;
+  const http: Transport = { timeoutMs: 1000, send: async () => ({ nowhere: true }) };
+  const closing = new AbortController();
+
+  beforeAll(async () => {
+    const db = await openDatabase();
+    const watched = new Proxy(db, {
+      get(target, name) {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof value !== "function") return value;
+        const counter = (
+          { run: "statements", get: "statements", all: "statements", transaction: "transactions", notify: "notifications" } as const
+        )[name as string];
+        return (...args: unknown[]) => {
+          if (counter) counts[counter]++;
+          return (value as (...args: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    store = new Store(watched, { clock });
+    [holder, sender] = [new ListenerHub(store, http), new ListenerHub(store, http)];
+    await Promise.all([holder.start(), sender.start()]);
+    accountId = (await store.accounts.lookUp("answers"))!.account.id;
+    otherAccountId = (await store.accounts.lookUp("answers-other"))!.account.id;
+    stream = (await holder.connect(accountId, null, clock.now()))[Symbol.asyncIterator]();
+    expect((await stream.next()).value).toMatchObject({ event: "ready" });
+  });
+  afterAll(async () => {
+    closing.abort();
+    await Promise.all([holder.close(), sender.close()]);
+    await store.close();
+  });
+
+  /** A delivery made by the sender, as the listener's stream gets it, and the sender's attempt that waits for its answer. */
+  async function delivery() {
+    const attempt = sender.send({ accountId, url: null, listening: true, headers: {}, body: "{}" }, closing.signal);
+    const { value } = (await stream.next()) as IteratorResult<ListenerEvent>;
+    expect(value).toMatchObject({ event: "delivery" });
+    return { id: (value.data as { delivery_id: string }).delivery_id, attempt };
+  }
+  const zero = () => Object.assign(counts, { statements: 0, transactions: 0, notifications: 0 });
+
+  it("refuses a forged id, a tampered one and another account's in memory, then takes the real one once", async () => {
+    const { id, attempt } = await delivery();
+    expect(id).toMatch(/^dlv_[A-Za-z0-9_-]{1,60}$/);
+    zero();
+    const tampered = `${id.slice(0, -1)}${id.endsWith("A") ? "B" : "A"}`;
+    for (const forged of ["dlv_unknown", tampered, `dlv_${"A".repeat(36)}`])
+      expect(await holder.answerFromListener(accountId, forged, { status: 204 })).toBe("unknown");
+    expect(await holder.answerFromListener(otherAccountId, id, { status: 204 })).toBe("unknown");
+    expect(await sender.answerFromListener(otherAccountId, id, { status: 204 })).toBe("unknown");
+    expect(counts).toEqual({ statements: 0, transactions: 0, notifications: 0 });
+
+    // The real answer, on the process that does not wait for it: one message, to the one that does.
+    expect(await holder.answerFromListener(accountId, id, { status: 204 })).toBe("taken");
+    expect(await attempt).toEqual({ status: 204, to: "urn:payin:listener" });
+    expect(counts).toEqual({ statements: 0, transactions: 0, notifications: 1 });
+    // Once taken, refused on either process, which both heard it: nothing more is sent.
+    expect(await holder.answerFromListener(accountId, id, { status: 500 })).toBe("answered");
+    expect(await sender.answerFromListener(accountId, id, { status: 500 })).toBe("answered");
+    expect(counts).toEqual({ statements: 0, transactions: 0, notifications: 1 });
+  });
+
+  it("refuses the answer to a delivery no one waits for any more", async () => {
+    const { id, attempt } = await delivery();
+    await clock.advance(sender.timeoutMs + 1001);
+    expect(await attempt).toMatchObject({ error: `No answer from the listener within ${sender.timeoutMs / 1000} s.` });
+    zero();
+    expect(await holder.answerFromListener(accountId, id, { status: 204 })).toBe("unknown");
+    expect(counts).toEqual({ statements: 0, transactions: 0, notifications: 0 });
+  });
+});

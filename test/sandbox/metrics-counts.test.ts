@@ -1,9 +1,10 @@
 // The requests' metrics are counted in plain numbers at each request and handed to prom-client
 // at a scrape: what a scrape shows must be what prom-client counting each request would have
-// shown, scrape after scrape, a duration on a bucket's bound included.
+// shown, scrape after scrape, a duration on a bucket's bound included. A scrape's text is made at
+// most once a second: the test's clock moves a second between scrapes.
 import { describe, expect, it } from "vitest";
-import { systemClock } from "../../src/lib/clock.ts";
 import { createMetrics } from "../../src/sandbox/runtime/metrics.ts";
+import { ManualClock } from "../support/manual-clock.ts";
 
 const readings = {
   gauges: async () => ({ dueEvents: 0, oldestDueAgeMs: 0, activeAccounts: 0 }),
@@ -20,7 +21,8 @@ async function samples(metrics: NonNullable<Awaited<ReturnType<typeof createMetr
 
 describe("the requests' metrics", () => {
   it("show each status's count, and each operation's durations by cumulative bucket with their sum and count", async () => {
-    const metrics = (await createMetrics(readings, systemClock))!;
+    const clock = new ManualClock();
+    const metrics = (await createMetrics(readings, clock))!;
     for (const seconds of [0.003, 0.005, 0.005, 0.2]) metrics.request("createPaymentSession", 201, seconds);
     metrics.request("createPaymentSession", 503, 12);
     metrics.request("not_found", 404, 0.001);
@@ -39,8 +41,10 @@ describe("the requests' metrics", () => {
     });
     expect(first[`${NAME}_sum{operation="createPaymentSession"}`]).toBeCloseTo(12.213, 9);
 
-    // A second scrape adds what came since the first, once.
+    // A second scrape adds what came since the first, once; within the second, it is the first's text.
     metrics.request("createPaymentSession", 201, 0.02);
+    expect(await samples(metrics)).toEqual(first);
+    await clock.advance(1000);
     const second = await samples(metrics);
     expect(second).toMatchObject({
       'payin_sandbox_http_requests_total{operation="createPaymentSession",status="201"}': 5,
@@ -49,6 +53,7 @@ describe("the requests' metrics", () => {
       [`${NAME}_count{operation="createPaymentSession"}`]: 6,
     });
     expect(second[`${NAME}_sum{operation="createPaymentSession"}`]).toBeCloseTo(12.233, 9);
+    await clock.advance(1000);
     expect(await samples(metrics)).toEqual(second);
   });
 });

@@ -61,7 +61,8 @@ export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Ou
   if (page) return { answer: await show(sandbox, page, call), dropped: false };
   const op = byId.get(call.operationId as OperationId)!;
   const handler = handlers[op.operationId];
-  const lookUp = (fresh = false) => store.accounts.lookUp(call.token!, { issuedOnly: sandbox.access.issuedOnly, fresh });
+  // The token before its address's refusals: a valid token is never turned away for what its neighbours guessed.
+  const lookUp = (fresh = false) => sandbox.access.lookUp(store.accounts, call.token!, client, fresh);
   let found = await lookUp();
   if (!found) return { answer: sandbox.access.unknownToken(client), dropped: false };
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
@@ -134,8 +135,7 @@ export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Ou
 
 /** A page: its account (but a customer's), its input validated as the operation it is like, then the page. */
 async function show(sandbox: Sandbox, page: Page, call: OperationCall): Promise<Answer> {
-  const found =
-    page.caller === "account" ? await sandbox.store.accounts.lookUp(call.token!, { issuedOnly: sandbox.access.issuedOnly }) : undefined;
+  const found = page.caller === "account" ? await sandbox.access.lookUp(sandbox.store.accounts, call.token!, call.client ?? "") : undefined;
   if (page.caller === "account" && !found) return sandbox.access.unknownToken(call.client ?? "");
   const account = found?.account;
   const like = page.validatedAs && byId.get(page.validatedAs)!;

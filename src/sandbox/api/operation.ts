@@ -1,7 +1,7 @@
 // What each operation's handler receives and returns. A handler that changes state does so in
 // one transaction, and under an Idempotency-Key its answer is stored in that same transaction.
 // Only two control operations wait before they answer, for the webhook deliveries they made due,
-// outside any transaction.
+// outside any transaction; a listener's stream and its answers run outside one too.
 import type { ValidationError } from "../../../generated/event-validators.js";
 import type { OperationId } from "../../../generated/sandbox-requests.js";
 import type { ProblemFieldError as FieldError } from "../../lib/problem.ts";
@@ -57,13 +57,16 @@ export interface Operation extends Validation {
   handle(call: Call, sandbox: Sandbox): Promise<Answer>;
 }
 
-/** A control operation that answers once the webhook deliveries it made due are done, or with their stream: outside any transaction. */
+/**
+ * A control operation that answers once the webhook deliveries it made due are done, or with their stream, or a
+ * listener's answer to one (which writes nothing): outside any transaction.
+ */
 export interface WaitingOperation extends Validation {
   waits: true;
   handle(call: Call, sandbox: Sandbox): Promise<Answer>;
 }
 
-type Waiting = "advanceClock" | "redeliverEvent" | "connectListener";
+type Waiting = "advanceClock" | "redeliverEvent" | "connectListener" | "answerDelivery";
 
 /** Every operation of the two documents, each of the kind it is. */
 export type Operations = { [Id in OperationId]: Id extends Waiting ? WaitingOperation : Operation };

@@ -8,9 +8,16 @@
 // events wait for its holder to renew it, so that a database away from every process for longer
 // than a lease sends nothing to the URL while the listener is still connected; a holder that has
 // renewed nothing for DEAD_AFTER_MS while the database answered is dead, and its rows are dropped.
-import { randomUUID } from "node:crypto";
+//
+// An answer costs the database nothing unless it is one a delivery waits for. A delivery's id is
+// signed (an HMAC, with a key every process of the sandbox reads from the database once, at start)
+// over its account, the time it was made and a random part: whichever process the answer reaches
+// checks it in memory, and refuses one that is forged, another account's, or past the time anyone
+// waits for it, with no statement and no message. Each delivery is taken once per process, and
+// every process hears the answers taken elsewhere: a second answer is refused too. Only an answer
+// taken travels on the channel, to the process that waits for it, and none is a transaction.
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { every } from "../../lib/clock.ts";
-import { newId } from "../../lib/ids.ts";
 import { reportUnlessUnavailable, type Subscription } from "../store/database.ts";
 import type { Store } from "../store/index.ts";
 import { EventQueue } from "./event-queue.ts";
@@ -31,6 +38,17 @@ const PING_EVERY = 5;
 /** Beyond the receiver's own timeout: the listener's report of it travels back. */
 const ANSWER_GRACE_MS = 5000;
 const GONE = "The listener disconnected before it answered.";
+/** A delivery's id, after its prefix: when it was made (ms, 6 bytes), a random part, and the MAC of both with the account. */
+const MADE_BYTES = 6;
+const RANDOM_BYTES = 9;
+const MAC_BYTES = 12;
+/** The processes' clocks may differ by this much (kept in step by NTP): a delivery made by another is judged with it. */
+const CLOCK_SKEW_MS = 1000;
+/** The name of the key delivery ids are signed with, the same for every process of the sandbox. */
+const KEY_NAME = "listener-deliveries";
+
+/** What became of a listener's answer: taken, or refused as none of the account's waiting deliveries, or as answered already. */
+export type AnswerTaken = "taken" | "unknown" | "answered";
 
 /** One event of a listener's stream: its name and its JSON data. */
 export interface ListenerEvent {
@@ -65,6 +83,10 @@ export class ListenerHub implements Transport {
   readonly #waiting = new Map<string, { accountId: number; answered: (result: TransportResult) => void }>();
   /** Connections ended whose row is still to drop (the database was away): each round tries again. */
   readonly #undropped = new Map<string, number>();
+  /** The deliveries answered, here or elsewhere, until no one can wait for them any more, oldest first. */
+  readonly #answeredIds = new Map<string, number>();
+  /** The key delivery ids are signed with: read once, at start. */
+  #key: Buffer | undefined;
   #channel: Subscription | undefined;
   #stopRenewing: (() => void) | undefined;
   #beats = 0;
@@ -79,6 +101,7 @@ export class ListenerHub implements Transport {
   }
 
   async start() {
+    this.#key = await this.#store.listeners.sharedKey(KEY_NAME);
     this.#channel = await this.#store.subscribe(CHANNEL, (text) => this.#hear(JSON.parse(text) as Message));
     this.#upSince = this.#store.clock.now();
     this.#stopRenewing = every(this.#store.clock, RENEW_MS, () => this.#round());
@@ -117,12 +140,49 @@ export class ListenerHub implements Transport {
     return connection.events;
   }
 
-  /** The listener's answer to a delivery, from whichever process it reached: to the process that waits for it. */
-  async answer(accountId: number, delivery: string, result: TransportResult) {
+  /**
+   * The listener's answer to a delivery, from whichever process it reached: taken, and sent to the process that waits for
+   * it, only if the delivery is one this sandbox made for the account, within the time its attempt waits, and not answered
+   * yet as far as this process knows. Nothing is written, and nothing sent for an answer refused.
+   */
+  async answerFromListener(accountId: number, delivery: string, result: TransportResult): Promise<AnswerTaken> {
+    const madeAt = this.#madeAt(accountId, delivery);
+    const now = this.#store.clock.now();
+    if (madeAt === undefined || now - madeAt > this.timeoutMs + CLOCK_SKEW_MS || madeAt - now > CLOCK_SKEW_MS) return "unknown";
+    if (this.#answeredIds.has(delivery)) return "answered";
+    await this.#answer(accountId, delivery, result);
+    return "taken";
+  }
+
+  /** An answer to a delivery (the listener's, or its failure when it went): to the process that waits for it. */
+  async #answer(accountId: number, delivery: string, result: TransportResult) {
     const message: Message = { kind: "answer", delivery, accountId, result };
     this.#answered(accountId, delivery);
     if (this.#waiting.has(delivery)) this.#hear(message);
     else await this.#store.notify(CHANNEL, JSON.stringify(message));
+  }
+
+  /** A new delivery's id for the account: when it is made, a random part, and their MAC with the account's id. */
+  #deliveryId(accountId: number): string {
+    const body = Buffer.alloc(MADE_BYTES + RANDOM_BYTES);
+    body.writeUIntBE(this.#store.clock.now(), 0, MADE_BYTES);
+    randomBytes(RANDOM_BYTES).copy(body, MADE_BYTES);
+    return `dlv_${Buffer.concat([body, this.#mac(accountId, body)]).toString("base64url")}`;
+  }
+
+  /** When the delivery was made, if its id is one this sandbox made for the account; undefined for any other text. */
+  #madeAt(accountId: number, delivery: string): number | undefined {
+    const text = delivery.startsWith("dlv_") ? delivery.slice(4) : "";
+    const raw = Buffer.from(text, "base64url");
+    // Only the one spelling of the bytes: another (base64url's lenient last character) would be a second id for one delivery.
+    if (raw.length !== MADE_BYTES + RANDOM_BYTES + MAC_BYTES || raw.toString("base64url") !== text) return undefined;
+    const body = raw.subarray(0, MADE_BYTES + RANDOM_BYTES);
+    if (!timingSafeEqual(raw.subarray(MADE_BYTES + RANDOM_BYTES), this.#mac(accountId, body))) return undefined;
+    return body.readUIntBE(0, MADE_BYTES);
+  }
+
+  #mac(accountId: number, body: Buffer): Buffer {
+    return createHmac("sha256", this.#key!).update(`${accountId}:`).update(body).digest().subarray(0, MAC_BYTES);
   }
 
   async send(request: WebhookRequest, signal: AbortSignal): Promise<TransportResult> {
@@ -133,7 +193,7 @@ export class ListenerHub implements Transport {
     // rather than go to the URL while the listener may still be connected.
     if (!listener.live) return { nowhere: true };
     const { accountId, url: _, listening: __, ...signed } = request;
-    const delivery = { ...signed, delivery_id: newId("dlv"), timeout_ms: this.#http.timeoutMs };
+    const delivery = { ...signed, delivery_id: this.#deliveryId(accountId), timeout_ms: this.#http.timeoutMs };
     const to = listener.forward_to ?? "urn:payin:listener";
     const answered = new Promise<TransportResult>((resolve) => {
       const cancel = this.#store.clock.setTimer(this.timeoutMs, () =>
@@ -172,16 +232,26 @@ export class ListenerHub implements Transport {
     if (message.process !== this.#process) return;
     const connection = this.#connections.get(message.connection);
     if (!connection) {
-      void this.answer(message.accountId, message.delivery.delivery_id, { error: GONE }).catch(reportUnlessUnavailable);
+      void this.#answer(message.accountId, message.delivery.delivery_id, { error: GONE }).catch(reportUnlessUnavailable);
       return;
     }
     connection.open.add(message.delivery.delivery_id);
     connection.events.push({ event: "delivery", data: message.delivery });
   }
 
-  /** A delivery answered, wherever the answer came: no connection of its account owes it any more. */
+  /**
+   * A delivery answered, wherever the answer came: no connection of its account owes it any more, and another answer to it
+   * is refused here until no one could wait for it.
+   */
   #answered(accountId: number, delivery: string) {
     for (const connection of this.#connections.values()) if (connection.accountId === accountId) connection.open.delete(delivery);
+    const now = this.#store.clock.now();
+    for (const [id, until] of this.#answeredIds) {
+      if (until > now) break;
+      this.#answeredIds.delete(id);
+    }
+    this.#answeredIds.delete(delivery);
+    this.#answeredIds.set(delivery, now + this.timeoutMs + 2 * CLOCK_SKEW_MS);
   }
 
   /**
@@ -249,7 +319,7 @@ export class ListenerHub implements Transport {
     if (reason) connection.events.push({ event: "end", data: { reason, ...(reconnect ? { reconnect: true } : {}) } });
     connection.events.end();
     this.#undropped.set(id, connection.accountId);
-    for (const delivery of [...connection.open]) await this.answer(connection.accountId, delivery, { error: GONE });
+    for (const delivery of [...connection.open]) await this.#answer(connection.accountId, delivery, { error: GONE });
     await this.#drop(connection.accountId, id);
   }
 

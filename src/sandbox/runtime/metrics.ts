@@ -5,14 +5,20 @@
 // A request is counted in plain numbers here, and prom-client is handed the counts at a scrape:
 // its own counting checks and hashes the labels at every call, which cost every request of a
 // sandbox that no one scrapes (any local run where prom-client is installed) a share of its CPU.
-// Read at each scrape from the database: the outbox's backlog and the age of its oldest due
-// event, the accounts active within the last hour; from this process: its database connections,
-// and Node's own (CPU, memory, event loop), which prom-client collects.
+// A scrape is answered from a text made at most once a second, however often anyone scrapes (the
+// route takes no token). Read from the database as often at most: the outbox's backlog and the
+// age of its oldest due event, the accounts active within the last hour; while the database is
+// away they keep their last values, and a gauge says it is away. From this process: its database
+// connections, and Node's own (CPU, memory, event loop), which prom-client collects.
 import type { Clock } from "../../lib/clock.ts";
+import { Refreshed } from "../../lib/refreshed.ts";
 import type { Transport } from "../delivery/transport.ts";
+import { reportUnlessUnavailable } from "../store/database.ts";
 
 /** Accounts with a request within this long count as active. */
 const ACTIVE_WITHIN_MS = 3600_000;
+/** The gauges of the whole sandbox are read from the database, and a scrape's text made, at most this often. */
+const READ_EVERY_MS = 1000;
 
 /** What the gauges read at each scrape: the store's `gauges` and `connections`. */
 export interface Readings {
@@ -27,6 +33,11 @@ export interface Metrics {
   counting(transport: Transport): Transport;
   /** What a scrape is answered with: the text, and its content type. */
   scrape(): Promise<{ contentType: string; text: string }>;
+  /**
+   * Reads the gauges from the database, at most once a second (callers meanwhile share the reading); rejects while the
+   * database does not answer. Health asks through it, so that both anonymous routes together cost one query a second.
+   */
+  readDatabase(): Promise<void>;
 }
 
 /** The sandbox's metrics, or undefined when prom-client is not installed. */
@@ -76,10 +87,23 @@ export async function createMetrics(store: Readings, clock: Clock): Promise<Metr
     labelNames: ["outcome"] as const,
     registers: [register],
   });
-  // One read of the database per scrape fills the gauges below.
-  let reading: ReturnType<Readings["gauges"]> | undefined;
-  const gauges = () => (reading ??= store.gauges(clock.now() - ACTIVE_WITHIN_MS).finally(() => setImmediate(() => (reading = undefined))));
-  const gauge = (name: string, help: string, read: (g: Awaited<ReturnType<Readings["gauges"]>>) => number) =>
+  // One read of the database a second at most fills the gauges below, whatever the scrapes; a read that fails (the
+  // database away) leaves them at their last values, and the scrape still answers, saying the database is down.
+  type Read = Awaited<ReturnType<Readings["gauges"]>>;
+  let last: Read = { dueEvents: 0, oldestDueAgeMs: 0, activeAccounts: 0 };
+  let up = false;
+  const reading = new Refreshed(clock, READ_EVERY_MS, () => store.gauges(clock.now() - ACTIVE_WITHIN_MS));
+  const gauges = async () => {
+    try {
+      last = await reading.get();
+      up = true;
+    } catch (error) {
+      up = false;
+      reportUnlessUnavailable(error);
+    }
+    return last;
+  };
+  const gauge = (name: string, help: string, read: (g: Read) => number) =>
     new Gauge({
       name,
       help,
@@ -88,6 +112,17 @@ export async function createMetrics(store: Readings, clock: Clock): Promise<Metr
         this.set(read(await gauges()));
       },
     });
+  new Gauge({
+    name: "payin_sandbox_database_up",
+    help:
+      "Whether this process's last read of the database answered: 1, or 0 while it is away " +
+      "(the gauges read from it keep their last values).",
+    registers: [register],
+    async collect() {
+      await gauges();
+      this.set(up ? 1 : 0);
+    },
+  });
   gauge("payin_sandbox_outbox_due_events", "Events due for delivery now, across the sandbox.", (g) => g.dueEvents);
   gauge(
     "payin_sandbox_outbox_oldest_due_age_seconds",
@@ -108,6 +143,9 @@ export async function createMetrics(store: Readings, clock: Clock): Promise<Metr
     },
   });
 
+  // The text itself is made at most once a second too: prom-client's formatting of every metric costs a scrape's CPU,
+  // and anyone may scrape (no token) as often as they like; an operator scrapes every few seconds at most.
+  const scraped = new Refreshed(clock, READ_EVERY_MS, async () => ({ contentType: register.contentType, text: await register.metrics() }));
   return {
     request: (operation, status, seconds) => answered.add(operation, status, seconds),
     counting: (transport) => ({
@@ -119,7 +157,10 @@ export async function createMetrics(store: Readings, clock: Clock): Promise<Metr
         return result;
       },
     }),
-    scrape: async () => ({ contentType: register.contentType, text: await register.metrics() }),
+    scrape: () => scraped.get(),
+    readDatabase: async () => {
+      await reading.get();
+    },
   };
 }
 

@@ -11,6 +11,12 @@
 // query, shared by the requests waiting): a change answered through another process a moment ago
 // is never missed. While the channel is lost, nothing is kept, and all is read again once it is back.
 //
+// With `--accounts issued`, the process also keeps the hash of every issued account's token, read
+// once when first needed and then only what was issued since, at most once a second, and told of
+// each account issued through another process on the same channel: whether a token is valid is
+// then known without a query, so that a token guessed from an address past its refusals costs the
+// database nothing (../api/access.ts).
+//
 // While anyone here holds an account's object, a look-up finds that object, so that a clock moved
 // is moved for every holder of the account here (a delivery under way). The objects are held
 // weakly: an account no one holds any more leaves memory, and its next look-up makes a new object
@@ -53,11 +59,15 @@ const TOUCH = "UPDATE accounts SET last_request_ms = ? WHERE id = ? AND (last_re
 const GET = 'SELECT id, clock_offset_ms AS "clockOffsetMs" FROM accounts WHERE id = ?';
 const ADVANCE = 'UPDATE accounts SET clock_offset_ms = clock_offset_ms + ? WHERE id = ? RETURNING clock_offset_ms AS "clockOffsetMs"';
 const RESET = "UPDATE accounts SET clock_offset_ms = 0 WHERE id = ?";
+// The issued accounts' token hashes from an id on: every one the first time, then those issued since.
+const ISSUED_HASHES = 'SELECT id, token_hash AS "hash" FROM accounts WHERE issued = 1 AND id > ? ORDER BY id';
 
 /** The channel a change of an account's facts is told on: `{ id }`, with its clock's offset when that is what changed. */
 const CHANNEL = "payin_accounts";
 /** Tokens whose facts are kept by default: the newest used; a flood of one-off tokens pushes out the oldest. */
 const KEPT = 10_000;
+/** The issued tokens are read again at most this often, however many unknown tokens ask. */
+const ISSUED_READ_EVERY_MS = 1000;
 
 /** What an issued token starts with, so that a secret scanner finds one leaked: then 32 random bytes, in base64url. */
 export const ISSUED_TOKEN_PREFIX = "payin_sbx_";
@@ -87,6 +97,13 @@ export class Accounts {
   #hearing = false;
   #changes: Subscription | undefined;
   readonly #keptAtMost: number;
+  /** The issued accounts' ids by token hash, as last read (undefined until asked for), and the highest id read. */
+  #issued: Map<string, number> | undefined;
+  #issuedUpTo = 0;
+  #issuedReadAt = -Infinity;
+  #issuedReading: Promise<void> | undefined;
+  /** How many times the channel was lost: a read during which it was is not taken as complete. */
+  #issuedLost = 0;
 
   /** How stale an account's last request may be kept. */
   readonly touchEveryMs: number;
@@ -103,12 +120,15 @@ export class Accounts {
   async hearChanges() {
     this.#changes = await this.#db.subscribe(
       CHANNEL,
-      (message) => this.#heard(JSON.parse(message) as { id: number; clockOffsetMs?: number }),
+      (message) => this.#heard(JSON.parse(message) as { id: number; clockOffsetMs?: number; issued?: string }),
       () => {
         // What changed while the channel was lost is not heard: nothing kept can be trusted until it is back.
         this.#hearing = false;
         this.#kept.clear();
         this.#hashOf.clear();
+        // Accounts issued meanwhile were not heard of either: the next read of the issued tokens reads them all.
+        this.#issuedUpTo = 0;
+        this.#issuedLost++;
       },
     );
     this.#hearing = true;
@@ -144,6 +164,9 @@ export class Accounts {
         await this.#db.run(INSERT, hash, now, now);
         row = await this.#db.get<Row>(BY_TOKEN, hash);
       }
+      // A token known for an issued one that is gone (revoked) is known no more; one found is known from now on.
+      if (row?.issued === 1) this.#issued?.set(hash, Number(row.id));
+      else this.#issued?.delete(hash);
       if (!row) return undefined;
       facts = {
         account: this.#object(row, moves),
@@ -157,6 +180,39 @@ export class Accounts {
     }
     if (issuedOnly && !facts.issued) return undefined;
     return { account: facts.account, requestFaults: facts.requestFaults };
+  }
+
+  /** Whether the token is an issued account's, as this process last read or heard of them: no query. */
+  knownIssued(token: string): boolean {
+    return this.#issued?.has(tokenHash(token)) ?? false;
+  }
+
+  /**
+   * Reads the issued accounts' tokens again: all of them the first time (and after the channel was lost), then those
+   * issued since, at most once a second (an account issued through a process that cannot tell this one: SQLite's
+   * `payin-sandbox accounts create` beside its server). Callers meanwhile share the read under way, or the last.
+   */
+  readIssued(): Promise<void> {
+    if (this.#issuedReading) return this.#issuedReading;
+    const now = this.#clock.now();
+    if (now - this.#issuedReadAt < ISSUED_READ_EVERY_MS) return Promise.resolve();
+    this.#issuedReadAt = now;
+    const from = this.#issuedUpTo;
+    const lost = this.#issuedLost;
+    this.#issuedReading = (async () => {
+      const rows = await this.#db.all<{ id: number; hash: string }>(ISSUED_HASHES, from);
+      // A read of them all replaces what was kept, so that the revoked ones go.
+      const issued = from === 0 || !this.#issued ? new Map<string, number>() : this.#issued;
+      let upTo = from;
+      for (const { id, hash } of rows) {
+        issued.set(hash, Number(id));
+        upTo = Math.max(upTo, Number(id));
+      }
+      this.#issued = issued;
+      // Unless the channel was lost meanwhile: the next read then reads them all again.
+      if (this.#issuedLost === lost) this.#issuedUpTo = upTo;
+    })().finally(() => (this.#issuedReading = undefined));
+    return this.#issuedReading;
   }
 
   /** The account of a bearer token, made if new. */
@@ -181,7 +237,13 @@ export class Accounts {
   async issue(name: string | null): Promise<{ id: number; token: string }> {
     const token = `${ISSUED_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
     const now = this.#clock.now();
-    const { id } = (await this.#db.get<{ id: number }>(ISSUE, tokenHash(token), name, now, now))!;
+    const hash = tokenHash(token);
+    const id = await this.#db.transaction(async () => {
+      const { id } = (await this.#db.get<{ id: number }>(ISSUE, hash, name, now, now))!;
+      // Every process knows it as it commits (its hash only, as the table keeps it), before its tenant can use it.
+      await this.#db.notify(CHANNEL, JSON.stringify({ id: Number(id), issued: hash }));
+      return id;
+    });
     return { id, token };
   }
 
@@ -244,7 +306,8 @@ export class Accounts {
     return this.#hearing && (await this.#changes!.caughtUp()) && this.#hearing;
   }
 
-  #heard({ id, clockOffsetMs }: { id: number; clockOffsetMs?: number }) {
+  #heard({ id, clockOffsetMs, issued }: { id: number; clockOffsetMs?: number; issued?: string }) {
+    if (issued !== undefined) this.#issued?.set(issued, id);
     this.#moves++;
     this.#forget(id);
     const held = this.#byId.get(id)?.deref();

@@ -37,8 +37,9 @@ export const DEFAULT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 const SWEEP_BATCH = 20;
 /** The sweep's advisory lock: account ids start at 1. */
 const SWEEP_LOCK = 0;
-const DUE_NOW = "SELECT COUNT(*) AS count, MIN(due_ms) AS oldest FROM events WHERE due_ms IS NOT NULL AND due_ms <= ?";
-const ACTIVE_ACCOUNTS = "SELECT COUNT(*) AS count FROM accounts WHERE last_request_ms >= ?";
+// What an operator watches, in one statement: a reading costs the database one query, however many gauges it fills.
+const GAUGES = `SELECT due.count, due.oldest, (SELECT COUNT(*) FROM accounts WHERE last_request_ms >= ?) AS active
+  FROM (SELECT COUNT(*) AS count, MIN(due_ms) AS oldest FROM events WHERE due_ms IS NOT NULL AND due_ms <= ?) AS due`;
 // Accounts a token made on its first use: an issued account is its operator's, kept until revoked.
 const IDLE_ACCOUNTS = "SELECT id FROM accounts WHERE last_request_ms < ? AND issued = 0 ORDER BY last_request_ms LIMIT ?";
 
@@ -226,12 +227,11 @@ export class Store {
    */
   async gauges(activeSinceMs: number) {
     const now = this.clock.now();
-    const due = await this.#db.get<{ count: number; oldest: number | null }>(DUE_NOW, now);
-    const active = await this.#db.get<{ count: number }>(ACTIVE_ACCOUNTS, activeSinceMs);
+    const read = (await this.#db.get<{ count: number; oldest: number | null; active: number }>(GAUGES, activeSinceMs, now))!;
     return {
-      dueEvents: Number(due!.count),
-      oldestDueAgeMs: due!.oldest === null ? 0 : now - Number(due!.oldest),
-      activeAccounts: Number(active!.count),
+      dueEvents: Number(read.count),
+      oldestDueAgeMs: read.oldest === null ? 0 : now - Number(read.oldest),
+      activeAccounts: Number(read.active),
     };
   }
 

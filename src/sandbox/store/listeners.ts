@@ -5,6 +5,7 @@
 // wait for its holder to renew it (the database was away from everyone, or the holder stalled),
 // until the row is dropped, by its holder when the connection ends, or by any process once the
 // holder has renewed nothing for long enough to count as dead.
+import { randomBytes } from "node:crypto";
 import type { Clock } from "../../lib/clock.ts";
 import type { Database } from "./database.ts";
 
@@ -33,6 +34,9 @@ const DROP = "DELETE FROM listeners WHERE account_id = ? AND connection = ?";
 const DROP_RUN_OUT = 'DELETE FROM listeners WHERE until_ms <= ? RETURNING account_id AS "accountId"';
 const ACTIVE = `SELECT process, connection, forward_to FROM listeners WHERE account_id = ? AND ${LIVE}`;
 const HELD = `SELECT process, connection, forward_to, CASE WHEN ${LIVE} THEN 1 ELSE 0 END AS live FROM listeners WHERE account_id = ?`;
+// The sandbox's own keys: made by the first process that asks, read by every other.
+const MAKE_KEY = "INSERT INTO sandbox_keys (name, secret) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
+const KEY = "SELECT secret FROM sandbox_keys WHERE name = ?";
 
 export class Listeners {
   readonly #db: Database;
@@ -75,6 +79,15 @@ export class Listeners {
   /** The account's listener whose lease has not run out, if it has one. */
   active(accountId: number): Promise<ListenerRow | undefined> {
     return this.#db.get<ListenerRow>(ACTIVE, accountId, this.#clock.now());
+  }
+
+  /**
+   * The key named `name` that every process of this sandbox shares (the one a listener's delivery ids are signed with, so
+   * that any process checks one without the database): made at random by the first process to ask.
+   */
+  async sharedKey(name: string): Promise<Buffer> {
+    await this.#db.run(MAKE_KEY, name, randomBytes(32).toString("base64url"));
+    return Buffer.from((await this.#db.get<{ secret: string }>(KEY, name))!.secret, "base64url");
   }
 
   /** The account's listener, if it has one, and whether its lease runs (`live`) or ran out with its holder yet to renew it. */

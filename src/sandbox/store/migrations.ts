@@ -381,6 +381,14 @@ export const sqliteMigrations: readonly string[] = [
   CREATE INDEX delivery_attempts_by_account ON delivery_attempts (account_id, attempted_at_ms, event_seq, attempt);
   CREATE INDEX events_by_account ON events (account_id, seq);
   `,
+  // The sandbox's own keys, no account's: the one a listener's delivery ids are signed with, which
+  // every process needs the same so that any of them checks an answer without the database.
+  `
+  CREATE TABLE sandbox_keys (
+    name TEXT PRIMARY KEY,
+    secret TEXT NOT NULL
+  );
+  `,
 ];
 
 export const postgresMigrations: readonly string[] = [
@@ -561,5 +569,12 @@ export const postgresMigrations: readonly string[] = [
   ALTER TABLE delivery_attempts ALTER COLUMN event_seq SET NOT NULL;
   CREATE INDEX delivery_attempts_by_account ON delivery_attempts (account_id, attempted_at_ms, event_seq, attempt);
   CREATE INDEX events_by_account ON events (account_id, seq);
+  `,
+  // The sandbox's own keys: see the SQLite migration of the same name.
+  `
+  CREATE TABLE sandbox_keys (
+    name TEXT PRIMARY KEY,
+    secret TEXT NOT NULL
+  );
   `,
 ];
