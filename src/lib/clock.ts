@@ -15,7 +15,8 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(ms, task) {
-    const timer = setTimeout(task, ms);
+    // A time already past is now (Node warns of a negative delay, and takes it as 1 ms anyway).
+    const timer = setTimeout(task, Math.max(0, ms));
     timer.unref();
     return () => clearTimeout(timer);
   },

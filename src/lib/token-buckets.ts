@@ -22,6 +22,25 @@ export class Buckets {
 
   /** The whole seconds until `key`'s bucket has a request to give: 0 when it has one, which `take` takes. */
   waitFor(key: string, take: boolean): number {
+    const bucket = this.#refilled(key);
+    if (bucket.left < 1) return Math.max(1, Math.ceil((1 - bucket.left) / this.#perSecond));
+    if (take) bucket.left -= 1;
+    return 0;
+  }
+
+  /** How many requests `key` may make now, whole. */
+  available(key: string): number {
+    return Math.floor(this.#refilled(key).left);
+  }
+
+  /** Takes `count` requests from `key`'s bucket (as many as `available` said, at most). */
+  take(key: string, count: number) {
+    const bucket = this.#refilled(key);
+    bucket.left = Math.max(0, bucket.left - count);
+  }
+
+  /** `key`'s bucket as of now, refilled for the time since it was last seen. */
+  #refilled(key: string) {
     const now = this.#clock.now();
     const refilled = (bucket: { left: number; at: number }) =>
       Math.min(this.#burst, bucket.left + ((now - bucket.at) / 1000) * this.#perSecond);
@@ -33,8 +52,6 @@ export class Buckets {
     bucket.left = refilled(bucket);
     bucket.at = now;
     this.#held.set(key, bucket);
-    if (bucket.left < 1) return Math.max(1, Math.ceil((1 - bucket.left) / this.#perSecond));
-    if (take) bucket.left -= 1;
-    return 0;
+    return bucket;
   }
 }

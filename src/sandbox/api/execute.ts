@@ -9,6 +9,7 @@ import { sleepOn } from "../../lib/clock.ts";
 import { problem, SERVER_CONDITIONS, validationProblem } from "../../lib/problem.ts";
 import { accountNow } from "../flow/clock.ts";
 import { RecordGoneError, reportUnlessUnavailable } from "../store/database.ts";
+import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
 import { requestHash } from "../store/idempotency.ts";
 import { refusal, type Answer } from "./answer.ts";
@@ -46,11 +47,14 @@ export interface Outcome {
   dropped: boolean;
 }
 
+/** An account a token found, and whether it has a request fault armed. */
+type Found = { account: Account; requestFaults: boolean };
+
 const byId = new Map(operations.map((op) => [op.operationId, op]));
 const pages: Readonly<Record<string, Page>> = PAGES;
 
 export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Outcome> {
-  const { store, clock } = sandbox;
+  const { store } = sandbox;
   const page = pages[call.operationId];
   const client = call.client ?? "";
   // A caller turned away (a token too short, a rate exceeded) is refused before its account is looked up. A listener's
@@ -60,11 +64,26 @@ export async function execute(sandbox: Sandbox, call: OperationCall): Promise<Ou
   if (turnedAway) return { answer: turnedAway, dropped: false };
   if (page) return { answer: await show(sandbox, page, call), dropped: false };
   const op = byId.get(call.operationId as OperationId)!;
-  const handler = handlers[op.operationId];
   // The token before its address's refusals: a valid token is never turned away for what its neighbours guessed.
   const lookUp = (fresh = false) => sandbox.access.lookUp(store.accounts, call.token!, client, fresh);
-  let found = await lookUp();
+  const found = await lookUp();
   if (!found) return { answer: sandbox.access.unknownToken(client), dropped: false };
+  // Its account's share of the database's connections: a burst of one account's requests waits on itself.
+  return store.onBehalfOf(found.account.id, () => serve(sandbox, call, op, found, lookUp));
+}
+
+/** Serves an operation's call for the account its token found: its fault, its body, its work and its journal entry. */
+async function serve(
+  sandbox: Sandbox,
+  call: OperationCall,
+  op: OperationRequest,
+  first: Found,
+  lookUp: (fresh?: boolean) => Promise<Found | undefined>,
+): Promise<Outcome> {
+  const { store, clock } = sandbox;
+  const client = call.client ?? "";
+  const handler = handlers[op.operationId];
+  let found: Found | undefined = first;
   // The control API is the test's own: only the contract's operations meet faults and are journaled.
   const contract = op.document === "contract";
   const started = clock.now();
@@ -138,6 +157,12 @@ async function show(sandbox: Sandbox, page: Page, call: OperationCall): Promise<
   const found = page.caller === "account" ? await sandbox.access.lookUp(sandbox.store.accounts, call.token!, call.client ?? "") : undefined;
   if (page.caller === "account" && !found) return sandbox.access.unknownToken(call.client ?? "");
   const account = found?.account;
+  // A signed-in page is its account's request, within its share of the database's connections.
+  if (account) return sandbox.store.onBehalfOf(account.id, () => showFor(sandbox, page, call, account));
+  return showFor(sandbox, page, call, undefined);
+}
+
+async function showFor(sandbox: Sandbox, page: Page, call: OperationCall, account: Account | undefined): Promise<Answer> {
   const like = page.validatedAs && byId.get(page.validatedAs)!;
   const read = like?.validateBody ? await call.body() : { json: undefined };
   if ("refusal" in read) return read.refusal;

@@ -12,7 +12,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { every, sleepOn } from "../../lib/clock.ts";
-import { Buckets } from "../../lib/token-buckets.ts";
 import { realTime } from "../flow/clock.ts";
 import { RETRY_JITTER, RETRY_SCHEDULE_SECONDS } from "../../lib/contract-facts.ts";
 import type { Account } from "../store/accounts.ts";
@@ -41,12 +40,6 @@ export interface DeliverySettings {
   retryScheduleSeconds?: readonly number[];
   /** How each attempt reaches its receiver: HTTP to the registered URL, with its default timeout, unless another is given. */
   transport?: Transport;
-  /**
-   * Attempts a second each account may have started here, with a burst of as many (a hosted sandbox's --rate-limit), so
-   * that one tenant's flood of events cannot take the deliveries' time from the others; beyond, its events wait their turn.
-   * Default none.
-   */
-  perAccountPerSecond?: number;
 }
 
 interface InFlight {
@@ -76,16 +69,15 @@ export class Dispatcher {
   /** This process's claims on the events it is sending, released when it closes. */
   readonly #claim = randomUUID();
   readonly #closing = new AbortController();
-  readonly #budgets: Buckets | undefined;
   #kicked = false;
+  /** Whether a pass over everything due is under way: one at a time, so that passes never pile up on the database. */
+  #passing = false;
   #stopTicking: (() => void) | undefined;
 
   constructor(store: Store, settings: DeliverySettings = {}) {
     this.#store = store;
     this.#schedule = settings.retryScheduleSeconds ?? RETRY_SCHEDULE_SECONDS;
     this.#transport = settings.transport ?? new HttpTransport();
-    const rate = settings.perAccountPerSecond;
-    this.#budgets = rate ? new Buckets(store.clock, rate, rate) : undefined;
     // Whatever a transaction puts in the outbox goes out once it has committed, not at the next tick.
     store.outbox.onCommitted((session) => this.#kick(session));
   }
@@ -109,17 +101,35 @@ export class Dispatcher {
     if (this.#kicked) return;
     // Stryker disable next-line BooleanLiteral: as `false`, each kick schedules its own pass
     this.#kicked = true;
-    setImmediate(() => {
-      this.#kicked = false;
-      const everything = this.#everythingDue;
-      const sessions = [...this.#sessionsDue.values()];
-      this.#everythingDue = false;
-      this.#sessionsDue.clear();
-      if (this.#closing.signal.aborted) return;
-      // The sessions announced too: a pass takes a batch of what is due, soonest first, which may end before them.
-      if (everything) this.#pass(AS_TIME_GOES).catch(reportUnlessUnavailable);
-      for (const session of sessions) this.#next(AS_TIME_GOES, session).catch(reportUnlessUnavailable);
-    });
+    // Delivery is the sandbox's own work, on no account's share of the database, whichever request's commit kicked it.
+    this.#store.apart(() =>
+      setImmediate(() => {
+        this.#kicked = false;
+        const everything = this.#everythingDue && !this.#passing;
+        const sessions = [...this.#sessionsDue.values()];
+        // A pass under way takes what is due now when it ends, with another.
+        this.#everythingDue &&= this.#passing;
+        this.#sessionsDue.clear();
+        if (this.#closing.signal.aborted) return;
+        // The sessions announced too: a pass shares a batch of what is due among the accounts, which may end before them.
+        if (everything) void this.#passOverEverything();
+        for (const session of sessions) this.#next(AS_TIME_GOES, session).catch(reportUnlessUnavailable);
+      }),
+    );
+  }
+
+  /** One pass over everything due at a time; another follows when one was asked for meanwhile, or the batch was full. */
+  async #passOverEverything() {
+    this.#passing = true;
+    let full = false;
+    try {
+      full = (await this.#pass(AS_TIME_GOES)).length >= BATCH;
+    } catch (error) {
+      reportUnlessUnavailable(error);
+    } finally {
+      this.#passing = false;
+    }
+    if (full || this.#everythingDue) this.#kick();
   }
 
   /** Claims events due by real time `dueByMs` whose turn it is, of all accounts or of one, and starts their attempts. */
@@ -234,13 +244,9 @@ export class Dispatcher {
   #start(claimed: readonly DueEvent[], dueByMs: number | null, readingFrom: number) {
     for (const event of claimed) {
       const session = `${event.accountId}/${event.sessionId}`;
-      // A pass read before the sandbox closed starts nothing after; an event of a session under way here, or of an
-      // account over its budget, is given back for a later pass.
-      const refused =
-        this.#closing.signal.aborted ||
-        this.#inFlight.has(session) ||
-        (this.#budgets !== undefined && this.#budgets.waitFor(String(event.accountId), true) > 0);
-      if (refused) {
+      // A pass read before the sandbox closed starts nothing after; an event of a session under way here is given back
+      // for a later pass.
+      if (this.#closing.signal.aborted || this.#inFlight.has(session)) {
         // Its session's turn comes once the attempt under way here ends.
         this.#deferred.set(session, this.#store.outbox.releaseClaim(event.seq, this.#claim).catch(reportUnlessUnavailable));
         continue;
@@ -319,8 +325,11 @@ export class Dispatcher {
     // Not recorded when this process's lease ran out and another took the event: that one records it.
     const { recorded, next } = await this.#store.outbox.finish(attempt, this.#claim, claimNext ? this.#terms(dueByMs!) : undefined);
     if (recorded) for (const fault of applied) await this.#store.faults.acted(fault);
-    // The retry goes when it is due, not at the tick after.
-    if (recorded && nextDueMs !== null) this.#store.clock.setTimer(nextDueMs - this.#store.clock.now(), () => this.#kick());
+    // The retry goes when it is due, not at the tick after: its session's turn, claimed on its own, never a pass over everything.
+    if (recorded && nextDueMs !== null)
+      this.#store.clock.setTimer(nextDueMs - this.#store.clock.now(), () =>
+        this.#kick({ accountId: event.accountId, sessionId: event.sessionId }),
+      );
     if (recorded && succeeded && duplicate) {
       const again = await makeAttempt(this.#store.clock, this.#transport, event, account, first.attempt + 1, this.#closing.signal);
       if (again && again !== "nowhere")

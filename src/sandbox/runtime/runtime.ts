@@ -16,7 +16,7 @@ import { HttpTransport } from "../delivery/http-transport.ts";
 import { ListenerHub } from "../delivery/listener-hub.ts";
 import { runDueWork } from "../flow/due-work.ts";
 import { Payments } from "../flow/payments.ts";
-import { DatabaseUnavailableError, reportUnlessUnavailable } from "../store/database.ts";
+import { DatabaseUnavailableError, LockWaitError, reportUnlessUnavailable } from "../store/database.ts";
 import { Store } from "../store/index.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { checked, type SandboxOptions } from "./options.ts";
@@ -57,6 +57,8 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
   const store = await Store.open(options.database === undefined ? { file: options.db } : { postgres: options.database }, {
     retentionMs: settings.retentionMs,
     clock,
+    // An account's webhook attempts are bounded as its requests are.
+    deliveriesPerSecond: options.rateLimitPerSecond,
   });
   const payments = new Payments(store, options.settlementDelaySeconds);
   const destinations = new Destinations({
@@ -72,7 +74,6 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
   const dispatcher = new Dispatcher(store, {
     retryScheduleSeconds: options.retryScheduleSeconds,
     transport,
-    perAccountPerSecond: options.rateLimitPerSecond,
   });
   const closing = new AbortController();
   const access = new Access({
@@ -97,6 +98,11 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
   /** What a call that failed answers: the database away is 503 (its own words only in the log), anything else 500. */
   const failed = (error: unknown): Outcome => {
     if (closing.signal.aborted) return { answer: refusal(problem(503, "service_unavailable", "This sandbox is stopping.")), dropped: true };
+    if (error instanceof LockWaitError) {
+      // A burst of one account's writes queued on one of its rows: its own requests wait, and no one else's.
+      const detail = "This account's requests waited too long on one another (a burst of writes to the account). Retry shortly.";
+      return { answer: refusal(problem(503, "service_unavailable", detail), { "Retry-After": "1" }), dropped: false };
+    }
     if (error instanceof DatabaseUnavailableError) {
       if (clock.now() - unavailableLoggedAt >= UNAVAILABLE_LOGGED_EVERY_MS) {
         unavailableLoggedAt = clock.now();

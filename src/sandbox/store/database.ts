@@ -22,6 +22,13 @@ export interface Database {
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /**
+   * Runs `work` on the account's behalf: each of its connections is taken within the account's
+   * share of them (PostgreSQL's pool), so that one account's burst waits on itself.
+   */
+  onBehalfOf<T>(accountId: number, work: () => Promise<T>): Promise<T>;
+  /** Runs `work` on no account's behalf: the sandbox's own work (every account's deliveries), though a request started it. */
+  apart<T>(work: () => T): T;
+  /**
    * Inside a transaction, until it ends: with a session, the lock on that session's events (and a
    * share of its account's); without, the lock on every event of the account. A lock the
    * transaction holds already is not asked for again.
@@ -62,6 +69,14 @@ export interface Subscription {
 /** The database cannot be reached now (a lost connection, a restart): the request may be made again shortly. */
 export class DatabaseUnavailableError extends Error {
   override name = "DatabaseUnavailableError";
+}
+
+/**
+ * A lock was waited for longer than the database allows (requests of one account queued on one of
+ * its rows): the request may be made again shortly, and the wait held no one else's connection.
+ */
+export class LockWaitError extends DatabaseUnavailableError {
+  override name = "LockWaitError";
 }
 
 /**

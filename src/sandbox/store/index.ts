@@ -48,6 +48,8 @@ export interface StoreOptions {
   clock?: Clock;
   /** How many tokens' account facts a process keeps (10,000 by default). */
   keptAccounts?: number;
+  /** Each account's delivery budget: attempts a second this process claims for it at most, with a burst of as many. None by default. */
+  deliveriesPerSecond?: number;
 }
 
 /**
@@ -60,7 +62,7 @@ export type StoreLocation = { file?: string } | { postgres: string; timeoutMs?: 
  * Opens the database at `location`, its schema brought up to date: SQLite in memory by default.
  * PostgreSQL's driver is loaded only for a PostgreSQL URL. A test keeps it to look under the store.
  */
-export async function openDatabase(location: StoreLocation = {}): Promise<Database> {
+export async function openDatabase(location: StoreLocation = {}, clock: Clock = systemClock): Promise<Database> {
   if ("postgres" in location) {
     const { PostgresDatabase } = await import("./postgres.ts").catch((error: { code?: string }) => {
       // pg is an optional peer dependency: only a shared sandbox needs it.
@@ -68,7 +70,7 @@ export async function openDatabase(location: StoreLocation = {}): Promise<Databa
         throw new Error("A PostgreSQL database needs its driver: npm install pg", { cause: error });
       throw error;
     });
-    return PostgresDatabase.open(location.postgres, { timeoutMs: location.timeoutMs });
+    return PostgresDatabase.open(location.postgres, { timeoutMs: location.timeoutMs, clock });
   }
   const sqlite = new SqliteDatabase(location.file);
   // One process serves a SQLite file: what a process before it claimed and left unrecorded is free now.
@@ -102,7 +104,10 @@ export class Store {
    * `retentionMs`: how long an account may go without a request before `deleteIdleAccounts` takes it (30 days by default);
    * `clock`: the real time (the system's by default).
    */
-  constructor(db: Database, { retentionMs = DEFAULT_RETENTION_MS, clock = systemClock, keptAccounts }: StoreOptions = {}) {
+  constructor(
+    db: Database,
+    { retentionMs = DEFAULT_RETENTION_MS, clock = systemClock, keptAccounts, deliveriesPerSecond }: StoreOptions = {},
+  ) {
     this.#db = db;
     this.clock = clock;
     this.#retentionMs = retentionMs;
@@ -114,7 +119,7 @@ export class Store {
     this.transactions = new Transactions(db);
     this.webhooks = new Webhooks(db);
     this.idempotencyKeys = new IdempotencyKeys(db);
-    this.outbox = new Outbox(db, clock);
+    this.outbox = new Outbox(db, clock, deliveriesPerSecond);
     this.eventLog = new EventLog(db);
     this.faults = new Faults(db, (id) => this.accounts.changed(id));
     this.journal = new Journal(db);
@@ -124,7 +129,7 @@ export class Store {
 
   /** Opens the store on the database at `location` (openDatabase). */
   static async open(location: StoreLocation = {}, options: StoreOptions = {}): Promise<Store> {
-    const store = new Store(await openDatabase(location), options);
+    const store = new Store(await openDatabase(location, options.clock), options);
     await store.accounts.hearChanges().catch(async (error) => {
       await store.#db.close();
       throw error;
@@ -233,6 +238,19 @@ export class Store {
       oldestDueAgeMs: read.oldest === null ? 0 : now - Number(read.oldest),
       activeAccounts: Number(read.active),
     };
+  }
+
+  /**
+   * Runs a request's `work` on its account's behalf: it takes database connections only within the
+   * account's share of them, so that a burst of one account's requests waits on itself.
+   */
+  onBehalfOf<T>(accountId: number, work: () => Promise<T>): Promise<T> {
+    return this.#db.onBehalfOf(accountId, work);
+  }
+
+  /** Runs `work` on no account's behalf: the sandbox's own (every account's deliveries), though a request started it. */
+  apart<T>(work: () => T): T {
+    return this.#db.apart(work);
   }
 
   /** Which engine keeps the state. */

@@ -11,6 +11,7 @@
 import type { PayinEvent } from "../../../generated/event-types.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
+import { Buckets } from "../../lib/token-buckets.ts";
 import type { Database } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
 import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
@@ -147,19 +148,29 @@ export interface SessionKey {
   accountId: number;
   sessionId: string;
 }
-const SCOPED = ({ accountId }: Scope) => (accountId === undefined ? "" : " AND d.account_id = ?");
-const scoped = ({ accountId }: Scope) => (accountId === undefined ? [] : [accountId]);
 /** A session's oldest event not yet done with (parameters: account, session): the one its turn is. */
 const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
   WHERE b.account_id = ? AND b.session_id = ? AND b.state IN ('pending', 'waiting'))`;
-// PostgreSQL: the claim and what the attempts need, in one statement; SKIP LOCKED passes what another process is claiming.
-// Parameters: claim, until, due by, now, the scope's, limit.
-const CLAIM_DUE_PG = (scope: Scope) => `UPDATE events e SET claim = ?, claim_until_ms = ?
-  FROM (${DUE}${SCOPED(scope)} ORDER BY d.due_ms LIMIT ? FOR UPDATE SKIP LOCKED) AS due, ${JOINED("e")}
+/**
+ * The accounts with events due by real time `?` and claimed by no one (`?`: now), the longest waiting first, at most `?`:
+ * a pass shares its batch among them, so that no account's backlog, however long, holds another's events back. Read
+ * from the range of due rows (the unary plus keeps SQLite from walking every row of the account index for the grouping).
+ */
+const ACCOUNTS_DUE = `SELECT +d.account_id AS "accountId" FROM events d
+  WHERE d.due_ms <= ? AND d.state = 'pending' AND (d.claim_until_ms IS NULL OR d.claim_until_ms <= ?)
+  GROUP BY +d.account_id ORDER BY MIN(d.due_ms) LIMIT ?`;
+// PostgreSQL: for each account its allowance of due events whose turn it is, soonest first, claimed with what the
+// attempts need, in one statement; SKIP LOCKED passes what another process is claiming. Parameters: claim, until, the
+// accounts and their allowances (as arrays), due by, now.
+const CLAIM_DUE_PG = `UPDATE events e SET claim = ?, claim_until_ms = ?
+  FROM (SELECT picked.seq FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS allowed(account_id, allowance),
+    LATERAL (${DUE} AND d.account_id = allowed.account_id ORDER BY d.due_ms LIMIT allowed.allowance FOR UPDATE SKIP LOCKED) AS picked
+  ) AS due, ${JOINED("e")}
   AND e.seq = due.seq RETURNING ${NEEDED("e")}`;
-// SQLite (one writer): the claim, then what the attempts need read. Parameters: claim, until, due by, now, the scope's, limit.
-const CLAIM_DUE_SQLITE = (scope: Scope) => `UPDATE events SET claim = ?, claim_until_ms = ?
-  WHERE seq IN (${DUE}${SCOPED(scope)} ORDER BY d.due_ms LIMIT ?) RETURNING seq`;
+// SQLite (one writer): one account's allowance claimed, then what the attempts need read. Parameters: claim, until, due
+// by, now, account, limit.
+const CLAIM_DUE_SQLITE = `UPDATE events SET claim = ?, claim_until_ms = ?
+  WHERE seq IN (${DUE} AND d.account_id = ? ORDER BY d.due_ms LIMIT ?) RETURNING seq`;
 // One session's turn: its oldest event not done with, when that is pending, due and claimed by no one. Found by the
 // session's index, not among the due events, of which a busy sandbox has many waiting behind their session's earlier one.
 // Parameters: claim, until, account, session, due by, now.
@@ -300,9 +311,27 @@ export class Outbox {
   };
   readonly #announceAll = () => this.#announce();
 
-  constructor(db: Database, clock: Clock) {
+  /**
+   * Each account's delivery budget, when there is one: attempts a second that this process may claim for it, with a
+   * burst of as many (a hosted sandbox's --rate-limit), so that one tenant's flood of events cannot take the deliveries'
+   * time from the others; beyond, its events wait, unclaimed, for its budget to refill.
+   */
+  readonly #budgets: Buckets | undefined;
+
+  /** `deliveriesPerSecond`: each account's delivery budget; none by default. */
+  constructor(db: Database, clock: Clock, deliveriesPerSecond?: number) {
     this.#db = db;
     this.#clock = clock;
+    this.#budgets = deliveriesPerSecond ? new Buckets(clock, deliveriesPerSecond, deliveriesPerSecond) : undefined;
+  }
+
+  /** How many attempts the account's budget has left now. */
+  #allowance(accountId: number): number {
+    return this.#budgets ? this.#budgets.available(String(accountId)) : Number.POSITIVE_INFINITY;
+  }
+
+  #spend(accountId: number) {
+    this.#budgets?.take(String(accountId), 1);
   }
 
   /**
@@ -329,27 +358,54 @@ export class Outbox {
   }
 
   /**
-   * Claims, under `terms`, events due whose turn it is by the order rule, soonest first, of all
-   * accounts, one account or one session, at most `limit`; resolves to them, with all their attempts need.
+   * Claims, under `terms`, events due whose turn it is by the order rule, of all accounts or of
+   * one, at most `limit`: each account with events due gets an equal part of the batch, the longest
+   * waiting first, and never more than its delivery budget has left, so that what is over budget
+   * is never claimed. Resolves to them, with all their attempts need.
    */
   async claimDue(terms: ClaimTerms, limit: number, scope: Scope = {}): Promise<DueEvent[]> {
     const { claim, untilMs, dueByMs } = terms;
     const now = this.#clock.now();
-    if (this.#db.dialect === "postgres")
-      return (await this.#db.all<LoadedRow>(CLAIM_DUE_PG(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit)).map(loaded);
-    const claimed = await this.#db.all<{ seq: number }>(CLAIM_DUE_SQLITE(scope), claim, untilMs, dueByMs, now, ...scoped(scope), limit);
-    return this.#loaded(claimed.map((row) => row.seq));
+    const accounts =
+      scope.accountId === undefined
+        ? (await this.#db.all<{ accountId: number }>(ACCOUNTS_DUE, dueByMs, now, limit)).map((row) => row.accountId)
+        : [scope.accountId];
+    const part = Math.max(1, Math.floor(limit / accounts.length));
+    const allowed = accounts.map((id) => ({ id, allowance: Math.min(part, this.#allowance(id)) })).filter((a) => a.allowance > 0);
+    if (allowed.length === 0) return [];
+    let claimed: DueEvent[];
+    if (this.#db.dialect === "postgres") {
+      const array = (values: number[]) => `{${values.join(",")}}`;
+      const [ids, allowances] = [array(allowed.map((a) => a.id)), array(allowed.map((a) => a.allowance))];
+      claimed = (await this.#db.all<LoadedRow>(CLAIM_DUE_PG, claim, untilMs, ids, allowances, dueByMs, now)).map(loaded);
+    } else {
+      const seqs: number[] = [];
+      for (const { id, allowance } of allowed)
+        for (const row of await this.#db.all<{ seq: number }>(CLAIM_DUE_SQLITE, claim, untilMs, dueByMs, now, id, allowance))
+          seqs.push(row.seq);
+      claimed = await this.#loaded(seqs);
+    }
+    for (const event of claimed) this.#spend(event.accountId);
+    return claimed;
   }
 
-  /** Claims, under `terms`, the session's event whose turn it is, when that one is due; resolves to it, with all its attempt needs. */
+  /**
+   * Claims, under `terms`, the session's event whose turn it is, when that one is due and its account's delivery budget
+   * has an attempt left; resolves to it, with all its attempt needs.
+   */
   async claimNext(terms: ClaimTerms, { accountId, sessionId }: SessionKey): Promise<DueEvent | undefined> {
+    if (this.#allowance(accountId) < 1) return undefined;
     const parameters = [terms.claim, terms.untilMs, accountId, sessionId, terms.dueByMs, this.#clock.now()];
+    let claimed: DueEvent | undefined;
     if (this.#db.dialect === "postgres") {
       const row = await this.#db.get<LoadedRow>(CLAIM_NEXT_PG, ...parameters);
-      return row && loaded(row);
+      claimed = row && loaded(row);
+    } else {
+      const row = await this.#db.get<{ seq: number }>(CLAIM_NEXT_SQLITE, ...parameters);
+      claimed = row && (await this.#loaded([row.seq]))[0];
     }
-    const claimed = await this.#db.get<{ seq: number }>(CLAIM_NEXT_SQLITE, ...parameters);
-    return claimed && (await this.#loaded([claimed.seq]))[0];
+    if (claimed) this.#spend(accountId);
+    return claimed;
   }
 
   /** Claims one event by its number, whatever its session's order (a redelivery, a shuffle fault's pick); undefined when it cannot be. */
@@ -397,7 +453,9 @@ export class Outbox {
    * this one and that one is due. Nothing is recorded when the claim was no longer this attempt's
    * (its lease ran out, and another process took the event): `recorded` false then.
    */
-  async finish(a: Attempt, claim: string, next?: ClaimTerms): Promise<{ recorded: boolean; next?: DueEvent }> {
+  async finish(a: Attempt, claim: string, asked?: ClaimTerms): Promise<{ recorded: boolean; next?: DueEvent }> {
+    // The next event is claimed only within its account's budget: past it, the event waits for a pass.
+    const next = asked && this.#allowance(a.accountId) >= 1 ? asked : undefined;
     const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
     const nextDue = state === "pending" ? a.nextDueMs : null;
     const outcome = [state, a.attempt, nextDue, a.accountId, a.eventId, claim];
@@ -407,6 +465,7 @@ export class Outbox {
       const row = (await this.#db.get<LoadedRow & { finished: number }>(FINISH_PG, ...outcome, ...attemptValues(a), ...asked, now))!;
       if (Number(row.finished) === 0) return { recorded: false };
       const following = row.seq === null ? undefined : loaded(row);
+      if (following) this.#spend(a.accountId);
       this.#doneWith(a, state, following);
       return following ? { recorded: true, next: following } : { recorded: true };
     }

@@ -4,10 +4,14 @@
 // and where a transaction reads before it writes, it first takes the lock its writers share
 // (`lock`: a session's events, in outbox.ts). One the database aborts for another's sake (a
 // deadlock) is run again. What one process may not do twice (a delivery) it claims with a lease.
+import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
+import { systemClock, type Clock } from "../../lib/clock.ts";
+import { AccountShares } from "./account-shares.ts";
 import {
   callHooks,
   DatabaseUnavailableError,
+  LockWaitError,
   RecordGoneError,
   TransactionScope,
   type Database,
@@ -19,6 +23,17 @@ import { postgresMigrations } from "./migrations.ts";
 
 /** A write that names a row not there. */
 const FOREIGN_KEY_VIOLATION = "23503";
+/** A lock waited for longer than lock_timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
+/**
+ * How long a statement may wait for a lock (at most half the statement's own timeout, so that the lock wait is what
+ * ends first): well within a request's own deadline, so that requests of
+ * one account queued on its row (a burst of clock advances) give up and are answered, rather than
+ * hold their connections until the statement's timeout.
+ */
+const LOCK_TIMEOUT_MS = 2000;
+/** Connections one account's requests may hold at once, of a process's pool (10 by default). */
+const ACCOUNT_SHARE = 2;
 /** A transaction aborted for another's sake: serialization failure, deadlock. Run again. */
 const RETRIED = new Set(["40001", "40P01"]);
 const ATTEMPTS = 30;
@@ -44,6 +59,16 @@ function unavailable(error: unknown): boolean {
     "Query read timeout",
   ];
   return words.some((w) => message?.toLowerCase().includes(w.toLowerCase()));
+}
+
+/** The sandbox's own error for what the driver threw: the database away, a lock waited for too long, a row gone. */
+function translated(error: unknown): unknown {
+  if (error instanceof DatabaseUnavailableError || error instanceof RecordGoneError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === LOCK_NOT_AVAILABLE) return new LockWaitError((error as Error).message, { cause: error });
+  if (unavailable(error)) return new DatabaseUnavailableError((error as Error).message, { cause: error });
+  if (code === FOREIGN_KEY_VIOLATION) return new RecordGoneError((error as Error).message, { cause: error });
+  return error;
 }
 
 // BIGINT columns hold milliseconds and counts, all within a double's exact integers.
@@ -87,10 +112,14 @@ export class PostgresDatabase implements Database {
 
   /** Where the database is, for the connections outside the pool (LISTEN). */
   readonly #url: string;
+  /** The account whose request the current async context serves, if any: its connections come out of its share. */
+  readonly #onBehalfOf = new AsyncLocalStorage<number | undefined>();
+  readonly #shares: AccountShares;
 
-  private constructor(pool: pg.Pool, url: string) {
+  private constructor(pool: pg.Pool, url: string, shares: AccountShares) {
     this.#pool = pool;
     this.#url = url;
+    this.#shares = shares;
   }
 
   /**
@@ -98,7 +127,10 @@ export class PostgresDatabase implements Database {
    * reason when it cannot. A connection or a statement that takes longer than `timeoutMs` fails as
    * unavailable, and its connection is dropped.
    */
-  static async open(url: string, { poolSize = 10, timeoutMs = TIMEOUT_MS } = {}): Promise<PostgresDatabase> {
+  static async open(
+    url: string,
+    { poolSize = 10, timeoutMs = TIMEOUT_MS, accountShare = ACCOUNT_SHARE, clock = systemClock as Clock } = {},
+  ): Promise<PostgresDatabase> {
     const pool = new pg.Pool({
       connectionString: url,
       max: poolSize,
@@ -112,7 +144,7 @@ export class PostgresDatabase implements Database {
       // An answered create, and a webhook sent about it, must survive the database's crash: every
       // commit is on disk before the sandbox acts on it, whatever the server's default (a server
       // set to synchronous_commit = off lost both in a chaos run).
-      options: "-c synchronous_commit=on",
+      options: `-c synchronous_commit=on -c lock_timeout=${Math.min(LOCK_TIMEOUT_MS, Math.floor(timeoutMs / 2))}`,
       keepAlive: true,
     });
     // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
@@ -121,7 +153,8 @@ export class PostgresDatabase implements Database {
     pool.on("connect", (client) => client.on("error", () => {}));
     try {
       await migrate(url, timeoutMs);
-      return new PostgresDatabase(pool, url);
+      // An account waits for its share no longer than for a connection of the pool.
+      return new PostgresDatabase(pool, url, new AccountShares(accountShare, clock, timeoutMs));
     } catch (error) {
       await pool.end().catch(() => {});
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
@@ -140,15 +173,29 @@ export class PostgresDatabase implements Database {
   }
 
   async #query<Row extends pg.QueryResultRow>(sql: string, parameters: Parameter[]): Promise<pg.QueryResult<Row>> {
-    const on = this.#transactions.current?.handle ?? this.#pool;
+    const inTransaction = this.#transactions.current?.handle;
+    const giveBack = inTransaction ? undefined : await this.#share();
     try {
-      return await on.query<Row>({ ...this.#statement(sql), values: parameters });
+      return await (inTransaction ?? this.#pool).query<Row>({ ...this.#statement(sql), values: parameters });
     } catch (error) {
-      if (unavailable(error)) throw new DatabaseUnavailableError((error as Error).message, { cause: error });
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION)
-        throw new RecordGoneError((error as Error).message, { cause: error });
-      throw error;
+      throw translated(error);
+    } finally {
+      giveBack?.();
     }
+  }
+
+  /** Waits for a slot of the share of the account the current context serves (none to wait for outside a request). */
+  async #share(): Promise<(() => void) | undefined> {
+    const accountId = this.#onBehalfOf.getStore();
+    return accountId === undefined ? undefined : this.#shares.take(accountId);
+  }
+
+  onBehalfOf<T>(accountId: number, work: () => Promise<T>): Promise<T> {
+    return this.#onBehalfOf.run(accountId, work);
+  }
+
+  apart<T>(work: () => T): T {
+    return this.#onBehalfOf.run(undefined, work);
   }
 
   async run(sql: string, ...parameters: Parameter[]) {
@@ -167,9 +214,11 @@ export class PostgresDatabase implements Database {
     if (this.#transactions.current) return work();
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient;
+      const giveBack = await this.#share();
       try {
         client = await this.#pool.connect();
       } catch (error) {
+        giveBack?.();
         throw new DatabaseUnavailableError((error as Error).message, { cause: error });
       }
       try {
@@ -177,14 +226,17 @@ export class PostgresDatabase implements Database {
         const outcome = await this.#transactions.within(client, work);
         await client.query("COMMIT");
         client.release();
+        giveBack?.();
         callHooks(outcome.hooks);
         return outcome.result;
       } catch (error) {
-        // A connection gone or silent is dropped, and the server rolls back what it had of the transaction.
-        const gone = error instanceof DatabaseUnavailableError || unavailable(error);
+        // A connection gone or silent is dropped, and the server rolls back what it had of the transaction. (A lock
+        // waited for too long leaves the connection as good as any: rolled back, it goes back to the pool.)
+        const gone = (error instanceof DatabaseUnavailableError && !(error instanceof LockWaitError)) || unavailable(error);
         let broken = gone;
         if (!gone) await client.query("ROLLBACK").catch(() => (broken = true));
         client.release(broken);
+        giveBack?.();
         const code = (error as { code?: string }).code ?? ((error as Error).cause as { code?: string } | undefined)?.code;
         if (code && RETRIED.has(code) && attempt < ATTEMPTS) {
           // Apart a little, at random, so that the two that collided do not collide again.
@@ -193,7 +245,7 @@ export class PostgresDatabase implements Database {
         }
         if (gone && !(error instanceof DatabaseUnavailableError))
           throw new DatabaseUnavailableError((error as Error).message, { cause: error });
-        throw error;
+        throw translated(error);
       }
     }
   }

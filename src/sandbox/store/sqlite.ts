@@ -100,6 +100,15 @@ export class SqliteDatabase implements Database {
     return outcome.result;
   }
 
+  /** One process, in which every account shares the one connection, a statement at a time: no share to keep. */
+  onBehalfOf<T>(_accountId: number, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  apart<T>(work: () => T): T {
+    return work();
+  }
+
   /** One connection, one transaction at a time: nothing to lock. */
   async lock() {}
 
