@@ -25,6 +25,18 @@ export function secretKey(secret: string): Uint8Array {
   return key;
 }
 
+/**
+ * The HMAC keys of one secret, or of several while a secret is rotated (the new one and the
+ * old): each parsed by `secretKey`. An empty list would refuse every delivery without saying
+ * why, so it is a misconfiguration like a missing secret.
+ */
+export function secretKeys(secrets: string | readonly string[]): Uint8Array[] {
+  if (!Array.isArray(secrets)) return [secretKey(secrets as string)];
+  if (secrets.length === 0)
+    throw new WebhookVerificationError("invalid_secret", "The list of signing secrets is empty: give at least one.");
+  return secrets.map(secretKey);
+}
+
 /** For a command's --secret: undefined when `secret` is one, else the line that says what it must be. */
 export function secretFlagError(secret: string): string | undefined {
   try {

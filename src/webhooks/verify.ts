@@ -3,7 +3,7 @@ import { constantTimeEqual } from "./constant-time.ts";
 import { WebhookVerificationError } from "./errors.ts";
 import { headerValue, type WebhookHeaders } from "./headers.ts";
 import { parseEvent } from "./parse.ts";
-import { secretKey } from "./secret.ts";
+import { secretKeys } from "./secret.ts";
 import { signature, unixSeconds } from "./sign.ts";
 import { TIMESTAMP_TOLERANCE_SECONDS } from "../lib/contract-facts.ts";
 
@@ -26,18 +26,23 @@ const TIMESTAMP = /^[0-9]{1,12}$/;
  * authentic event of a type this version does not know is `unknown_event_type`, which the
  * contract says to acknowledge with 2xx and ignore (decision D22).
  *
+ * `secret` is the endpoint's `whsec_` signing secret, or several while one is rotated
+ * (`[newSecret, oldSecret]`): a delivery signed under any of them is accepted. Every signature
+ * of the header is compared with the one of every secret, so the time taken does not tell
+ * which secret, or which signature, matched.
+ *
  * Pass the raw body exactly as received (string or bytes), not a re-serialized object.
  */
 export async function verifyWebhook(
   payload: string | Uint8Array | ArrayBuffer,
   headers: WebhookHeaders,
-  secret: string,
+  secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<PayinEvent> {
   const body = payload instanceof ArrayBuffer ? new Uint8Array(payload) : payload;
   if (typeof body !== "string" && !(body instanceof Uint8Array))
     throw new WebhookVerificationError("invalid_payload", "The body must be the raw request body, as a string or bytes.");
-  const key = secretKey(secret);
+  const keys = secretKeys(secret);
 
   const id = required(headers, "webhook-id");
   const timestamp = required(headers, "webhook-timestamp");
@@ -66,15 +71,15 @@ export async function verifyWebhook(
       `The delivery is signed ${-skew} s in the future, more than the ${tolerance} s tolerance.`,
     );
 
-  const expected = await signature(id, timestamp, body, key);
+  const expected = await Promise.all(keys.map((key) => signature(id, timestamp, body, key)));
   // Space-separated; a header repeated by a proxy arrives joined with ", ". Every candidate is
-  // compared, so the time does not tell which one matched.
-  const matched = signatures
-    .split(" ")
-    .map((candidate) => constantTimeEqual(candidate.replace(/,$/, ""), expected))
-    .includes(true);
-  if (!matched)
-    throw new WebhookVerificationError("invalid_signature", "No v1 signature in webhook-signature matches the body under this secret.");
+  // compared under every secret, so the time does not tell which one matched.
+  const candidates = signatures.split(" ").map((candidate) => candidate.replace(/,$/, ""));
+  const matched = expected.flatMap((mine) => candidates.map((candidate) => constantTimeEqual(candidate, mine))).includes(true);
+  if (!matched) {
+    const under = keys.length === 1 ? "this secret" : `any of these ${keys.length} secrets`;
+    throw new WebhookVerificationError("invalid_signature", `No v1 signature in webhook-signature matches the body under ${under}.`);
+  }
 
   return parseEvent(body, id);
 }

@@ -226,6 +226,63 @@ describe("verifyWebhook", () => {
     await rejects(verifyWebhook(payload, both, "whsec_AAAAAAAAAAAAAAAAAAAAAAAA", { now: NOW }), "invalid_signature");
   });
 
+  it("takes several secrets while one is rotated: a delivery signed under any of them, in any place of the list", async () => {
+    const event = exampleEvent("transaction-settled");
+    const payload = JSON.stringify(event);
+    for (const secret of [EXAMPLE_SECRET, OTHER_SECRET]) {
+      const headers = await signWebhook({ id: event.id, timestamp: NOW, payload, secret });
+      for (const secrets of [
+        [EXAMPLE_SECRET, OTHER_SECRET],
+        [OTHER_SECRET, EXAMPLE_SECRET],
+        [secret],
+        [secret.slice("whsec_".length), "whsec_AAAAAAAAAAAAAAAAAAAAAAAA"],
+      ])
+        await expect(verifyWebhook(payload, headers, secrets, { now: NOW }), secrets.join(" ")).resolves.toEqual(event);
+    }
+  });
+
+  it("with several secrets, compares every signature of the header under each: one signed under each secret, in any order", async () => {
+    const event = exampleEvent("session-completed");
+    const payload = JSON.stringify(event);
+    const sign = async (secret: string) => (await signWebhook({ id: event.id, timestamp: NOW, payload, secret }))["webhook-signature"];
+    const [current, other] = [await sign(EXAMPLE_SECRET), await sign(OTHER_SECRET)];
+    const headers = (signatures: string) => ({
+      "webhook-id": event.id,
+      "webhook-timestamp": String(NOW.getTime() / 1000),
+      "webhook-signature": signatures,
+    });
+    for (const signatures of [`${current} ${other}`, `${other} ${current}`, `v1,bm90IHRoaXMgb25l ${other}`])
+      for (const secrets of [[EXAMPLE_SECRET, OTHER_SECRET], [OTHER_SECRET, EXAMPLE_SECRET], [OTHER_SECRET]])
+        await expect(verifyWebhook(payload, headers(signatures), secrets, { now: NOW })).resolves.toEqual(event);
+  });
+
+  it("refuses a delivery that none of several secrets signed, saying how many it tried", async () => {
+    const { payload, headers } = await signed(undefined, "whsec_AAAAAAAAAAAAAAAAAAAAAAAA");
+    const error = await rejection(verifyWebhook(payload, headers, [EXAMPLE_SECRET, OTHER_SECRET], { now: NOW }));
+    expect(error).toMatchObject({
+      code: "invalid_signature",
+      message: "No v1 signature in webhook-signature matches the body under any of these 2 secrets.",
+    });
+    // One secret in a list is said as one.
+    const one = await rejection(verifyWebhook(payload, headers, [EXAMPLE_SECRET], { now: NOW }));
+    expect(one.message).toBe("No v1 signature in webhook-signature matches the body under this secret.");
+  });
+
+  it("refuses an empty list of secrets, and a list with one that is not a secret, as invalid_secret", async () => {
+    const { payload, headers } = await signed();
+    const empty = await rejection(verifyWebhook(payload, headers, [], { now: NOW }));
+    expect(empty).toMatchObject({ code: "invalid_secret", message: "The list of signing secrets is empty: give at least one." });
+    for (const secrets of [
+      [EXAMPLE_SECRET, "whsec_"],
+      ["plain!", EXAMPLE_SECRET],
+    ]) {
+      const error = await rejection(verifyWebhook(payload, headers, secrets, { now: NOW }));
+      expect(error, secrets.join(" ")).toMatchObject({ code: "invalid_secret", message: `The signing secret must be ${SECRET_FORM}.` });
+    }
+    const unset = await rejection(verifyWebhook(payload, headers, [EXAMPLE_SECRET, undefined as unknown as string], { now: NOW }));
+    expect(unset).toMatchObject({ code: "invalid_secret", message: "The signing secret is undefined, not a string: is it configured?" });
+  });
+
   it("rejects a signed event that breaks its schema, naming the field", async () => {
     const event = exampleEvent("transaction-completed");
     delete event.data.transaction_id;
