@@ -58,6 +58,13 @@ export const SITE_PAGES = [
     summary: "The payin flow end to end with the typed client and the webhook toolkit.",
   },
   {
+    file: "verify-webhooks.html",
+    label: "Webhooks",
+    title: "Verify webhooks in any language",
+    group: "Guides",
+    summary: "The signature's algorithm step by step, and the test vectors that prove a verifier in any language agrees with the service.",
+  },
+  {
     file: "sandbox-guide.html",
     label: "Sandbox",
     title: "The sandbox",

@@ -125,11 +125,12 @@ export function siteHref(from: string, href: string): string {
 }
 
 /** A fenced block, highlighted by highlight.js at build time when its language is given: the page needs no script for it. */
-const highlighted: RendererObject["code"] = (source, language) => {
+export function highlightedBlock(source: string, language?: string): string {
   const name = language?.trim().split(/\s/)[0] ?? "";
   const html = hljs.getLanguage(name) ? hljs.highlight(source, { language: name }).value : esc(source);
   return `<pre><code class="hljs${name ? ` language-${esc(name)}` : ""}">${html}</code></pre>\n`;
-};
+}
+const highlighted: RendererObject["code"] = (source, language) => highlightedBlock(source, language);
 
 export interface SiteMarkdownOptions {
   /** Give each heading GitHub's anchor as its id (the guides; not the register, whose entries have their own). */

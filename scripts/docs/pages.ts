@@ -11,6 +11,7 @@ export interface Guide {
 
 export const guides: readonly Guide[] = [
   { source: "quickstart.md", file: "quickstart.html" },
+  { source: "verify-webhooks.md", file: "verify-webhooks.html" },
   { source: "sandbox.md", file: "sandbox-guide.html" },
   { source: "testing.md", file: "testing.html" },
   { source: "conformance.md", file: "conformance.html" },

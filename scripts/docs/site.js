@@ -1,6 +1,7 @@
 // The docs site's one script, on every page: a copy button on every code block, the menu button
-// of narrow windows, and the search box of the header, over every page (search.js ranks the
-// sections of search-index.json), each result with the passage it matched.
+// of narrow windows, the search box of the header, over every page (search.js ranks the
+// sections of search-index.json), each result with the passage it matched, and the reader's
+// language in every code group.
 
 const header = document.querySelector(".site-header");
 const menu = header.querySelector(".menu");
@@ -77,3 +78,66 @@ input.addEventListener("keydown", (event) => {
 document.addEventListener("click", (event) => {
   if (!event.target.closest(".search")) list.hidden = true;
 });
+
+// Code groups (scripts/docs/code-groups.ts): one snippet in several languages, a tab each. The
+// language the reader picks is every group's, on this page and the next (localStorage), and the
+// page's address says it (?lang=python), so that a link shared gives its reader the same code. A
+// group without that language shows its first, TypeScript.
+const LANGUAGE_KEY = "payin-docs-language";
+const remembered = () => {
+  try {
+    return localStorage.getItem(LANGUAGE_KEY);
+  } catch {
+    return null; // Storage refused (a private window, a policy): the page's address still says it.
+  }
+};
+const remember = (language) => {
+  try {
+    localStorage.setItem(LANGUAGE_KEY, language);
+  } catch {
+    // Refused as above: this page shows the choice all the same.
+  }
+};
+
+const showLanguage = (language) => {
+  for (const group of document.querySelectorAll(".code-group")) {
+    const panels = [...group.querySelectorAll(".code-panel")];
+    const shown = (panels.find((panel) => panel.dataset.lang === language) ?? panels[0]).dataset.lang;
+    for (const panel of panels) panel.hidden = panel.dataset.lang !== shown;
+    for (const tab of group.querySelectorAll("[role=tab]")) {
+      const selected = tab.dataset.lang === shown;
+      tab.setAttribute("aria-selected", String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+    }
+  }
+};
+
+const chooseLanguage = (language, tab) => {
+  // The tab stays where the reader's eye is, though the groups above it change height.
+  const before = tab.getBoundingClientRect().top;
+  remember(language);
+  const address = new URL(location.href);
+  address.searchParams.set("lang", language);
+  history.replaceState(history.state, "", address);
+  showLanguage(language);
+  window.scrollBy(0, tab.getBoundingClientRect().top - before);
+};
+
+const linked = new URL(location.href).searchParams.get("lang");
+if (linked) remember(linked);
+showLanguage(linked ?? remembered() ?? "typescript");
+for (const list of document.querySelectorAll(".code-group [role=tablist]")) {
+  const tabs = [...list.querySelectorAll("[role=tab]")];
+  list.addEventListener("click", (event) => {
+    const tab = event.target.closest("[role=tab]");
+    if (tab) chooseLanguage(tab.dataset.lang, tab);
+  });
+  // The arrow keys move between the tabs, as in any tab list.
+  list.addEventListener("keydown", (event) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (!step) return;
+    const next = tabs[(tabs.indexOf(document.activeElement) + step + tabs.length) % tabs.length];
+    chooseLanguage(next.dataset.lang, next);
+    next.focus();
+  });
+}

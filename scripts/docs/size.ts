@@ -7,7 +7,10 @@ import path from "node:path";
 import { SCALAR_FILE } from "./api-reference.ts";
 
 const MIB = 2 ** 20;
-export const SIZE_LIMITS = { scalar: 4.5 * MIB, rest: 1 * MIB };
+// The rest from 1 MiB when the code groups came (1.03 MiB): the Quickstart's checkout and handler
+// and the webhook verifier in each of the five samples' languages, each page's Markdown twin
+// holding them too, and the webhook guide (0.15 MiB in all).
+export const SIZE_LIMITS = { scalar: 4.5 * MIB, rest: 1.25 * MIB };
 
 /** The bytes of Scalar's script and of every other file of the site in `folder`. */
 export function siteSizes(folder: string): { scalar: number; rest: number } {

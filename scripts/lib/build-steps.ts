@@ -2,6 +2,7 @@
 // `npm start` and the docs test skip one whose inputs and outputs have not changed.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { SAMPLE_LANGUAGES } from "../docs/code-groups.ts";
 import { root } from "./paths.ts";
 import { cachedStep, type CachedStep } from "./steps.ts";
 
@@ -58,7 +59,16 @@ const guidesStep = (quiet: boolean): CachedStep => ({
 
 const docsStep = (quiet: boolean): CachedStep => ({
   name: "build the docs site",
-  inputs: [...tools, "generated", "openapi/DECISIONS.md", "scripts/docs.ts", "scripts/docs", "src"],
+  // The samples too: the code groups take their snippets from them.
+  inputs: [
+    ...tools,
+    "generated",
+    "openapi/DECISIONS.md",
+    "scripts/docs.ts",
+    "scripts/docs",
+    "src",
+    ...SAMPLE_LANGUAGES.map((l) => l.folder),
+  ],
   outputs: ["dist/docs"],
   run: runScript("docs.ts", quiet),
 });

@@ -528,8 +528,10 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
       const headings = [...markdown.matchAll(/^#{1,3} (.+)$/gm)].map((m) => m[1]!.replace(/`/g, ""));
       expect(await page.$$eval("article.guide :is(h1, h2, h3)", (hs) => hs.map((h) => h.textContent))).toEqual(headings);
       const blocks = (markdown.match(/^ *```/gm) ?? []).length / 2;
-      expect(await page.locator("article.guide pre code").count()).toBe(blocks);
-      expect(await page.locator("article.guide pre button.copy").count(), "a copy button on each").toBe(blocks);
+      // A code group's other languages are the samples' blocks, beside the guide's own.
+      expect(await page.locator("article.guide pre code:not(.code-panel[data-sample] code)").count()).toBe(blocks);
+      const shown = await page.locator("article.guide pre").count();
+      expect(await page.locator("article.guide pre button.copy").count(), "a copy button on each").toBe(shown);
       expect(await page.locator(`nav a[href="${file}"][aria-current="page"]`).count(), "the navigation marks the page").toBe(1);
       for (const href of new Set(await hrefs(page, "article.guide a[href]"))) {
         expect(href, "links are relative").not.toMatch(/^(\/|[a-z][\w+.-]*:)/i);
@@ -610,6 +612,71 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     await context.close();
   });
 
+  it.each([1280, 390])(
+    "at %i px, the reader's language is every code group's: Python once chosen, on the next page too, Go from a ?lang=go link",
+    async (width) => {
+      // Contexts of their own: what one remembers (localStorage) is not another's.
+      const contexts = [
+        await browser.newContext({ viewport: { width, height: 900 } }),
+        await browser.newContext({ viewport: { width, height: 900 } }),
+      ];
+      const errors: string[] = [];
+      const opened = async (context: BrowserContext, file: string) => {
+        const page = await context.newPage();
+        page.on("pageerror", (error) => errors.push(`${file}: ${error.message}`));
+        await page.goto(server.url + file);
+        return page;
+      };
+      /** The language each group of the page shows, and what is wrong with how it reads. */
+      const state = (page: Page) =>
+        page.evaluate(() => {
+          const width = document.documentElement.clientWidth;
+          const groups = [...document.querySelectorAll<HTMLElement>(".code-group")];
+          const problems =
+            document.documentElement.scrollWidth > width ? [`the page is ${document.documentElement.scrollWidth} px wide`] : [];
+          for (const group of groups) {
+            const visible = [...group.querySelectorAll<HTMLElement>(".code-panel")].filter((panel) => panel.checkVisibility());
+            if (visible.length !== 1) problems.push(`${group.dataset.group}: ${visible.length} panels shown`);
+            const selected = group.querySelectorAll("[role=tab][aria-selected=true]");
+            if (selected.length !== 1 || (selected[0] as HTMLElement).dataset.lang !== visible[0]?.dataset.lang)
+              problems.push(`${group.dataset.group}: the selected tab is not the panel shown`);
+            for (const tab of group.querySelectorAll<HTMLElement>("[role=tab]")) {
+              const box = tab.getBoundingClientRect();
+              if (box.left < 0 || box.right > width)
+                problems.push(`${group.dataset.group}: the ${tab.textContent} tab is outside the window`);
+            }
+          }
+          return { shown: groups.map((g) => g.querySelector<HTMLElement>(".code-panel:not([hidden])")?.dataset.lang), problems };
+        });
+      const groupsOf = async (page: Page) => page.locator(".code-group").count();
+
+      const quickstart = await opened(contexts[0]!, "quickstart.html");
+      const groups = await groupsOf(quickstart);
+      expect(groups, "the Quickstart's code groups").toBeGreaterThanOrEqual(2);
+      expect(await state(quickstart)).toEqual({ shown: Array(groups).fill("typescript"), problems: [] });
+      const python = quickstart.locator('.code-group[data-group="handler"] [role=tab][data-lang="python"]');
+      expect(await python.count(), "the handler in Python, from examples/merchant-python/").toBe(1);
+      await python.click();
+      expect(await state(quickstart)).toEqual({ shown: Array(groups).fill("python"), problems: [] });
+      expect(new URL(quickstart.url()).searchParams.get("lang"), "the address says it").toBe("python");
+      await quickstart.locator('.code-group[data-group="handler"]').scrollIntoViewIfNeeded();
+      await screenshot(quickstart, `code-groups-python-${width}`);
+
+      // The next page, opened as a reader would: by the navigation, with no ?lang in its link.
+      const guide = await opened(contexts[0]!, "verify-webhooks.html");
+      expect(await state(guide)).toEqual({ shown: Array(await groupsOf(guide)).fill("python"), problems: [] });
+
+      // A link shared with someone else, who never chose.
+      const linked = await opened(contexts[1]!, "verify-webhooks.html?lang=go");
+      expect(await state(linked)).toEqual({ shown: Array(await groupsOf(linked)).fill("go"), problems: [] });
+      const next = await opened(contexts[1]!, "quickstart.html");
+      expect(await state(next)).toEqual({ shown: Array(groups).fill("go"), problems: [] });
+      await screenshot(next, `code-groups-go-${width}`);
+      expect(errors).toEqual([]);
+      for (const context of contexts) await context.close();
+    },
+  );
+
   it("the decision register shows every decision of DECISIONS.md, each with its anchor", async () => {
     expect(decisionIds.length).toBeGreaterThanOrEqual(17);
     const { page } = await open("decisions.html", 1280, { share: true });
@@ -658,7 +725,7 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     expect(problems).toEqual([]);
   });
 
-  it("keeps within its size: Scalar's script under 4.5 MiB, the rest of the site under 1 MiB", () => {
+  it("keeps within its size: Scalar's script under 4.5 MiB, the rest of the site under 1.25 MiB", () => {
     const sizes = siteSizes(site);
     expect(sizes.scalar, "Scalar's script is there").toBeGreaterThan(2 ** 20);
     expect(sizeProblems(sizes)).toEqual([]);
