@@ -13,7 +13,7 @@ import { root } from "../../scripts/lib/paths.ts";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/lib/contract-facts.ts";
 import { bindPort } from "../../src/lib/bind-port.ts";
 import { LOOPBACK_TLS } from "../../src/lib/loopback-tls.ts";
-import { jittered } from "../../src/sandbox/delivery/dispatcher.ts";
+import { jittered } from "../../src/sandbox/delivery/retry-schedule.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { outsideLoopback } from "../support/loopback-guard.ts";

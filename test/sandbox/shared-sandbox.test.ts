@@ -118,7 +118,7 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
     const record = async () =>
       (
         await other.outbox.finish(
-          { ...attempt, ...sent, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, faults: [] },
+          { ...attempt, ...sent, attemptedAtMs: Date.now(), durationMs: 1, nextAttemptAtMs: null, nextDueMs: null, marks: [] },
           "other",
         )
       ).recorded;

@@ -276,7 +276,7 @@ describe.each(engines)("the sandbox's store on $engine", ({ skip, url: newUrl })
       durationMs: 1,
       nextAttemptAtMs: null,
       nextDueMs: null,
-      faults: [],
+      marks: [],
       requestHeaders: { "webhook-id": "msg_1", "Content-Type": "application/json" },
       responseFirstBytes: "ok",
     };

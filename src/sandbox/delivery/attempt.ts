@@ -12,7 +12,7 @@ import { payloadOf } from "./payload.ts";
 import type { Transport, WebhookRequest } from "./transport.ts";
 
 /** An attempt made: what the receiver answered, or why it did not, whether that acknowledges, and when on the account's clock. */
-export type MadeAttempt = Omit<Attempt, "nextAttemptAtMs" | "nextDueMs" | "faults">;
+export type MadeAttempt = Omit<Attempt, "nextAttemptAtMs" | "nextDueMs" | "marks">;
 
 /** The event as its receiver gets it, signed at the real time: the receiver checks the timestamp against its own clock. */
 export async function signedRequest(event: DueEvent): Promise<WebhookRequest> {

@@ -119,9 +119,9 @@ export class Store {
     this.transactions = new Transactions(db);
     this.webhooks = new Webhooks(db);
     this.idempotencyKeys = new IdempotencyKeys(db);
-    this.outbox = new Outbox(db, clock, deliveriesPerSecond);
-    this.eventLog = new EventLog(db);
     this.faults = new Faults(db, (id) => this.accounts.changed(id));
+    this.outbox = new Outbox(db, clock, this.accounts, this.faults, deliveriesPerSecond);
+    this.eventLog = new EventLog(db);
     this.journal = new Journal(db);
     this.listeners = new Listeners(db, clock);
     this.#dueTimes = new DueTimes(db);

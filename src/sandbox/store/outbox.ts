@@ -12,8 +12,10 @@ import type { PayinEvent } from "../../../generated/event-types.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
 import { Buckets } from "../../lib/token-buckets.ts";
+import type { Account, Accounts } from "./accounts.ts";
 import type { Database } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
+import type { FaultRow, Faults } from "./faults.ts";
 import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
@@ -41,10 +43,12 @@ export interface DueEvent {
   /** The registered URL; null when the account has only a listener (decision D23). */
   url: string | null;
   secret: string;
-  /** How far its account's clock runs ahead of real time, as the claim read it. */
-  clockOffsetMs: number;
-  /** Whether its account has delivery faults armed: most have none, and their attempts need not ask which. */
-  deliveryFaults: boolean;
+  /** Its account, its clock as the claim read it (unless this process moved it since). */
+  account: Account;
+  /** The delivery faults armed on its account, which act on its attempt (none for most accounts). */
+  faults: readonly FaultRow[];
+  /** Whether an armed shuffle chose it, the newest of its session, in place of the one whose turn it was. */
+  shuffled: boolean;
   /** Whether a listener holds its account's deliveries (decision D23), as the claim saw. */
   listening: boolean;
 }
@@ -72,8 +76,8 @@ export interface Attempt {
   nextAttemptAtMs: number | null;
   /** The same in real time. */
   nextDueMs: number | null;
-  /** What delivery faults did to it on purpose. */
-  faults: readonly string[];
+  /** What the account's delivery faults did to it on purpose, by effect. */
+  marks: readonly string[];
   /** The request's headers as sent: its signature's, which are this attempt's own, Content-Type and User-Agent. */
   requestHeaders: Readonly<Record<string, string>>;
   /** The answer's first bytes as text; null where none came or they are not kept (a hosted sandbox, a listener's answer). */
@@ -114,8 +118,9 @@ export interface ClaimTerms {
   dueByMs: number;
 }
 
-type LoadedRow = Omit<DueEvent, "request" | "deliveryFaults" | "listening"> & {
+type LoadedRow = Omit<DueEvent, "request" | "account" | "faults" | "shuffled" | "listening"> & {
   request: string;
+  clockOffsetMs: number;
   deliveryFaults: number | boolean;
   listening: number | boolean;
 };
@@ -273,13 +278,6 @@ const NEWEST_OF_EVENTS = (count: number) => {
   return `SELECT ${ATTEMPT_FIELDS} FROM (${each}) AS d ${WITH_EVENT} ${LOG_ORDER}`;
 };
 
-const loaded = (row: LoadedRow): DueEvent => ({
-  ...row,
-  request: JSON.parse(row.request),
-  deliveryFaults: Boolean(row.deliveryFaults),
-  listening: Boolean(row.listening),
-});
-
 /** An attempt's values, in the order of ATTEMPT_COLUMNS. */
 const attemptValues = (a: Attempt) => [
   a.accountId,
@@ -292,7 +290,7 @@ const attemptValues = (a: Attempt) => [
   a.attemptedAtMs,
   a.durationMs,
   a.nextAttemptAtMs,
-  a.faults.length > 0 ? a.faults.join(",") : null,
+  a.marks.length > 0 ? a.marks.join(",") : null,
   JSON.stringify(a.requestHeaders),
   a.responseFirstBytes,
   a.eventSeq,
@@ -318,10 +316,18 @@ export class Outbox {
    */
   readonly #budgets: Buckets | undefined;
 
-  /** `deliveriesPerSecond`: each account's delivery budget; none by default. */
-  constructor(db: Database, clock: Clock, deliveriesPerSecond?: number) {
+  readonly #accounts: Accounts;
+  readonly #faults: Faults;
+
+  /**
+   * `accounts`: whose objects a claim hands over with its events; `faults`: what acts on their attempts;
+   * `deliveriesPerSecond`: each account's delivery budget, none by default.
+   */
+  constructor(db: Database, clock: Clock, accounts: Accounts, faults: Faults, deliveriesPerSecond?: number) {
     this.#db = db;
     this.#clock = clock;
+    this.#accounts = accounts;
+    this.#faults = faults;
     this.#budgets = deliveriesPerSecond ? new Buckets(clock, deliveriesPerSecond, deliveriesPerSecond) : undefined;
   }
 
@@ -366,6 +372,7 @@ export class Outbox {
   async claimDue(terms: ClaimTerms, limit: number, scope: Scope = {}): Promise<DueEvent[]> {
     const { claim, untilMs, dueByMs } = terms;
     const now = this.#clock.now();
+    const readingFrom = this.#accounts.readingFrom;
     const accounts =
       scope.accountId === undefined
         ? (await this.#db.all<{ accountId: number }>(ACCOUNTS_DUE, dueByMs, now, limit)).map((row) => row.accountId)
@@ -373,20 +380,20 @@ export class Outbox {
     const part = Math.max(1, Math.floor(limit / accounts.length));
     const allowed = accounts.map((id) => ({ id, allowance: Math.min(part, this.#allowance(id)) })).filter((a) => a.allowance > 0);
     if (allowed.length === 0) return [];
-    let claimed: DueEvent[];
+    let rows: LoadedRow[];
     if (this.#db.dialect === "postgres") {
       const array = (values: number[]) => `{${values.join(",")}}`;
       const [ids, allowances] = [array(allowed.map((a) => a.id)), array(allowed.map((a) => a.allowance))];
-      claimed = (await this.#db.all<LoadedRow>(CLAIM_DUE_PG, claim, untilMs, ids, allowances, dueByMs, now)).map(loaded);
+      rows = await this.#db.all<LoadedRow>(CLAIM_DUE_PG, claim, untilMs, ids, allowances, dueByMs, now);
     } else {
       const seqs: number[] = [];
       for (const { id, allowance } of allowed)
         for (const row of await this.#db.all<{ seq: number }>(CLAIM_DUE_SQLITE, claim, untilMs, dueByMs, now, id, allowance))
           seqs.push(row.seq);
-      claimed = await this.#loaded(seqs);
+      rows = await this.#loaded(seqs);
     }
-    for (const event of claimed) this.#spend(event.accountId);
-    return claimed;
+    for (const row of rows) this.#spend(row.accountId);
+    return this.#ready(rows, readingFrom, terms);
   }
 
   /**
@@ -395,23 +402,54 @@ export class Outbox {
    */
   async claimNext(terms: ClaimTerms, { accountId, sessionId }: SessionKey): Promise<DueEvent | undefined> {
     if (this.#allowance(accountId) < 1) return undefined;
+    const readingFrom = this.#accounts.readingFrom;
     const parameters = [terms.claim, terms.untilMs, accountId, sessionId, terms.dueByMs, this.#clock.now()];
-    let claimed: DueEvent | undefined;
-    if (this.#db.dialect === "postgres") {
-      const row = await this.#db.get<LoadedRow>(CLAIM_NEXT_PG, ...parameters);
-      claimed = row && loaded(row);
-    } else {
+    let claimed: LoadedRow | undefined;
+    if (this.#db.dialect === "postgres") claimed = await this.#db.get<LoadedRow>(CLAIM_NEXT_PG, ...parameters);
+    else {
       const row = await this.#db.get<{ seq: number }>(CLAIM_NEXT_SQLITE, ...parameters);
       claimed = row && (await this.#loaded([row.seq]))[0];
     }
-    if (claimed) this.#spend(accountId);
-    return claimed;
+    if (!claimed) return undefined;
+    this.#spend(accountId);
+    return (await this.#ready([claimed], readingFrom, terms))[0];
   }
 
-  /** Claims one event by its number, whatever its session's order (a redelivery, a shuffle fault's pick); undefined when it cannot be. */
+  /** Claims one event by its number, whatever its session's order (a redelivery asked for); undefined when it cannot be. */
   async claimOne(seq: number, terms: ClaimTerms): Promise<DueEvent | undefined> {
+    const readingFrom = this.#accounts.readingFrom;
+    const row = await this.#claimOne(seq, terms);
+    return row && (await this.#ready([row], readingFrom))[0];
+  }
+
+  async #claimOne(seq: number, terms: ClaimTerms): Promise<LoadedRow | undefined> {
     if ((await this.#db.run(CLAIM_ONE, terms.claim, terms.untilMs, seq, terms.dueByMs, this.#clock.now())) === 0) return undefined;
     return (await this.#loaded([seq]))[0];
+  }
+
+  /**
+   * Events claimed, made ready for their attempts: each with its account's object (its clock as read from
+   * `readingFrom`) and its account's delivery faults. A claim of an event's turn (`terms`) under an armed shuffle takes
+   * the session's newest event due in its place, the one whose turn it was given back: the shuffle is a claim policy.
+   */
+  async #ready(rows: readonly LoadedRow[], readingFrom: number, terms?: ClaimTerms): Promise<DueEvent[]> {
+    const events: DueEvent[] = [];
+    for (let row of rows) {
+      const faults = row.deliveryFaults ? await this.#faults.forDelivery(row.accountId) : [];
+      let shuffled = false;
+      if (terms && faults.some((f) => f.effect === "shuffle")) {
+        const newest = await this.newestPending(row, Math.min(terms.dueByMs, this.#clock.now()));
+        const taken = newest.seq === row.seq ? undefined : await this.#claimOne(newest.seq, terms);
+        if (taken) {
+          await this.releaseClaim(row.seq, terms.claim);
+          [row, shuffled] = [taken, true];
+        }
+      }
+      const { clockOffsetMs, deliveryFaults: _, listening, request, ...rest } = row;
+      const account = this.#accounts.of({ id: row.accountId, clockOffsetMs }, readingFrom);
+      events.push({ ...rest, request: JSON.parse(request), listening: Boolean(listening), account, faults, shuffled });
+    }
+    return events;
   }
 
   /** Holds a claim longer (an attempt that a delay fault makes wait). */
@@ -454,6 +492,7 @@ export class Outbox {
    * (its lease ran out, and another process took the event): `recorded` false then.
    */
   async finish(a: Attempt, claim: string, asked?: ClaimTerms): Promise<{ recorded: boolean; next?: DueEvent }> {
+    const readingFrom = this.#accounts.readingFrom;
     // The next event is claimed only within its account's budget: past it, the event waits for a pass.
     const next = asked && this.#allowance(a.accountId) >= 1 ? asked : undefined;
     const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
@@ -462,10 +501,16 @@ export class Outbox {
     if (this.#db.dialect === "postgres") {
       const now = this.#clock.now();
       const asked = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
-      const row = (await this.#db.get<LoadedRow & { finished: number }>(FINISH_PG, ...outcome, ...attemptValues(a), ...asked, now))!;
-      if (Number(row.finished) === 0) return { recorded: false };
-      const following = row.seq === null ? undefined : loaded(row);
-      if (following) this.#spend(a.accountId);
+      const { finished, ...row } = (await this.#db.get<LoadedRow & { finished: number }>(
+        FINISH_PG,
+        ...outcome,
+        ...attemptValues(a),
+        ...asked,
+        now,
+      ))!;
+      if (Number(finished) === 0) return { recorded: false };
+      if (row.seq !== null) this.#spend(a.accountId);
+      const following = row.seq === null ? undefined : (await this.#ready([row], readingFrom, next))[0];
       this.#doneWith(a, state, following);
       return following ? { recorded: true, next: following } : { recorded: true };
     }
@@ -540,13 +585,13 @@ export class Outbox {
   }
 
   /** The events of these numbers, as claimed: what their attempts need. */
-  async #loaded(seqs: readonly number[]): Promise<DueEvent[]> {
-    const events: DueEvent[] = [];
+  async #loaded(seqs: readonly number[]): Promise<LoadedRow[]> {
+    const rows: LoadedRow[] = [];
     for (const seq of seqs) {
       const row = await this.#db.get<LoadedRow>(LOAD, seq);
-      if (row) events.push(loaded(row));
+      if (row) rows.push(row);
     }
-    return events;
+    return rows;
   }
 
   /**
