@@ -23,7 +23,8 @@ export type PayinClient = Client<paths>;
  * Creates a typed client of the Payin Acceptance Service. Each attempt times out after 30 s;
  * network errors, timeouts, `429` and `503` are retried twice with backoff (Retry-After
  * honoured); every POST carries an `Idempotency-Key`, the same on its retries, so a retried
- * create never makes two objects. `timeoutMs`, `retry` and `idempotencyKeys` tune or turn each off.
+ * create never makes two objects. `timeoutMs`, `retry` and `idempotencyKeys` tune or turn each off; `clock` is
+ * what the timeouts and waits are measured on (a test's own, to see them without waiting).
  *
  * A create call may give its own key as a typed header parameter:
  * `client.POST("/api/v1/earn/payment-sessions/", { body, params: { header: { "Idempotency-Key": key } } })`.

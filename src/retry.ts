@@ -7,6 +7,7 @@
 // the middleware after it ran. Each attempt is the same request, its key included, so a
 // retried create never makes two objects.
 import type { Middleware } from "openapi-fetch";
+import { sleepOn, systemClock, timeoutSignal, type Clock } from "./lib/clock.ts";
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
@@ -22,6 +23,8 @@ export interface ResilienceOptions {
   timeoutMs?: number | false;
   /** Retries of network errors, timeouts, 429 and 503; false for none. */
   retry?: RetryOptions | false;
+  /** The clock each attempt's timeout and each wait between attempts are measured on: the system's by default. */
+  clock?: Clock;
 }
 
 const DEFAULTS = { timeoutMs: 30_000, retries: 2, baseDelayMs: 500, maxDelayMs: 10_000 } as const;
@@ -50,7 +53,7 @@ export function backoffMs(n: number, { baseDelayMs = DEFAULTS.baseDelayMs, maxDe
 }
 
 /** Retry-After in milliseconds (seconds, or an HTTP date); undefined when absent or unreadable. */
-export function retryAfterMs(value: string | null, nowMs = Date.now()): number | undefined {
+export function retryAfterMs(value: string | null, nowMs = systemClock.now()): number | undefined {
   if (value === null) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
   const at = Date.parse(value);
@@ -61,20 +64,23 @@ export function retryAfterMs(value: string | null, nowMs = Date.now()): number |
  * The wait before retry `n` (0 for the first) of a request that `response` answered (undefined
  * when it failed without an answer): its Retry-After, or the backoff, at most `maxDelayMs`.
  */
-export function retryDelayMs(response: Response | undefined, n: number, retry: RetryOptions = {}): number {
-  const waitMs = retryAfterMs(response?.headers.get("Retry-After") ?? null) ?? backoffMs(n, retry);
+export function retryDelayMs(response: Response | undefined, n: number, retry: RetryOptions = {}, nowMs = systemClock.now()): number {
+  const waitMs = retryAfterMs(response?.headers.get("Retry-After") ?? null, nowMs) ?? backoffMs(n, retry);
   return Math.min(retry.maxDelayMs ?? DEFAULTS.maxDelayMs, waitMs);
 }
 
 type Fetch = (request: Request, init?: RequestInit) => Promise<Response>;
 
 /** `fetch` with a timeout on each attempt and retries of what may succeed later. */
-export function resilientFetch(fetch: Fetch, { timeoutMs = DEFAULTS.timeoutMs, retry = {} }: ResilienceOptions = {}): Fetch {
+export function resilientFetch(
+  fetch: Fetch,
+  { timeoutMs = DEFAULTS.timeoutMs, retry = {}, clock = systemClock }: ResilienceOptions = {},
+): Fetch {
   const retries = retry === false ? 0 : (retry.retries ?? DEFAULTS.retries);
   return async (request, init) => {
     for (let n = 0; ; n++) {
       const attempt = request.clone();
-      const signal = timeoutMs === false ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+      const signal = timeoutMs === false ? request.signal : AbortSignal.any([request.signal, timeoutSignal(clock, timeoutMs)]);
       let answered: Response | undefined;
       try {
         const response = await fetch(new Request(attempt, { signal }), init);
@@ -86,7 +92,7 @@ export function resilientFetch(fetch: Fetch, { timeoutMs = DEFAULTS.timeoutMs, r
         // The caller's own abort is not the network's fault: it is not retried.
         if (n === retries || request.signal.aborted) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(answered, n, retry || {})));
+      await sleepOn(clock, retryDelayMs(answered, n, retry || {}, clock.now()));
     }
   };
 }

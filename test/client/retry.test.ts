@@ -1,11 +1,12 @@
 // The client against the sandbox's faults: it retries what may succeed later (a lost connection,
 // a timeout, 429, 503) with one Idempotency-Key on every attempt, gives up with the last
 // problem, and never retries a request that was wrong. The journal shows every attempt.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPayinClient, createSandboxClient, type PayinClient } from "../../src/index.ts";
 import { backoffMs, retryAfterMs } from "../../src/retry.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
+import { ManualClock } from "../support/manual-clock.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -96,23 +97,34 @@ describe("the client's retries", () => {
     expect(events.map((d) => d.session_id)).toEqual([data!.id]);
   });
 
-  it("waits what Retry-After says before retrying a 429", async () => {
-    const { payin, arm, journal } = account();
+  it("waits what Retry-After says before retrying a 429, on its own clock", async () => {
+    const clock = new ManualClock();
+    const { payin, arm, journal } = account({ clock });
     await arm({ operation_id: "createCounterparty", effect: "status", status: 429, retry_after_seconds: 1, times: 1 });
-    const started = performance.now();
-    expect((await createCounterparty(payin)).response.status).toBe(201);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+    const created = createCounterparty(payin);
+    // Answered 429, it waits a second on its clock (beside its next attempt's timeout, still to come): no retry before.
+    await vi.waitFor(() => expect(clock.dueIn()).toContain(1000));
+    expect((await journal()).map((r) => r.status)).toEqual([429]);
+    await clock.advance(999);
+    expect(clock.dueIn()).toContain(1);
+    await clock.advance(1);
+    expect((await created).response.status).toBe(201);
     expect((await journal()).map((r) => r.status)).toEqual([429, 201]);
   });
 
-  it("abandons an attempt after timeoutMs and retries it", async () => {
-    const { payin, arm, journal } = account({ timeoutMs: 200 });
+  it("abandons an attempt after timeoutMs on its clock and retries it", async () => {
+    const clock = new ManualClock();
+    const { payin, arm, journal } = account({ clock, timeoutMs: 200 });
     await arm({ operation_id: "createCounterparty", effect: "delay", delay_ms: 20_000, times: 1 });
-    const started = performance.now();
-    const { data, response } = await createCounterparty(payin);
-    // Answered by the retry, long before the delayed attempt would have been, however busy the machine.
+    const created = createCounterparty(payin);
+    // The first attempt hangs (the sandbox holds it 20 s): its timeout is the one timer, 200 ms away.
+    await vi.waitFor(() => expect(clock.dueIn()).toEqual([200]));
+    await clock.advance(200);
+    // Abandoned: the retry comes after the backoff (10 ms at most), with its own timeout.
+    await vi.waitFor(() => expect(clock.dueIn()[0]).toBeLessThanOrEqual(10));
+    await clock.advance(10);
+    const { data, response } = await created;
     expect(response.status).toBe(201);
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect((await journal()).map((r) => [r.status, r.answered])).toEqual([[201, true]]);
     expect(data!.id).toMatch(/^cp_/);
   });

@@ -1,6 +1,7 @@
 // `payin-mock` as a command: the line it prints once it answers, Prism's log only when asked, and
 // the one line it exits with when it cannot start.
 import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { createServer } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -29,12 +30,13 @@ async function outputAround(args: string[]): Promise<string> {
       child.once("exit", (code) => reject(new Error(`payin-mock exited with ${code}: ${output}`)));
     });
     expect((await fetch(`${url}/api/v1/send/counterparties/`, invalidCreate)).status).toBe(422);
-    // Prism's logger writes asynchronously; leave it time to.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    return output;
   } finally {
+    // Prism's logger writes asynchronously: everything it wrote is read once the process has ended and its output closed.
+    const closed = once(child, "close");
     child.kill("SIGTERM");
+    await closed;
   }
+  return output;
 }
 
 describe("payin-mock", () => {

@@ -25,8 +25,10 @@ const scrape = async (url: string) => {
 
 describe("GET /_sandbox/health and /_sandbox/metrics", () => {
   let sandbox: RunningSandbox;
+  // A scrape is made anew at most once a second of this clock, which the test moves.
+  const clock = new ManualClock(Date.now());
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, retryScheduleSeconds: [] });
+    sandbox = await startSandbox({ port: 0, retryScheduleSeconds: [], clock });
   });
   afterAll(() => sandbox.close());
 
@@ -54,6 +56,7 @@ describe("GET /_sandbox/health and /_sandbox/metrics", () => {
     await expect
       .poll(
         async () => {
+          await clock.advance(1000);
           after = await scrape(sandbox.url);
           return {
             created: grew('payin_sandbox_http_requests_total{operation="createPaymentSession",status="201"}'),
@@ -73,11 +76,14 @@ describe("GET /_sandbox/health and /_sandbox/metrics", () => {
   });
 
   it("answers health 503 from the moment the process begins to stop, while it still serves for its drain", async () => {
-    const draining = await startSandbox({ port: 0, drainSeconds: 1 });
+    // The drain's second is on the sandbox's clock, which the test moves once it has seen the process serve through it.
+    const clock = new ManualClock();
+    const draining = await startSandbox({ port: 0, drainSeconds: 1, clock });
     const closed = draining.close();
     const health = await fetch(`${draining.url}/_sandbox/health`);
     expect([health.status, (await health.json()).detail]).toEqual([503, "This sandbox process is stopping: send requests to another."]);
     expect((await accountOn(draining.url).call("GET", "/webhooks")).status).toBe(404);
+    await clock.advance(1000);
     await closed;
   });
 });
@@ -85,9 +91,10 @@ describe("GET /_sandbox/health and /_sandbox/metrics", () => {
 describe.skipIf(postgresMissing)("on PostgreSQL", () => {
   let cluster: TestPostgres;
   let sandbox: RunningSandbox;
+  const clock = new ManualClock(Date.now());
   beforeAll(async () => {
     cluster = startPostgres();
-    sandbox = await startSandbox({ port: 0, database: cluster.createDatabase(), retryScheduleSeconds: [3600] });
+    sandbox = await startSandbox({ port: 0, database: cluster.createDatabase(), retryScheduleSeconds: [3600], clock });
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -99,8 +106,8 @@ describe.skipIf(postgresMissing)("on PostgreSQL", () => {
     expect(sample(before, "payin_sandbox_database_up")).toBe(1);
     cluster.pause();
     try {
-      // The gauges are read again once a second has passed.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // The gauges are read again once a second has passed on the sandbox's clock.
+      await clock.advance(1000);
       const away = await scrape(sandbox.url);
       expect(sample(away, "payin_sandbox_database_up")).toBe(0);
       for (const gauge of ["payin_sandbox_outbox_due_events", "payin_sandbox_accounts_active"])
@@ -108,20 +115,21 @@ describe.skipIf(postgresMissing)("on PostgreSQL", () => {
     } finally {
       cluster.resume();
     }
-    await expect.poll(async () => sample(await scrape(sandbox.url), "payin_sandbox_database_up"), { timeout: 10_000 }).toBe(1);
+    // Back once the pool has connected again: each look a second later on the sandbox's clock.
+    await expect.poll(async () => (await clock.advance(1000), sample(await scrape(sandbox.url), "payin_sandbox_database_up"))).toBe(1);
   });
 
   it("answers health 503 naming the database while it is away, never the driver's words, and 200 once it is back", async () => {
     cluster.pause();
     try {
       // The database is asked at most once a second: it is seen gone within that.
-      await expect.poll(async () => (await fetch(`${sandbox.url}/_sandbox/health`)).status, { timeout: 5000 }).toBe(503);
+      await clock.advance(1000);
       const res = await fetch(`${sandbox.url}/_sandbox/health`);
       expect([res.status, (await res.json()).detail]).toEqual([503, "This sandbox process cannot reach its database."]);
     } finally {
       cluster.resume();
     }
-    await expect.poll(async () => (await fetch(`${sandbox.url}/_sandbox/health`)).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await clock.advance(1000), (await fetch(`${sandbox.url}/_sandbox/health`)).status)).toBe(200);
   });
 });
 

@@ -6,12 +6,12 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
 import { root } from "../../scripts/lib/paths.ts";
+import { ManualClock } from "../support/manual-clock.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver } from "../support/receiver.ts";
 
@@ -92,10 +92,10 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
    * An account whose first delivery failed, and another process (a store of the test's own) that holds a claim on the
    * event's retry, as a process does while its attempt is under way; with what that process records when it is done.
    */
-  async function retryHeldElsewhere() {
+  async function retryHeldElsewhere(base = one.url) {
     const receiver = await startReceiver();
     receiver.answer = ({ n }) => (n === 1 ? 500 : 204);
-    const account = accountOn(one.url);
+    const account = accountOn(base);
     await account.register(receiver.url);
     await account.session();
     await expect.poll(async () => (await account.deliveries()).length).toBe(1);
@@ -126,19 +126,25 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
   }
 
   it("waits, in an advance, for the attempt another process has under way of an event the advance makes due", async () => {
-    const { account, receiver, record, close } = await retryHeldElsewhere();
+    // This process looks again for the other's attempt on its clock, which the test moves.
+    const clock = new ManualClock(Date.now());
+    const watched = await startSandbox({ port: 0, database: url, retryScheduleSeconds: [30], clock });
+    const { account, receiver, record, close } = await retryHeldElsewhere(watched.url);
     try {
       let answered = false;
       // A minute: the retry (30 s after the failure) comes due, and nothing else does.
       const advancing = account.advance(60).finally(() => (answered = true));
-      await sleep(300);
+      // Held by the other process: the advance looks again in 20 ms, and has not answered.
+      await vi.waitFor(() => expect(clock.dueIn()).toContain(20));
       expect(answered).toBe(false);
       expect(await record()).toBe(true);
+      await clock.advance(20);
       expect((await advancing).body).toMatchObject({ attempts_made: 1, attempts_still_due: 0 });
       // The other process made it: this one sent nothing more.
       expect(receiver.attempts).toHaveLength(1);
     } finally {
       await close();
+      await watched.close();
     }
   });
 
@@ -224,7 +230,8 @@ describe.skipIf(postgresMissing)("payin-sandbox processes on one PostgreSQL data
         expect((await account.simulate(session.id, { outcome: "pay" })).status).toBe(200);
         sessions.push(session.id);
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every session's first event under way, hanging, half of them held by the process about to be killed.
+      await vi.waitFor(() => expect(receiver.arrivals.length).toBeGreaterThanOrEqual(sessions.length), { timeout: 10_000 });
       a.child.kill("SIGKILL");
       hanging = false;
 

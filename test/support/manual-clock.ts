@@ -46,4 +46,9 @@ export class ManualClock implements Clock {
   get pending() {
     return this.#timers.size;
   }
+
+  /** How long each waiting timer has left, soonest first: what its owner waits for, seen without waiting. */
+  dueIn(): number[] {
+    return [...this.#timers].map((t) => t.at - this.#now).sort((a, b) => a - b);
+  }
 }
