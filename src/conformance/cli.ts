@@ -238,5 +238,5 @@ const [which, ...args] = process.argv.slice(2);
 if (which === "service") await checkService(args);
 else if (which === "receiver") await checkReceiver(args);
 else if (which === "flows") await checkFlows(args);
-else if (which === "--help" || which === "-h") parseFlags(top, ["--help"]);
+else if (which === "--help" || which === "-h" || which === "--version") parseFlags(top, [which]);
 else refuse(top, which === undefined ? "say what to check: service, receiver or flows" : `unknown command ${JSON.stringify(which)}`);

@@ -1,9 +1,11 @@
 // The bins' flags, as a user expects of a command: `--help` (or `-h`) prints the usage with each
-// flag, what it does and its default, and exits 0; an unknown or malformed flag prints one line
-// that names it, then the usage, and exits 2. node:util's parseArgs does the parsing.
+// flag, what it does and its default, and exits 0, `--version` the package's version; an unknown
+// or malformed flag prints one line that names it, then the usage, and exits 2. node:util's
+// parseArgs does the parsing.
 import { parseArgs } from "node:util";
 import { PortTaken, portTakenLine } from "./bind-port.ts";
 import { requireNode, UnsupportedNodeError } from "./node-floor.ts";
+import { packageVersion } from "./package-version.ts";
 
 export interface Flag {
   type: "string" | "boolean";
@@ -45,6 +47,7 @@ export function usageOf<F extends Record<string, Flag>>({ name, synopsis, flags,
       ] as const;
     }),
     ["-h, --help", "print this help and exit"] as const,
+    ["--version", "print the package's version and exit"] as const,
   ];
   const width = Math.max(...rows.map(([shown]) => shown.length));
   return [
@@ -86,7 +89,7 @@ export function refuse<F extends Record<string, Flag>>(command: Command<F>, mess
   process.exit(2);
 }
 
-/** The flags and positionals of `args`; prints the usage and exits on --help or a flag it does not take. */
+/** The flags and positionals of `args`; prints the usage or the version and exits on --help or --version, or a flag it does not take. */
 export function parseFlags<const F extends Record<string, Flag>>(
   command: Command<F>,
   args = process.argv.slice(2),
@@ -109,7 +112,7 @@ export function parseFlags<const F extends Record<string, Flag>>(
   try {
     parsed = parseArgs({
       args,
-      options: { ...options, help: { type: "boolean", short: "h" } },
+      options: { ...options, help: { type: "boolean", short: "h" }, version: { type: "boolean" } },
       allowPositionals: command.positionals ?? false,
       strict: true,
     });
@@ -124,7 +127,11 @@ export function parseFlags<const F extends Record<string, Flag>>(
     console.log(usageOf(command));
     process.exit(0);
   }
-  const { help: _, ...values } = parsed.values;
+  if (parsed.values.version) {
+    console.log(packageVersion());
+    process.exit(0);
+  }
+  const { help: _, version: __, ...values } = parsed.values;
   return { values: values as Values<F>, positionals: parsed.positionals };
 }
 

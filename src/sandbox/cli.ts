@@ -16,7 +16,8 @@ const command = {
     "[--port N] [--host H] [--db FILE | --database URL] [--settlement-delay S] [--retry-schedule S,S,…] [--delivery-timeout S] " +
     "[--public-url URL] [--allow-webhook-host HOST]… [--allow-webhook-network CIDR]… [--retention DURATION] [--drain S] " +
     "[--rate-limit N] [--min-token-length N] [--accounts open|issued] [--trusted-proxy CIDR]…\n" +
-    "       payin-sandbox accounts create|list|revoke …  (--help there)",
+    "       payin-sandbox accounts create|list|revoke …  (--help there)\n" +
+    "       payin-sandbox health [--url URL] [--wait S]  (whether a running sandbox serves: exit 0 when it does)",
   flags: {
     ...LISTEN_FLAGS,
     db: { type: "string", value: "FILE", shownDefault: "in memory", description: "SQLite file that keeps the state across restarts" },
@@ -103,9 +104,14 @@ const command = {
   },
 } as const satisfies Command<any>;
 
-// `payin-sandbox accounts …` manages the accounts a hosted sandbox issues; anything else starts the sandbox.
+// `payin-sandbox accounts …` manages the accounts a hosted sandbox issues, `payin-sandbox health` asks a
+// running one whether it serves; anything else starts the sandbox.
 if (process.argv[2] === "accounts") {
   await import("./accounts-cli.ts");
+  process.exit();
+}
+if (process.argv[2] === "health") {
+  await import("./health-cli.ts");
   process.exit();
 }
 

@@ -1,6 +1,8 @@
 // The three bins' flags as a user meets them: --help lists every flag with its default and
-// exits 0; an unknown or malformed flag gets one line naming it, then the usage, and exit 2.
+// exits 0, --version prints the package's; an unknown or malformed flag gets one line naming it,
+// then the usage, and exit 2.
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -28,6 +30,11 @@ describe.each(Object.keys(bins) as (keyof typeof bins)[])("%s", (bin) => {
       expect(stdout).toMatch(new RegExp(`^usage: ${bin} `));
       expect(stdout).toContain("  -h, --help");
     }
+  });
+
+  it("prints the package's version on --version, and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    expect(await exec(bin, "--version")).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 
   it("names an unknown flag in one line, then prints the usage, and exits 2", async () => {
@@ -78,6 +85,7 @@ describe("the flags' answers", () => {
         "  --a            a switch",
         "  --long-flag X  a value (default: 7)",
         "  -h, --help     print this help and exit",
+        "  --version      print the package's version and exit",
         "",
         "and then some",
       ].join("\n"),
