@@ -2,7 +2,7 @@
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
 // the sessions of the scale sections (default 200,000);
 // `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres,listen,tokens,tenants,cost,openloop,file`
-// runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
+// or `executables` runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
 // of the working tree, `--before COMMIT` the layers and file sections against that commit rather than their own.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -22,6 +22,7 @@ import { benchTenants } from "./bench/tenants.ts";
 import { benchCost, printCost } from "./bench/cost.ts";
 import { BEFORE_FILE, benchFile, printFile } from "./bench/file.ts";
 import { benchOpenLoop, printOpenLoop } from "./bench/openloop.ts";
+import { benchExecutables, printExecutables } from "./bench/executables.ts";
 import { BEFORE_DURABLE_COMMITS, benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
 import { root } from "./lib/paths.ts";
@@ -381,3 +382,5 @@ if (sections.has("openloop")) {
   const stepSeconds = Math.max(3, Math.round(seconds / 2));
   printOpenLoop(await benchOpenLoop(stepSeconds), stepSeconds);
 }
+
+if (sections.has("executables")) printExecutables(await benchExecutables());

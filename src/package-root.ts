@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,4 +14,12 @@ export function packageRoot(moduleUrl: string): string {
     dir = parent;
   }
   return dir;
+}
+
+/**
+ * A file of the package (`generated/openapi.json`, from its root), as text. Read through here, so
+ * that the single executables, which have no package beside them, answer it from their own assets.
+ */
+export function readPackageFile(moduleUrl: string, file: string): string {
+  return readFileSync(path.join(packageRoot(moduleUrl), file), "utf8");
 }

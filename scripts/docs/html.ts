@@ -79,6 +79,13 @@ export const SITE_PAGES = [
     summary: "The sandbox in CI, the retrying client, event fixtures, triggers, the mock, faults on demand.",
   },
   {
+    file: "ci.html",
+    label: "CI",
+    title: "The sandbox in any CI",
+    group: "Guides",
+    summary: "The sandbox, the kit and payin-listen as executables that need no Node.js, and as an image for CI's services and Compose.",
+  },
+  {
     file: "conformance.html",
     label: "Conformance",
     title: "Checking an implementation",

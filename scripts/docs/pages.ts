@@ -14,6 +14,7 @@ export const guides: readonly Guide[] = [
   { source: "verify-webhooks.md", file: "verify-webhooks.html" },
   { source: "sandbox.md", file: "sandbox-guide.html" },
   { source: "testing.md", file: "testing.html" },
+  { source: "ci.md", file: "ci.html" },
   { source: "conformance.md", file: "conformance.html" },
   { source: "hosting.md", file: "hosting.html" },
 ];

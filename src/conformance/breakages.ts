@@ -2,12 +2,10 @@
 // (the bundled document shipped in the package): each field of the wrong type, outside its enum,
 // against its pattern or format, too long or too short, below its minimum, missing when
 // required, and a property the schema does not allow, nested objects included.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { resolveRef, type Json } from "../lib/json.ts";
-import { packageRoot } from "../package-root.ts";
+import { readPackageFile } from "../package-root.ts";
 
-const bundle: Json = JSON.parse(readFileSync(path.join(packageRoot(import.meta.url), "generated", "openapi.json"), "utf8"));
+const bundle: Json = JSON.parse(readPackageFile(import.meta.url, "generated/openapi.json"));
 
 /** A schema with its `$ref` followed and its `allOf` parts folded in (its own keywords win). */
 function resolved(node: Json): Json {

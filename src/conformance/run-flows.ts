@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { packageRoot } from "../package-root.ts";
+import { packageRoot, readPackageFile } from "../package-root.ts";
 import { REDOCLY_ENV } from "../lib/redocly-env.ts";
 import type { CheckResult } from "./check.ts";
 import { PATHS } from "./fixtures.ts";
@@ -34,7 +34,7 @@ interface Workflow {
 
 /** The flows' workflows, from the JSON twin of the packaged file. */
 export async function flowWorkflows(): Promise<Workflow[]> {
-  const document = JSON.parse(await readFile(path.join(root, "generated", "payin.arazzo.json"), "utf8"));
+  const document = JSON.parse(readPackageFile(import.meta.url, "generated/payin.arazzo.json"));
   return document.workflows;
 }
 

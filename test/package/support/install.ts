@@ -3,13 +3,17 @@
 // project, with the fixtures its tests run. A copy of it beside, with the optional peers a company
 // that hosts a shared sandbox or an agent's project installs (pg, prom-client, the MCP SDK and
 // MiniSearch), so
-// that a test of what the package says without them is not changed by one that has them.
+// that a test of what the package says without them is not changed by one that has them. And the
+// single executables with their image's files, built as `npm run package` builds them, once: the
+// build takes seconds, and two test files use them.
 import { execFile } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
+import { buildExecutables, type Executables } from "../../../scripts/executables/build.ts";
+import { stageImage } from "../../../scripts/executables/image-root.ts";
 import { packPackage } from "../../../scripts/lib/pack.ts";
 import { root } from "../../../scripts/lib/paths.ts";
 import { TOOL_ENV, toolEnv } from "../../../scripts/lib/tool-env.ts";
@@ -30,6 +34,10 @@ declare module "vitest" {
       installed: { stdout: string; stderr: string };
       /** The environment npm runs in for these tests. */
       npmEnv: Record<string, string>;
+    };
+    executables: Pick<Executables, "files" | "bytes"> & {
+      /** Where they are, as dist/ holds them after `npm run package`: with image-root/ and image-data/, the Containerfile's context. */
+      dist: string;
     };
   }
 }
@@ -82,9 +90,15 @@ const linkFromRoot = (project: string, name: string) =>
 export default async function setup(project: TestProject) {
   const work = mkdtempSync(path.join(tmpdir(), "payin-consumer-"));
   // Staged in this run's folder, not dist/package/: a maintainer's `npm run package` meanwhile stays theirs.
-  const [{ tarball, files }, npmEnv] = await Promise.all([
+  // The executables are bundled from src/ and not from dist/src/, which the pack compiles meanwhile.
+  const executablesDist = path.join(work, "dist");
+  const [{ tarball, files }, npmEnv, executables] = await Promise.all([
     packPackage({ stage: path.join(work, "package"), destination: work }),
     isolatedNpmEnv(work),
+    buildExecutables(executablesDist).then(async (built) => {
+      await stageImage(built.files.sandbox, executablesDist);
+      return built;
+    }),
   ]);
   const consumer = path.join(work, "project");
   mkdirSync(consumer);
@@ -109,5 +123,6 @@ export default async function setup(project: TestProject) {
     installed: { stdout: installed.stdout, stderr: installed.stderr },
     npmEnv,
   });
+  project.provide("executables", { dist: executablesDist, files: executables.files, bytes: executables.bytes });
   return () => rmSync(work, { recursive: true, force: true });
 }
