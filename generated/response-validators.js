@@ -5641,7 +5641,7 @@ const schema131 = {
 		},
 		"attempted_at": {
 			"$ref": "#/$defs/Timestamp",
-			"description": "When the attempt was made, on the account's clock."
+			"description": "When the attempt was made, on the account's clock, not the real time: each `POST /_sandbox/v1/clock/advance` moves it ahead, so that after an advance it reads later than the receiver's own log of the same request, by the time advanced."
 		},
 		"duration_ms": {
 			"description": "How long the receiver took to answer, in milliseconds.",

@@ -599,7 +599,7 @@ export interface components {
              * @example The receiver answered 500.
              */
             error?: string;
-            /** @description When the attempt was made, on the account's clock. */
+            /** @description When the attempt was made, on the account's clock, not the real time: each `POST /_sandbox/v1/clock/advance` moves it ahead, so that after an advance it reads later than the receiver's own log of the same request, by the time advanced. */
             attempted_at: components["schemas"]["Timestamp"];
             /**
              * @description How long the receiver took to answer, in milliseconds.

@@ -28,6 +28,8 @@ export interface ProblemExtras {
   /** One entry per offending field; left out of the document when empty. */
   errors?: ProblemFieldError[];
   existing_id?: string;
+  /** Where the server's log has what went wrong with the request. */
+  request_id?: string;
   /** For a code of the package's own, which no document shows. */
   title?: string;
 }

@@ -85,14 +85,14 @@ describe.skipIf(namespaceMissing)("the installed payin-sandbox, hosted, in a net
     for (const [address, name] of names) {
       expect(seen.named[name], name).toMatchObject({
         registered: 201,
-        error: expect.stringMatching(new RegExp(`^Not sent: ${name.replace(/\./g, "\\.")} is not a public address`)),
+        error: expect.stringMatching(new RegExp(`^Not sent: ${name.replace(/\./g, "\\.")} does not resolve to a public address`)),
       });
       // Nothing of what the name resolves to: the log says the rule, never the address.
       expect(seen.named[name].log, name).not.toContain(address);
     }
     expect(seen.named.localhost).toMatchObject({
       registered: 201,
-      error: expect.stringMatching(/^Not sent: localhost is not a public address/),
+      error: expect.stringMatching(/^Not sent: localhost does not resolve to a public address/),
     });
     expect(
       Object.values(seen.before).every((n) => n === 0),

@@ -47,7 +47,9 @@ describe("a sandbox with --min-token-length 24 and --rate-limit 20", () => {
       body: "token=test",
       redirect: "manual",
     });
-    const page = await (await fetch(new URL(signIn.headers.get("location")!, sandbox.url))).text();
+    // The message comes back in the cookie the refusal sets, as a browser keeps it.
+    const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+    const page = await (await fetch(new URL(signIn.headers.get("location")!, sandbox.url), { headers: { cookie } })).text();
     expect(page).toContain("This sandbox takes bearer tokens of at least 24 characters");
   });
 

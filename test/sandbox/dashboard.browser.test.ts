@@ -4,6 +4,7 @@
 // the reader back to that event with the new attempt; the filter's form narrows the list. No
 // control lies outside the window, nothing overflows it, a link's underline leaves its id's
 // underscores visible, nothing errs in the console, and another token's browser sees nothing of the first.
+// The longest values the contract allows (an order, a name, an email, a webhook URL) widen nothing either.
 import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
+import { newCounterparty } from "../../src/conformance/fixtures.ts";
 import { hiddenUnderscore } from "../docs/underscores.ts";
 import { launchChromium, skipBrowserTests } from "../support/chromium.ts";
 import { accountOn } from "../support/sandbox-account.ts";
@@ -147,4 +149,51 @@ describe.skipIf(skip)("the sandbox dashboard in a browser", () => {
       await other.page.screenshot({ path: path.join(screenshots, `${name}-other-token.png`), fullPage: true });
     },
   );
+
+  it.each<[string, { width: number; height: number }, BrowserContextOptions]>([
+    ["desktop", { width: 1280, height: 800 }, {}],
+    ["phone", { width: 390, height: 844 }, { isMobile: true, hasTouch: true }],
+  ])("on a %s: the longest order, name, email and webhook URL the contract allows widen no view", async (name, viewport, device) => {
+    const account = accountOn(sandbox.url);
+    // Unbroken text, which no space lets wrap: the contract's lengths at most (128, 100, 254, a long query).
+    const order = `ORD-${"7".repeat(124)}`;
+    const firstName = `Maximiliana${"x".repeat(89)}`;
+    const email = `${"a".repeat(64)}@${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(52)}.example.com`;
+    await account.register(`${endpoint.url}?${"q".repeat(600)}`);
+    const person = (await account.call("POST", "/api/v1/send/counterparties/", { ...newCounterparty(), first_name: firstName, email }))
+      .body;
+    const session = await account.session({ counterparty_id: person.id, order_id: order });
+    await account.simulate(session.id, { outcome: "pay" });
+    await account.advance(1);
+    const { page, errors } = await signIn(account.token, viewport, device);
+    /** The page holds no sideways scroll, no control outside the window, and each long value whole where it is cut. */
+    const fits = async (view: string) => {
+      expect([view, await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)]).toEqual([view, 0]);
+      expect([view, await overflow(page, viewport.width)]).toEqual([view, expect.toSatisfy((n: number) => n <= 0)]);
+      expect([view, await outside(page, viewport.width)]).toEqual([view, []]);
+      await page.screenshot({ path: path.join(screenshots, `${name}-long-${view}.png`), fullPage: true });
+    };
+    // The session's row whole: the order cut short, all of it in its title, and the columns after it on the screen.
+    const row = page.locator("tr", { has: page.locator(`[title="${order}"]`) });
+    expect(await row.innerText()).toContain("€10.00");
+    await fits("sessions");
+    // A session's events: the link of its row.
+    await row.getByRole("link", { name: "its events" }).click();
+    await page.waitForURL(/\?session=/);
+    expect(await page.locator("ol.events .kind").count()).toBe(4);
+    await fits("events");
+    // An event's delivery opened: the request as it went, to the long URL, and the body with the long order.
+    const event = page.locator("ol.events > li", { hasText: "session-created" });
+    const id = event.locator("summary a");
+    await (device.hasTouch ? id.tap() : id.click());
+    await expect.poll(() => event.locator(".delivery pre").first().isVisible()).toBe(true);
+    expect(await event.locator(".delivery pre").first().innerText()).toContain(order);
+    await fits("delivery");
+    // Resend: its message names the long URL it went to.
+    await event.getByRole("button", { name: "Resend" }).click();
+    await page.waitForURL(/#msg_/);
+    expect(await page.locator("details[open] .delivery .note").innerText()).toMatch(/ sent again: attempt #2 succeeded \(200\), to .*qqq/);
+    await fits("resent");
+    expect(errors).toEqual([]);
+  });
 });

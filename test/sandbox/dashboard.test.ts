@@ -1,7 +1,8 @@
 // The sandbox dashboard over HTTP: the token form, one account's objects and events and nothing
 // of another's, each button doing what the control API does, bad input told on the page, and a
 // form from another site refused; each attempt as it was sent and answered (kept only embedded),
-// the events filtered, a Resend back at its event, and the listener as where deliveries go.
+// the events filtered, a Resend back at its event, and the listener as where deliveries go. The
+// page's messages are the sandbox's own, never a link's text.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,22 +26,42 @@ afterAll(async () => {
 });
 
 const DASHBOARD = "/_sandbox/dashboard";
+const NOTE = "payin_sandbox_note";
 
-/** A browser signed in with `token` on `base`: it keeps the cookie and follows no redirect. */
+/** A button's message as its redirect leaves it for the page (`done: …` or `error: …`), from the cookie it sets. */
+function noteOf(res: Response): string {
+  const cookie = res.headers.get("set-cookie") ?? "";
+  expect(cookie).toMatch(new RegExp(`^${NOTE}=(ok|bad)\\.[^;]*; Path=${DASHBOARD}; HttpOnly; SameSite=Strict; Max-Age=60$`));
+  const [kind, ...text] = decodeURIComponent(cookie.slice(NOTE.length + 1).split(";")[0]!).split(".");
+  return `${kind === "ok" ? "done" : "error"}: ${text.join(".")}`;
+}
+
+/** A browser signed in with `token` on `base`: it keeps its cookies, the token's and a button's message, and follows no redirect. */
 async function signedIn(token: string, base = sandbox.url) {
   const signIn = await post("", `${DASHBOARD}/sign-in`, { token }, {}, base);
   expect(signIn.status).toBe(303);
   const cookie = signIn.headers.get("set-cookie")!;
   expect(cookie).toMatch(/HttpOnly; SameSite=Strict/);
   const jar = cookie.split(";")[0]!;
+  let note: string | undefined;
+  const cookies = () => [jar, ...(note ? [note] : [])].join("; ");
   return {
-    page: async (query = "") => (await fetch(`${base}${DASHBOARD}${query}`, { headers: { cookie: jar } })).text(),
-    /** Presses a button: where the redirect goes, its query decoded, and its anchor. */
+    page: async (query = "") => {
+      const res = await fetch(`${base}${DASHBOARD}${query}`, { headers: { cookie: cookies() } });
+      // A message shows once: the page forgets it.
+      if (note) expect(res.headers.get("set-cookie")).toMatch(new RegExp(`^${NOTE}=; .*Max-Age=0$`));
+      note = undefined;
+      return res.text();
+    },
+    /** Presses a button: its message, and where the redirect goes (its query decoded, and its anchor) when anywhere but the page. */
     act: async (action: string, form: Record<string, string>) => {
-      const res = await post(jar, `${DASHBOARD}/${action}`, form, {}, base);
+      const res = await post(cookies(), `${DASHBOARD}/${action}`, form, {}, base);
       expect(res.status).toBe(303);
-      const { searchParams, hash } = new URL(res.headers.get("location")!, base);
-      return [...searchParams].map(([key, value]) => `?${key}=${value}`).join("") + decodeURIComponent(hash);
+      note = res.headers.get("set-cookie")!.split(";")[0]!;
+      const { pathname, searchParams, hash } = new URL(res.headers.get("location")!, base);
+      expect(pathname).toBe(DASHBOARD);
+      const where = [...searchParams].map(([key, value]) => `?${key}=${value}`).join("") + decodeURIComponent(hash);
+      return `${noteOf(res)}${where ? ` → ${where}` : ""}`;
     },
   };
 }
@@ -69,7 +90,7 @@ describe("the sandbox dashboard", () => {
     for (const id of [session.id, session.counterparty_id, paid.body.transaction.id]) expect(mine).toContain(id);
     // The session with its order and customer, as a developer finds it.
     expect(mine).toMatch(
-      new RegExp(`${session.id}.*${session.order_id}.*Ana Conformance<br>ana\\.conformance\\+\\d+<wbr>@example\\.com.*€10\\.00`, "s"),
+      new RegExp(`${session.id}.*${session.order_id}.*Ana Conformance</span><br>.*>ana\\.conformance\\+\\d+@example\\.com<.*€10\\.00`, "s"),
     );
     expect(mine).toMatch(/<span class="kind">transaction-completed<\/span>.*?<span class="outcome ok">delivered<\/span>/s);
     expect(mine).toMatch(/#1 <span class="ok">succeeded<\/span>/);
@@ -84,27 +105,26 @@ describe("the sandbox dashboard", () => {
     await account.register(endpoint.url);
     const [a, b] = [await account.session(), await account.session()];
     const browser = await signedIn(account.token);
-    expect(await browser.act("pay", { session_id: a.id })).toBe(`?done=Session ${a.id}: paid.`);
+    expect(await browser.act("pay", { session_id: a.id })).toBe(`done: Session ${a.id}: paid.`);
     expect(await browser.act("fail", { session_id: b.id, failure_reason: "insufficient_funds" })).toMatch(/failed \(insufficient_funds\)/);
-    expect(await browser.act("advance", { seconds: "3601" })).toBe("?done=The clock moved 3601 s.");
+    expect(await browser.act("advance", { seconds: "3601" })).toBe("done: The clock moved 3601 s.");
     const statuses = await Promise.all(
       [a, b].map(async (s) => (await account.call("GET", `/_sandbox/v1/payment-sessions/${s.id}`)).body.status),
     );
     expect(statuses).toEqual(["completed", "expired"]);
     // As far as the control API's schema allows: ten years at once.
-    expect(await browser.act("advance", { seconds: "315360000" })).toBe("?done=The clock moved 315360000 s.");
+    expect(await browser.act("advance", { seconds: "315360000" })).toBe("done: The clock moved 315360000 s.");
     expect((await account.advance(1)).body.offset_seconds).toBe(3601 + 315360000 + 1);
     const [first] = await account.deliveries();
     // Back at the event, its delivery opened, with the attempt made; in the view (the filter) the button was pressed in.
+    const said = `Event ${first.event_id} sent again: attempt #2 succeeded (204), to ${endpoint.url}.`;
     expect(await browser.act("redeliver", { event_id: first.event_id, type: first.event_type })).toBe(
-      `?type=${first.event_type}?done=Event ${first.event_id} sent again: attempt #2 succeeded (204), to ${endpoint.url}.` +
-        `?open=${first.event_id}#${first.event_id}`,
+      `done: ${said} → ?type=${first.event_type}?open=${first.event_id}#${first.event_id}`,
     );
     expect((await account.deliveries()).filter((d) => d.event_id === first.event_id)).toHaveLength(2);
-    const back = await browser.page(`?type=${first.event_type}&done=sent&open=${first.event_id}`);
-    expect(back).toMatch(
-      new RegExp(`<details open><summary>.*?<div class="delivery" id="${first.event_id}"><p class="note ok" role="status">sent</p>`, "s"),
-    );
+    const back = await browser.page(`?type=${first.event_type}&open=${first.event_id}`);
+    expect(back).toContain(`<div class="delivery" id="${first.event_id}"><p class="note ok" role="status">${said}</p>`);
+    expect(back).toMatch(new RegExp(`<details open><summary>.*?<div class="delivery" id="${first.event_id}">`, "s"));
     expect(back).toMatch(/<h3>Attempts, newest first<\/h3><ol class="attempts"><li class="went"><h4>#2 /);
   });
 
@@ -112,15 +132,40 @@ describe("the sandbox dashboard", () => {
     const account = accountOn(sandbox.url);
     const browser = await signedIn(account.token);
     // Checked by the control API's own schemas: its words, naming the field.
-    expect(await browser.act("advance", { seconds: "soon" })).toBe("?error=The request has 1 invalid field. seconds must be integer.");
+    expect(await browser.act("advance", { seconds: "soon" })).toBe("error: The request has 1 invalid field. seconds must be integer.");
     expect(await browser.act("advance", { seconds: "315360001" })).toBe(
-      "?error=The request has 1 invalid field. seconds must be <= 315360000.",
+      "error: The request has 1 invalid field. seconds must be <= 315360000.",
     );
-    expect(await browser.act("pay", { session_id: "ps_none" })).toMatch(/^\?error=No (payment )?session/i);
-    expect(await browser.act("fail", { session_id: "ps_none", failure_reason: "<b>" })).toMatch(/^\?error=.*failure_reason must match/);
-    expect(await browser.act("redeliver", { event_id: "msg_none" })).toMatch(/^\?error=No event with id msg_none/);
-    expect(await browser.act("refund", {})).toMatch(/^\?error=The dashboard has no action refund/);
-    expect(await browser.page("?error=%3Cscript%3Ex")).toContain("&lt;script&gt;x");
+    expect(await browser.act("pay", { session_id: "ps_none" })).toMatch(/^error: No (payment )?session/i);
+    expect(await browser.act("fail", { session_id: "ps_none", failure_reason: "<b>" })).toMatch(/^error: .*failure_reason must match/);
+    expect(await browser.act("redeliver", { event_id: "msg_none" })).toMatch(/^error: No event with id msg_none/);
+    expect(await browser.act("refund", {})).toMatch(/^error: The dashboard has no action refund/);
+    // Shown as text, once.
+    expect(await browser.page()).toContain('<p class="note bad" role="status">The dashboard has no action refund.</p>');
+    expect(await browser.page()).not.toContain('class="note');
+  });
+
+  it("shows no text a link brings: a message is a button's, left by its redirect for the page, never in the link", async () => {
+    const account = accountOn(sandbox.url);
+    const bait = "Your account is suspended: call +1 555 0100 and read out your token.";
+    const link = `?error=${encodeURIComponent(bait)}&done=${encodeURIComponent(bait)}`;
+    const anonymous = await (await fetch(`${sandbox.url}${DASHBOARD}${link}`)).text();
+    const signedInPage = await (await signedIn(account.token)).page(link);
+    for (const page of [anonymous, signedInPage]) {
+      expect(page).not.toContain("suspended");
+      expect(page).not.toContain('class="note');
+    }
+    expect(signedInPage).toContain("Payment sessions");
+    // A cookie that is not one the page set shows nothing either; one that is not UTF-8 is no token.
+    const forged = await fetch(`${sandbox.url}${DASHBOARD}`, { headers: { cookie: `${NOTE}=odd.${encodeURIComponent(bait)}` } });
+    expect(await forged.text()).not.toContain("suspended");
+    const broken = await fetch(`${sandbox.url}${DASHBOARD}`, { headers: { cookie: "payin_sandbox_token=%FF%00" } });
+    expect([broken.status, await broken.text()]).toEqual([200, expect.stringContaining("Sign in with a sandbox token")]);
+    // A message too long for a cookie (a Resend's to a long URL, an action's long name) is cut to fit one.
+    const jar = (await post("", `${DASHBOARD}/sign-in`, { token: account.token })).headers.get("set-cookie")!.split(";")[0]!;
+    const long = await post(jar, `${DASHBOARD}/${"é".repeat(1500)}`, {});
+    expect(long.headers.get("set-cookie")!.length).toBeLessThan(4096);
+    expect(noteOf(long)).toMatch(/^error: The dashboard has no action (%C3%A9)+[%\dA-F]*…$/);
   });
 
   it("shows what a session's order and customer hold as text, never as markup", async () => {
@@ -131,8 +176,9 @@ describe("the sandbox dashboard", () => {
     await account.session({ counterparty_id: counterparty.id, order_id: hostile });
     const page = await (await signedIn(account.token)).page();
     const shown = `&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;`;
-    // The order, and the customer's name in the sessions and the counterparties; the order in the event's body, as JSON.
-    expect(page.split(shown).length - 1).toBe(3);
+    // The order and the customer's name in the sessions (each in its title too), the name in the counterparties; the order in
+    // the event's body, as JSON.
+    expect(page.split(shown).length - 1).toBe(5);
     expect(page).toContain(`${shown} &amp;amp;`);
     expect(page).toContain(`&quot;order_id&quot;:&quot;&lt;img src=x onerror=\\&quot;alert(&#39;x&#39;)\\&quot;&gt;&quot;`);
     expect(page).not.toContain("<img");
@@ -145,7 +191,7 @@ describe("the sandbox dashboard", () => {
     const forged = await post(jar, `${DASHBOARD}/pay`, { session_id: session.id }, { origin: "https://evil.example" });
     expect(forged.status).toBe(403);
     const anonymous = await post("", `${DASHBOARD}/pay`, { session_id: session.id });
-    expect(anonymous.headers.get("location")).toMatch(/error=Sign\+in/);
+    expect([anonymous.headers.get("location"), noteOf(anonymous)]).toEqual([DASHBOARD, "error: Sign in with a token first."]);
     expect((await account.call("GET", `/_sandbox/v1/payment-sessions/${session.id}`)).body.status).toBe("created");
   });
 });
@@ -186,7 +232,7 @@ describe("each event's delivery on the dashboard", () => {
       await expect.poll(async () => (await account.deliveries()).length).toBe(1);
       const browser = await signedIn(account.token);
       const [{ event_id: id }] = await account.deliveries();
-      expect(await browser.act("redeliver", { event_id: id })).toMatch(/^\?done=Event .* sent again: attempt #2 failed \(500\)/);
+      expect(await browser.act("redeliver", { event_id: id })).toMatch(/^done: Event .* sent again: attempt #2 failed \(500\)/);
       const html = await browser.page();
       const shown = [...html.matchAll(/<pre>POST (\S+)\n([^<]*?)\n\n([^<]*?)<\/pre>/g)].map(([, url, head, body]) => ({
         url: text(url!),
@@ -253,7 +299,13 @@ describe("each event's delivery on the dashboard", () => {
           "outcome must be one of delivered, failed, unsent; session must NOT have more than 64 characters.</p>",
       );
       expect(listed(wrong)).toBe(listed(await browser.page()));
-      expect(await browser.page("?session=%3Cscript%3E")).toContain('value="&lt;script&gt;"');
+      // Text no session's id can be (markup, a NUL, a byte that is not UTF-8) selects nothing: told, and left out.
+      for (const session of ["%3Cscript%3E", "ps_%00x", "ps_%FF", "%00"]) {
+        const page = await browser.page(`?session=${session}`);
+        expect([session, page]).toEqual([session, expect.stringContaining("session must be a session&#39;s id")]);
+        expect([session, listed(page)]).toEqual([session, listed(await browser.page())]);
+        expect(page).not.toContain("&lt;script");
+      }
     } finally {
       await receiver.close();
     }
@@ -272,8 +324,8 @@ describe("where the dashboard says deliveries go", () => {
     expect(before).toMatch(/unsent<\/span>.*Waiting for somewhere to go: a webhook URL or a listener \(payin-listen\)\./s);
     const id = /<div class="delivery" id="(msg_[^"]+)"/.exec(before)![1]!;
     expect(await browser.act("redeliver", { event_id: id })).toBe(
-      "?error=This account has no webhook URL and no listener connected; register a URL with POST /webhooks, or connect payin-listen." +
-        `?open=${id}#${id}`,
+      "error: This account has no webhook URL and no listener connected; register a URL with POST /webhooks, or connect payin-listen." +
+        ` → ?open=${id}#${id}`,
     );
     const local = await startReceiver();
     const listener = await listen({ baseUrl: sandbox.url, token: account.token, forwardTo: local.url, log: () => {} });
@@ -286,7 +338,7 @@ describe("where the dashboard says deliveries go", () => {
       expect(page).not.toMatch(/webhook URL|Waiting/);
       expect(page).toContain("A listener reports its endpoint's status only.");
       expect(await browser.act("redeliver", { event_id: id })).toBe(
-        `?done=Event ${id} sent again: attempt #2 succeeded (204), to ${local.url}.?open=${id}#${id}`,
+        `done: Event ${id} sent again: attempt #2 succeeded (204), to ${local.url}. → ?open=${id}#${id}`,
       );
       expect(local.attempts.map((a) => a.id)).toEqual([id, id]);
     } finally {

@@ -266,12 +266,16 @@ describe("the sandbox", () => {
       }
       expect(res.status).toBe(500);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
-      expect(await res.json()).toMatchObject({
-        status: 500,
-        code: "internal_error",
-        detail: "The sandbox failed on this request: disk on fire",
-      });
-      expect(errors).toEqual([expect.stringMatching(/^payin-sandbox: Error: disk on fire/)]);
+      // The error's own words in the log only, under the reference the answer gives.
+      const answer = await res.json();
+      expect(answer).toMatchObject({ status: 500, code: "internal_error" });
+      const reference = answer.request_id;
+      expect([reference, answer.detail]).toEqual([
+        expect.stringMatching(/^req_[\w-]{16}$/),
+        `The sandbox failed on this request; its operator finds why in its log under ${reference}.`,
+      ]);
+      expect(JSON.stringify(answer)).not.toContain("disk on fire");
+      expect(errors).toEqual([expect.stringMatching(new RegExp(`^payin-sandbox: ${reference}: Error: disk on fire`))]);
       expect((await fetch(`${own.url}/webhooks`, { headers: { Authorization: "Bearer b" } })).status).toBe(404);
     } finally {
       await own.close();

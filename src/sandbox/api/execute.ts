@@ -6,7 +6,8 @@
 // to read the body, and sends the answer, or, after a drop fault, none.
 import { operations, type OperationId, type OperationRequest } from "../../../generated/sandbox-requests.js";
 import { sleepOn } from "../../lib/clock.ts";
-import { problem, SERVER_CONDITIONS, validationProblem } from "../../lib/problem.ts";
+import { fieldPath } from "../../lib/field.ts";
+import { problem, SERVER_CONDITIONS, validationProblem, type ProblemFieldError as FieldError } from "../../lib/problem.ts";
 import { accountNow } from "../flow/clock.ts";
 import { RecordGoneError, reportUnlessUnavailable } from "../store/database.ts";
 import type { Account } from "../store/accounts.ts";
@@ -20,6 +21,7 @@ import type { Page } from "./pages/page.ts";
 import { fieldErrors } from "./validation.ts";
 
 const IDEMPOTENCY_KEY = "Idempotency-Key";
+const NUL_MESSAGE = "must not hold the character U+0000 (NUL)";
 
 /** A request's body as its transport read it: the JSON and its bytes, or the refusal of a body that is not JSON. */
 export type Body = { json: unknown; raw: Buffer } | { refusal: Answer };
@@ -189,7 +191,19 @@ function requestErrors(
   // The rules beyond the schemas, for the fields the schemas found nothing wrong with.
   // Every body is an object: one that is not (null, an array) has its error already, and no rule beyond it to check.
   const checked = typeof body === "object" && body !== null && !Array.isArray(body) ? (handler.check?.(body, sandbox) ?? []) : [];
-  return [...errors, ...checked.filter((e) => !errors.some((known) => known.field === e.field))];
+  const nul = nulFields(body);
+  const told = (e: FieldError, known: FieldError[]) => known.some((other) => other.field === e.field);
+  return [...errors, ...nul.filter((e) => !told(e, errors)), ...checked.filter((e) => !told(e, errors) && !told(e, nul))];
+}
+
+/**
+ * The body's strings that hold a NUL, each named: PostgreSQL takes no NUL in text, so that such a string, where no schema
+ * refused it (an id, a free text), would fail the request once the database is asked.
+ */
+function nulFields(value: unknown, path: string[] = []): FieldError[] {
+  if (typeof value === "string") return value.includes("\0") ? [{ field: fieldPath(path) || "body", message: NUL_MESSAGE }] : [];
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) => nulFields(inner, [...path, key]));
 }
 
 /** The key's first use answered already: the answer this request gets instead, its own work undone. */

@@ -5,7 +5,9 @@
 // the connection goes to the checked one, so that a name cannot resolve to a public address for
 // the check and a private one for the connection. Otherwise, the sandbox would be a proxy into its
 // own network for anyone with a token. What is refused is said without the address: the delivery
-// log would otherwise tell anyone with a token what an internal name resolves to.
+// log would otherwise tell anyone with a token what an internal name resolves to; and of a name,
+// in the same words whether it resolves to such an address or to none, or the log would tell
+// which internal names exist.
 import { isIP, type BlockList } from "node:net";
 import { inNetworks, networkList } from "../../lib/networks.ts";
 import { LookupSlots, type LookupBounds } from "./lookup-slots.ts";
@@ -18,6 +20,12 @@ export type { Resolve } from "./resolver.ts";
 export const NOT_PUBLIC =
   "not a public address (loopback, private, link-local, or another of IANA's special-purpose addresses): " +
   "a hosted sandbox delivers there only when started with --allow-webhook-network for its network.";
+
+/** Why a delivery to a name is not made: one sentence whether the name resolves to an address that is not public or to none. */
+export const nameNotPublic = (hostname: string) =>
+  `Not sent: ${hostname} does not resolve to a public address. A hosted sandbox delivers to a name only when it resolves, and ` +
+  "only to public addresses (not loopback, private, link-local, or another of IANA's special-purpose addresses) unless " +
+  "started with --allow-webhook-network for their network.";
 
 export interface DestinationSettings {
   /** Whether deliveries may leave loopback (any --allow-webhook-host). */
@@ -56,7 +64,7 @@ export class Destinations {
    * the name.
    */
   async addressOf(hostname: string, accountId: number, signal: AbortSignal): Promise<{ address: string } | { refusal: string }> {
-    const unresolved = { refusal: `Not sent: ${hostname} could not be resolved.` };
+    const refused = { refusal: nameNotPublic(hostname) };
     let addresses: Array<{ address: string }>;
     let release: (() => void) | undefined;
     try {
@@ -64,12 +72,11 @@ export class Destinations {
       addresses = await untilAborted(this.#resolve(hostname, signal), signal);
     } catch {
       // Neither the resolver's error nor its detail: either may name what is inside the sandbox's network.
-      return unresolved;
+      return refused;
     } finally {
       release?.();
     }
-    if (addresses.length === 0) return unresolved;
-    if (addresses.some((a) => !this.allows(a.address))) return { refusal: `Not sent: ${hostname} is ${NOT_PUBLIC}` };
+    if (addresses.length === 0 || addresses.some((a) => !this.allows(a.address))) return refused;
     return { address: addresses[0]!.address };
   }
 

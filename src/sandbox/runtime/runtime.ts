@@ -3,6 +3,7 @@
 // timers (due work, retention; the dispatcher and the listeners keep their own), takes every call
 // through the service entry, and drains and closes. Nothing of HTTP: a transport (../edge/) hands
 // it calls and the address it is reached at.
+import { randomBytes } from "node:crypto";
 import { every, sleepOn, systemClock, type Clock } from "../../lib/clock.ts";
 import { problem } from "../../lib/problem.ts";
 import { Refreshed } from "../../lib/refreshed.ts";
@@ -111,9 +112,12 @@ export async function createRuntime(options: SandboxOptions = {}): Promise<Runti
       const detail = "The sandbox's database is unavailable. Retry shortly.";
       return { answer: refusal(problem(503, "service_unavailable", detail), { "Retry-After": "1" }), dropped: false };
     }
-    console.error(`payin-sandbox: ${(error as Error).stack ?? error}`);
-    const detail = `The sandbox failed on this request: ${(error as Error).message}`;
-    return { answer: refusal(problem(500, "internal_error", detail)), dropped: false };
+    // The error's own words may be the database's or the runtime's (a table's name, a statement, a path): the caller gets a
+    // reference to them in the log (the contract's request_id), never the words.
+    const reference = `req_${randomBytes(12).toString("base64url")}`;
+    console.error(`payin-sandbox: ${reference}: ${(error as Error).stack ?? error}`);
+    const detail = `The sandbox failed on this request; its operator finds why in its log under ${reference}.`;
+    return { answer: refusal(problem(500, "internal_error", detail, { request_id: reference })), dropped: false };
   };
 
   /** Each job's run under way, so that closing waits for it. */

@@ -1,4 +1,5 @@
 // GET /_sandbox/v1/deliveries: the account's webhook attempts, or one session's, oldest first, a page at a time.
+import { couldBeId } from "../../../lib/ids.ts";
 import { validationProblem } from "../../../lib/problem.ts";
 import { isoTime } from "../../../lib/time.ts";
 import { refusal } from "../answer.ts";
@@ -36,6 +37,8 @@ export const listDeliveries: Operation = {
       return refusal(
         validationProblem([{ field: "cursor", message: "is not a next_cursor this sandbox gave for this account and session_id" }]),
       );
+    // A session the account cannot have (no id the sandbox makes) has no attempts: the database is not asked.
+    if (sessionId !== undefined && !couldBeId("ps", sessionId)) return { status: 200, body: { data: [], next_cursor: null } };
     // The schema took it as a whole number from 1 to 100.
     const limit = parameters.limit === undefined ? PAGE_SIZE : Number(parameters.limit);
     // One more than the page: whether another page follows.

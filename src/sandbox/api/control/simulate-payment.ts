@@ -1,5 +1,6 @@
 // POST /_sandbox/v1/payment-sessions/{session_id}/simulate: what the customer's Pay or Fail on
 // the payment page does, for a test without a browser.
+import { couldBeId } from "../../../lib/ids.ts";
 import type { Operation } from "../operation.ts";
 import { DEFAULT_FAILURE_REASON } from "../../flow/failure-reasons.ts";
 import { paymentLink } from "../../flow/urls.ts";
@@ -9,6 +10,7 @@ import { notPayable, sessionNotFound } from "../problems.ts";
 export const simulatePayment: Operation = {
   async handle({ account, body, parameters }, { payments, origin }) {
     const id = parameters.session_id!;
+    if (!couldBeId("ps", id)) return refusal(sessionNotFound(id));
     const outcome =
       body.outcome === "pay"
         ? { outcome: "pay" as const }

@@ -6,7 +6,7 @@ import { currencyMinorUnits } from "../../../../generated/sandbox-requests.js";
 import { amountError } from "../../../lib/amount.ts";
 import { accountNow, realTime } from "../../flow/clock.ts";
 import { isoTime } from "../../../lib/time.ts";
-import { newId } from "../../../lib/ids.ts";
+import { couldBeId, newId } from "../../../lib/ids.ts";
 import type { Operation } from "../operation.ts";
 import { announce } from "../../flow/announce.ts";
 import { paymentLink } from "../../flow/urls.ts";
@@ -16,6 +16,8 @@ import { SESSION_LIFETIME_MS } from "../../../lib/contract-facts.ts";
 import { loopbackHttpRule, unreachableUrls } from "../../flow/urls.ts";
 
 type PaymentSessionCreate = components["schemas"]["PaymentSessionCreate"];
+
+const unknownCounterparty = { field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" };
 
 export const createPaymentSession: Operation = {
   async handle({ account, body }, { store, origin, clock }) {
@@ -31,7 +33,7 @@ export const createPaymentSession: Operation = {
     };
     return store.transaction(async () => {
       if (!(await store.sessions.create(account.id, id, body, now, realTime(account, now + SESSION_LIFETIME_MS))))
-        return refusal(validationProblem([{ field: "counterparty_id", message: "must be the id of an existing PAYIN counterparty" }]));
+        return refusal(validationProblem([unknownCounterparty]));
       await announce(store, account.id, [{ session: id, status: "created" }], now);
       return { status: 201, body: session };
     });
@@ -39,6 +41,8 @@ export const createPaymentSession: Operation = {
   ...loopbackHttpRule("redirect_url", "source_url"),
   check: (body) => [
     ...[amountError(body, currencyMinorUnits)].filter((e) => e !== undefined),
+    // Text no counterparty's id can be is refused as an unknown one, without asking the database.
+    ...(typeof body.counterparty_id === "string" && !couldBeId("cp", body.counterparty_id) ? [unknownCounterparty] : []),
     ...unreachableUrls(body, "redirect_url", "source_url"),
   ],
 };

@@ -3,6 +3,7 @@
 // with what it must be, and that part of the filter is left out, so that the page still shows.
 import { EVENT_TYPES, type PayinEvent } from "../../../../generated/event-types.ts";
 import { operations } from "../../../../generated/sandbox-requests.js";
+import { couldBeId } from "../../../lib/ids.ts";
 import type { ProblemFieldError as FieldError } from "../../../lib/problem.ts";
 import { OUTCOMES, type EventFilter, type Outcome } from "../../store/event-log.ts";
 import { fieldErrors } from "../validation.ts";
@@ -23,8 +24,12 @@ const deliveryLog = operations.find((op) => op.operationId === "listDeliveries")
 const CHECKS: Record<keyof FilterQuery, (value: string) => string[]> = {
   type: oneOf(EVENT_TYPES),
   outcome: oneOf(OUTCOMES),
-  // A session's id as the control API's delivery log takes it (GET /_sandbox/v1/deliveries?session_id=).
-  session: (value) => fieldErrors(deliveryLog.validateParameters, { session_id: value }, "session_id").map((e) => e.message),
+  // A session's id as the control API's delivery log takes it (GET /_sandbox/v1/deliveries?session_id=), and one the
+  // sandbox could have made: any other text has no events, and is not handed to the database.
+  session: (value) => {
+    const wrong = fieldErrors(deliveryLog.validateParameters, { session_id: value }, "session_id").map((e) => e.message);
+    return wrong.length > 0 || couldBeId("ps", value) ? wrong : ["must be a session's id: ps_ then letters, digits, - or _"];
+  },
 };
 
 /**

@@ -85,6 +85,8 @@ export function eventsSection(data: DashboardData, focus: { id?: string; message
   const wrong = data.filter_errors.map((f) => `${f.field} ${f.message}`).join("; ");
   const kept = "of each answer it keeps the status and the time, never the body or the headers (decision D21)";
   const hosted = data.hosted ? `<p class="muted">This sandbox is hosted: ${kept}.</p>` : "";
+  // An attempt's time is the account's, as the delivery log's attempted_at: a receiver logs its own, behind it after an advance.
+  const times = `<p class="muted">Times are on this account's clock: after an advance, ahead of what a receiver's own log reads.</p>`;
   const filtered = Object.keys(data.filter).length > 0;
   const { type, outcome, session } = data.filter;
   const reach =
@@ -95,6 +97,6 @@ export function eventsSection(data: DashboardData, focus: { id?: string; message
     data.events.length > 0
       ? `<ol class="events">${data.events.map((event) => eventOf(event, data, focus)).join("")}</ol>`
       : `<p>${filtered ? "No event matches this filter." : "No event yet."}</p>`;
-  return `<section id="events"><h2>Events and their deliveries</h2>${targetLine(data)}${hosted}${filterForm(data)}
+  return `<section id="events"><h2>Events and their deliveries</h2>${targetLine(data)}${hosted}${times}${filterForm(data)}
 ${note(wrong ? { ok: false, text: `Not applied: ${wrong}.` } : undefined)}${reach}${list}</section>`;
 }

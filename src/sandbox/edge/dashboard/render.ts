@@ -4,7 +4,7 @@
 import { formatAmount } from "../page/render.ts";
 import { PAGE_PREFIX, type DashboardData } from "../../api/pages/index.ts";
 import { eventsSection } from "./deliveries.ts";
-import { code, e, note, when, type Message } from "./html.ts";
+import { clipped, code, e, note, when, type Message } from "./html.ts";
 import { DASHBOARD, viewUrl } from "./place.ts";
 import { STYLE } from "./style.ts";
 
@@ -52,7 +52,7 @@ function sessionActions(id: string, failureReasons: readonly string[]): string {
 export function dashboardPage(data: DashboardData, message?: Message, open?: string): string {
   // A Resend's message shows at its event, where the reader is; any other at the top.
   const atEvent = open !== undefined && data.events.some((event) => event.id === open);
-  const clock = `<section><h2>Clock</h2><p>The account's time: ${code(data.now)}</p>
+  const clock = `<section><h2>Clock</h2><p>The account's time: ${code(data.now)}. Every time on this page is on this clock.</p>
 <form method="post" action="${DASHBOARD}/advance">
 <label>Advance by <input name="seconds" inputmode="numeric" size="8" value="60"> seconds</label>
 <button type="submit">Advance</button></form></section>`;
@@ -60,9 +60,9 @@ export function dashboardPage(data: DashboardData, message?: Message, open?: str
     ["Session", "Order", "Customer", "Amount", "Status", "Expires", ""],
     data.sessions.map((s) => [
       `<a href="${PAGE_PREFIX}${e(encodeURIComponent(s.id))}">${code(s.id)}</a><br>${eventsOf(s.id, "its events")}`,
-      s.order_id ? code(s.order_id) : `<span class="muted">none</span>`,
+      s.order_id ? clipped(s.order_id) : `<span class="muted">none</span>`,
       s.customer
-        ? `<span class="contact">${e(s.customer.name)}<br>${e(s.customer.email).replace("@", "<wbr>@")}</span>`
+        ? `<span class="contact">${clipped(s.customer.name, "span")}<br>${clipped(s.customer.email, "span")}</span>`
         : code(s.counterparty_id),
       e(formatAmount(s.amount, s.currency)),
       e(s.status),
@@ -83,7 +83,12 @@ export function dashboardPage(data: DashboardData, message?: Message, open?: str
   );
   const counterparties = table(
     ["Counterparty", "Name", "Email", "Phone"],
-    data.counterparties.map((c) => [code(c.id), e(c.name), e(c.email), e(c.phone_number)]),
+    data.counterparties.map((c) => [
+      code(c.id),
+      `<span class="wrap">${e(c.name)}</span>`,
+      `<span class="wrap">${e(c.email)}</span>`,
+      e(c.phone_number),
+    ]),
     "No counterparty yet.",
   );
   return layout(

@@ -1,6 +1,9 @@
 // The dashboard's style, inline (its CSP allows no stylesheet from anywhere). Tables are read as
 // cards where they do not fit (a phone): every control stays on the screen, none behind a
-// horizontal scroll. What an attempt sent and got back wraps rather than widens the page.
+// horizontal scroll. What an attempt sent and got back wraps rather than widens the page, and so
+// does any value a request gave (a name, an email, a URL: the contract allows them long and
+// unbroken); a session's order and customer are cut at their column's end instead, whole in
+// their title, and wrapped whole on a phone, which has no pointer to hover with.
 // A string, not its literal type: the declaration the package ships would carry the whole sheet.
 export const STYLE: string = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1b2430;background:#f4f6f9}
@@ -14,7 +17,9 @@ a{text-underline-offset:.3em;text-decoration-skip-ink:none}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:6px 8px;border-top:1px solid #eef1f4;vertical-align:top;font-size:14px}th{color:#5b6675;font-weight:600}
 code,pre{font:13px/1.45 ui-monospace,monospace;overflow-wrap:anywhere}td code{white-space:nowrap}
-.contact{display:inline-block;min-width:14em;overflow-wrap:anywhere}
+p,.wrap{overflow-wrap:anywhere}
+.clip{display:inline-block;max-width:16em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
+.contact{display:inline-block;min-width:14em}
 pre{margin:0 0 8px;padding:8px;background:#f6f8fa;border:1px solid #e3e8ee;border-radius:6px;white-space:pre-wrap;word-break:break-all}
 form{display:inline-flex;gap:6px;flex-wrap:wrap;align-items:center;margin:2px 0}[hidden]{display:none}
 button,input,select{font:inherit;padding:4px 10px;border:1px solid #b8c2cd;border-radius:6px;background:#fff;max-width:100%}
@@ -40,7 +45,7 @@ main{padding:10px}section{padding:10px 12px}
 thead{display:none}table,tbody,tr,td{display:block}
 tr{border:1px solid #dde3ea;border-radius:8px;padding:6px 10px;margin:0 0 10px}
 td{border:0;padding:3px 0;display:grid;grid-template-columns:8em minmax(0,1fr);gap:8px;overflow-wrap:anywhere}
-td code{white-space:normal}.contact{min-width:0}
+td code{white-space:normal}.contact{min-width:0}.clip{max-width:100%;white-space:normal;overflow-wrap:anywhere}
 td::before{content:attr(data-label);color:#5b6675;font-weight:600}td.actions{display:block}td.actions::before{content:none}
 .delivery{margin-left:0}.exchange{grid-template-columns:minmax(0,1fr)}
 summary .line{grid-template-columns:minmax(0,1fr) auto;grid-template-areas:"kind resend" "state resend" "id id"}
