@@ -42,9 +42,10 @@ export function takes(schema: Json): string {
   return schema.description ? `${said} (${schema.description.replace(/\.$/, "")})` : said;
 }
 
-/** The schema of the field at `path` (`outcome`, `address/city`), if the schema has it. */
+/** The schema of the field at `path` (`outcome`, `address/city`, `headers/webhook-id` of a map), if the schema has it. */
 function schemaAt(schema: Json, path: readonly string[]): Json | undefined {
-  return path.reduce<Json | undefined>((at, key) => at?.properties?.[key] ?? at?.items, schema);
+  const inMap = (at: Json | undefined) => (typeof at?.additionalProperties === "object" ? at.additionalProperties : undefined);
+  return path.reduce<Json | undefined>((at, key) => at?.properties?.[key] ?? inMap(at) ?? at?.items, schema);
 }
 
 const valueAt = (input: unknown, path: readonly string[]) => path.reduce<any>((at, key) => at?.[key], input);
@@ -72,7 +73,8 @@ export function refusalLines(schema: Json, input: Json, errors: string): string[
     } else {
       const field = at.join(".");
       const what = schemaAt(schema, at);
-      lines.set(field, `\`${field}\` must be ${what ? takes(what) : message}, not ${shown(valueAt(input, at))}`);
+      // Ajv's own words where the schema has none to read (they say "must" themselves).
+      lines.set(field, `\`${field}\` ${what ? `must be ${takes(what)}` : message}, not ${shown(valueAt(input, at))}`);
     }
   }
   return [...lines.values()];

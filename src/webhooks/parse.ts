@@ -1,3 +1,4 @@
+import type { ValidationError } from "../../generated/event-validators.js";
 import { EVENT_VALIDATORS, type PayinEvent, type PayinEventType } from "../../generated/event-types.ts";
 import { ajvErrorField } from "../lib/field.ts";
 import { WebhookVerificationError } from "./errors.ts";
@@ -28,8 +29,8 @@ export function parseEvent(payload: string | Uint8Array, webhookId: string): Pay
   }
   const validate = EVENT_VALIDATORS[type as PayinEventType];
   if (!validate(event)) {
-    // Ajv sets errors whenever a validator returns false, each with a message (messages are on).
-    const errors = validate.errors!.map((e) => ({ field: ajvErrorField(e) || "(body)", message: e.message! }));
+    // Ajv sets errors whenever a validator returns false.
+    const errors = fieldErrors(validate.errors!);
     const list = errors.map((e) => `${e.field} ${e.message}`).join("; ");
     throw new WebhookVerificationError("invalid_event", `The ${type} event breaks its schema: ${list}.`, errors);
   }
@@ -40,4 +41,24 @@ export function parseEvent(payload: string | Uint8Array, webhookId: string): Pay
     ]);
   }
   return parsed;
+}
+
+/**
+ * The errors in words that name a field once: Ajv's "must have required property 'x'" is said of the field x itself; and
+ * a field held to one value (its event's status) is told that value alone, not also the wider rule it breaks (every
+ * session's statuses), which said the same line twice.
+ */
+function fieldErrors(errors: ValidationError[]): Array<{ field: string; message: string }> {
+  const named = errors.map((error) => ({ field: ajvErrorField(error) || "(body)", error }));
+  const held = new Set(named.filter(({ error }) => error.keyword === "const").map(({ field }) => field));
+  return named
+    .filter(({ field, error }) => !held.has(field) || error.keyword === "const")
+    .map(({ field, error }) => ({ field, message: messageOf(error) }));
+}
+
+function messageOf(error: ValidationError): string {
+  if (error.keyword === "required") return "is required";
+  if (error.keyword === "const") return `must be ${JSON.stringify(error.params.allowedValue)}`;
+  // The generated validators give every error a message (messages are on).
+  return error.message!;
 }

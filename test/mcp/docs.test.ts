@@ -116,6 +116,9 @@ describe("payin-mcp without a service", () => {
     expect([ok.error, ok.structured.event.type]).toEqual([false, "session-created"]);
     const refused = await agent.call("verify_webhook", { body: body.replace('"session-created"', '"session-createD"'), headers, secret });
     expect([refused.error, refused.text]).toEqual([true, expect.stringMatching(/^Refused \(invalid_signature\)/)]);
+    // A header of the wrong type: said once, in the schema's words.
+    const typed = await agent.call("verify_webhook", { body, headers: { ...headers, "webhook-id": 5 }, secret });
+    expect([typed.error, typed.text]).toEqual([true, expect.stringContaining("- `headers.webhook-id` must be a string, not 5")]);
     const needs = await agent.call("advance_clock", { seconds: 1 });
     expect([needs.error, needs.text]).toEqual([true, expect.stringContaining("start payin-mcp with --base-url and --token")]);
   });

@@ -289,7 +289,7 @@ describe("verifyWebhook", () => {
     const { payload, headers } = await signed(event);
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
     expect(error.code).toBe("invalid_event");
-    expect(error.errors).toContainEqual({ field: "data.transaction_id", message: "must have required property 'transaction_id'" });
+    expect(error.errors).toContainEqual({ field: "data.transaction_id", message: "is required" });
   });
 
   // Names every object has through its prototype: looked up carelessly, `constructor` finds
@@ -448,7 +448,7 @@ describe("verifyWebhook", () => {
     delete event.timestamp;
     const { payload, headers } = await signed(event);
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
-    expect(error.errors).toEqual([{ field: "timestamp", message: "must have required property 'timestamp'" }]);
+    expect(error.errors).toEqual([{ field: "timestamp", message: "is required" }]);
   });
 
   it("names the whole body (body) when an error is about the body itself", async () => {
@@ -480,13 +480,29 @@ describe("verifyWebhook", () => {
     const { payload, headers } = await signed(event);
     const error = await rejection(verifyWebhook(payload, headers, EXAMPLE_SECRET, { now: NOW }));
     expect(error.errors).toEqual([
-      { field: "data.transaction_id", message: "must have required property 'transaction_id'" },
+      { field: "data.transaction_id", message: "is required" },
       { field: "data.currency", message: 'must match pattern "^[A-Z]{3}$"' },
     ]);
     expect(error.message).toBe(
-      "The transaction-completed event breaks its schema: data.transaction_id must have required property 'transaction_id'; " +
-        'data.currency must match pattern "^[A-Z]{3}$".',
+      'The transaction-completed event breaks its schema: data.transaction_id is required; data.currency must match pattern "^[A-Z]{3}$".',
     );
+  });
+
+  it("tells a status no session has only its event's one, once; a field that breaks two rules, both", async () => {
+    for (const status of ["bogus", "completed"]) {
+      const event = exampleEvent("session-created");
+      event.data.status = status;
+      const error = await rejection(verifyWebhook(...(await args(event))));
+      expect([status, error.errors]).toEqual([status, [{ field: "data.status", message: 'must be "created"' }]]);
+      expect(error.message).toBe('The session-created event breaks its schema: data.status must be "created".');
+    }
+    const event = exampleEvent("session-created");
+    event.data.order_id = "\u0001".repeat(129);
+    const error = await rejection(verifyWebhook(...(await args(event))));
+    expect(error.errors).toEqual([
+      { field: "data.order_id", message: String.raw`must match pattern "^[^\x00-\x1F\x7F-\x9F]*$"` },
+      { field: "data.order_id", message: "must NOT have more than 128 characters" },
+    ]);
   });
 });
 
