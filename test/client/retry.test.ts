@@ -6,7 +6,7 @@ import { createPayinClient, createSandboxClient, type PayinClient } from "../../
 import { backoffMs, retryAfterMs } from "../../src/retry.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { newCounterparty } from "../../src/conformance/fixtures.ts";
-import { ManualClock } from "../support/manual-clock.ts";
+import { ManualClock, REAL_WORK } from "../support/manual-clock.ts";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -103,7 +103,7 @@ describe("the client's retries", () => {
     await arm({ operation_id: "createCounterparty", effect: "status", status: 429, retry_after_seconds: 1, times: 1 });
     const created = createCounterparty(payin);
     // Answered 429, it waits a second on its clock (beside its next attempt's timeout, still to come): no retry before.
-    await vi.waitFor(() => expect(clock.dueIn()).toContain(1000));
+    await vi.waitFor(() => expect(clock.dueIn()).toContain(1000), REAL_WORK);
     expect((await journal()).map((r) => r.status)).toEqual([429]);
     await clock.advance(999);
     expect(clock.dueIn()).toContain(1);
@@ -118,10 +118,10 @@ describe("the client's retries", () => {
     await arm({ operation_id: "createCounterparty", effect: "delay", delay_ms: 20_000, times: 1 });
     const created = createCounterparty(payin);
     // The first attempt hangs (the sandbox holds it 20 s): its timeout is the one timer, 200 ms away.
-    await vi.waitFor(() => expect(clock.dueIn()).toEqual([200]));
+    await vi.waitFor(() => expect(clock.dueIn()).toEqual([200]), REAL_WORK);
     await clock.advance(200);
     // Abandoned: the retry comes after the backoff (10 ms at most), with its own timeout.
-    await vi.waitFor(() => expect(clock.dueIn()[0]).toBeLessThanOrEqual(10));
+    await vi.waitFor(() => expect(clock.dueIn()[0]).toBeLessThanOrEqual(10), REAL_WORK);
     await clock.advance(10);
     const { data, response } = await created;
     expect(response.status).toBe(201);

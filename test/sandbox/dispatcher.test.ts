@@ -18,7 +18,7 @@ import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { verifyWebhook } from "../../src/webhooks/index.ts";
 import { outsideLoopback } from "../support/loopback-guard.ts";
 import { accountOn } from "../support/sandbox-account.ts";
-import { ManualClock } from "../support/manual-clock.ts";
+import { ManualClock, REAL_WORK } from "../support/manual-clock.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";
 
 let sandbox: RunningSandbox;
@@ -507,8 +507,9 @@ describe("an advance against a receiver that never answers", () => {
       await account.simulate(session.id, { outcome: "pay" });
       await account.register(endpoint.url);
       let answered = false;
+      const arrived = endpoint.arrivals.length;
       const advancing = account.advance(1).finally(() => (answered = true));
-      await vi.waitFor(() => expect(endpoint.arrivals).toHaveLength(1));
+      await vi.waitFor(() => expect(endpoint.arrivals).toHaveLength(arrived + 1), REAL_WORK);
       await clock.advance(999);
       expect(answered).toBe(false);
       await clock.advance(1);

@@ -11,7 +11,7 @@ import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
 import { Store } from "../../src/sandbox/store/index.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
 import { root } from "../../scripts/lib/paths.ts";
-import { ManualClock } from "../support/manual-clock.ts";
+import { ManualClock, REAL_WORK } from "../support/manual-clock.ts";
 import { accountOn } from "../support/sandbox-account.ts";
 import { startReceiver } from "../support/receiver.ts";
 
@@ -135,7 +135,7 @@ describe.skipIf(postgresMissing)("a sandbox shared by several processes on Postg
       // A minute: the retry (30 s after the failure) comes due, and nothing else does.
       const advancing = account.advance(60).finally(() => (answered = true));
       // Held by the other process: the advance looks again in 20 ms, and has not answered.
-      await vi.waitFor(() => expect(clock.dueIn()).toContain(20));
+      await vi.waitFor(() => expect(clock.dueIn()).toContain(20), REAL_WORK);
       expect(answered).toBe(false);
       expect(await record()).toBe(true);
       await clock.advance(20);

@@ -52,3 +52,9 @@ export class ManualClock implements Clock {
     return [...this.#timers].map((t) => t.at - this.#now).sort((a, b) => a - b);
   }
 }
+
+/**
+ * How long a test waits for real work (a request on its way, an answer) to reach the point where it waits on a clock the
+ * test moves: long enough for a machine with both cores busy, and over as soon as it is there.
+ */
+export const REAL_WORK = { timeout: 10_000, interval: 10 };
