@@ -9668,6 +9668,91 @@ const responses = [
 	},
 	{
 		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		status: "204",
+		mediaType: null,
+		validateBody: null,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		status: "401",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "WWW-Authenticate",
+			required: true,
+			numeric: false,
+			validate: validate_advanceClock_401_header_WWW_Authenticate
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		status: "404",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		status: "422",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		status: "429",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		status: "500",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: []
+	},
+	{
+		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		status: "503",
+		mediaType: "application/problem+json",
+		validateBody: validate_advanceClock_400_body,
+		headers: [{
+			name: "Retry-After",
+			required: true,
+			numeric: true,
+			validate: validate_advanceClock_429_header_Retry_After
+		}]
+	},
+	{
+		document: "sandbox",
 		operationId: "resetAccount",
 		method: "POST",
 		path: "/_sandbox/v1/reset",

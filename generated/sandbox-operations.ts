@@ -7,6 +7,7 @@ export const SANDBOX_OPERATIONS: readonly SandboxOperation[] = [
   {"method":"post","path":"/_sandbox/v1/payment-sessions/{session_id}/simulate","operationId":"simulatePayment","summary":"Simulate the customer"},
   {"method":"get","path":"/_sandbox/v1/deliveries","operationId":"listDeliveries","summary":"List delivery attempts"},
   {"method":"post","path":"/_sandbox/v1/deliveries/{event_id}/redeliver","operationId":"redeliverEvent","summary":"Redeliver an event"},
+  {"method":"delete","path":"/_sandbox/v1/counterparties/{counterparty_id}","operationId":"deleteCounterparty","summary":"Delete a counterparty with all it has"},
   {"method":"post","path":"/_sandbox/v1/reset","operationId":"resetAccount","summary":"Reset the account"},
   {"method":"get","path":"/_sandbox/v1/faults","operationId":"listFaults","summary":"List armed faults"},
   {"method":"post","path":"/_sandbox/v1/faults","operationId":"armFault","summary":"Arm a fault"},

@@ -8,7 +8,7 @@ export interface RequestValidator {
 }
 
 /** Every operation of the contract and of the sandbox's control API. */
-export type OperationId = "createCounterparty" | "getCounterpartySchema" | "createPaymentSession" | "getTransaction" | "getWebhook" | "registerWebhook" | "advanceClock" | "getSandboxPaymentSession" | "simulatePayment" | "listDeliveries" | "redeliverEvent" | "resetAccount" | "listFaults" | "armFault" | "clearFaults" | "disarmFault" | "listRequests" | "connectListener" | "answerDelivery";
+export type OperationId = "createCounterparty" | "getCounterpartySchema" | "createPaymentSession" | "getTransaction" | "getWebhook" | "registerWebhook" | "advanceClock" | "getSandboxPaymentSession" | "simulatePayment" | "listDeliveries" | "redeliverEvent" | "deleteCounterparty" | "resetAccount" | "listFaults" | "armFault" | "clearFaults" | "disarmFault" | "listRequests" | "connectListener" | "answerDelivery";
 
 export interface OperationRequest {
   /** `contract`: the service's OpenAPI document; `sandbox`: the control API's. */

@@ -2424,33 +2424,87 @@ validate46.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_resetAccount_parameters = validate47;
+const validate_deleteCounterparty_parameters = validate47;
 function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
 	const evaluated0 = validate47.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
-	if (!(data && typeof data == "object" && !Array.isArray(data))) {
-		const err0 = {
+	if (data && typeof data == "object" && !Array.isArray(data)) {
+		if (data.counterparty_id === void 0) {
+			const err0 = {
+				instancePath,
+				schemaPath: "#/required",
+				keyword: "required",
+				params: { missingProperty: "counterparty_id" },
+				message: "must have required property 'counterparty_id'"
+			};
+			if (vErrors === null) vErrors = [err0];
+			else vErrors.push(err0);
+			errors++;
+		}
+		if (data.counterparty_id !== void 0) {
+			let data0 = data.counterparty_id;
+			if (typeof data0 === "string") {
+				if (func1(data0) > 64) {
+					const err1 = {
+						instancePath: instancePath + "/counterparty_id",
+						schemaPath: "#/$defs/CounterpartyId/maxLength",
+						keyword: "maxLength",
+						params: { limit: 64 },
+						message: "must NOT have more than 64 characters"
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+				if (func1(data0) < 1) {
+					const err2 = {
+						instancePath: instancePath + "/counterparty_id",
+						schemaPath: "#/$defs/CounterpartyId/minLength",
+						keyword: "minLength",
+						params: { limit: 1 },
+						message: "must NOT have fewer than 1 characters"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			} else {
+				const err3 = {
+					instancePath: instancePath + "/counterparty_id",
+					schemaPath: "#/$defs/CounterpartyId/type",
+					keyword: "type",
+					params: { type: "string" },
+					message: "must be string"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+		}
+	} else {
+		const err4 = {
 			instancePath,
 			schemaPath: "#/type",
 			keyword: "type",
 			params: { type: "object" },
 			message: "must be object"
 		};
-		if (vErrors === null) vErrors = [err0];
-		else vErrors.push(err0);
+		if (vErrors === null) vErrors = [err4];
+		else vErrors.push(err4);
 		errors++;
 	}
 	validate47.errors = vErrors;
 	return errors === 0;
 }
 validate47.evaluated = {
+	"props": { "counterparty_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listFaults_parameters = validate48;
+const validate_resetAccount_parameters = validate48;
 function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -2476,7 +2530,7 @@ validate48.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_armFault_parameters = validate49;
+const validate_listFaults_parameters = validate49;
 function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
@@ -2502,8 +2556,34 @@ validate49.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_armFault_body = validate50;
-const schema82 = {
+const validate_armFault_parameters = validate50;
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+	let vErrors = null;
+	let errors = 0;
+	const evaluated0 = validate50.evaluated;
+	if (evaluated0.dynamicProps) evaluated0.props = void 0;
+	if (evaluated0.dynamicItems) evaluated0.items = void 0;
+	if (!(data && typeof data == "object" && !Array.isArray(data))) {
+		const err0 = {
+			instancePath,
+			schemaPath: "#/type",
+			keyword: "type",
+			params: { type: "object" },
+			message: "must be object"
+		};
+		if (vErrors === null) vErrors = [err0];
+		else vErrors.push(err0);
+		errors++;
+	}
+	validate50.errors = vErrors;
+	return errors === 0;
+}
+validate50.evaluated = {
+	"dynamicProps": false,
+	"dynamicItems": false
+};
+const validate_armFault_body = validate51;
+const schema84 = {
 	"title": "FaultCreate",
 	"description": "Body of arm fault: what goes wrong, on the account's requests or on its webhook deliveries, and how often. Rules the schema cannot say are checked too, each answered with `422` naming the field: `effect` fits `target` (`status`, `delay`, `drop` on a request; `duplicate`, `shuffle`, `delay` on a delivery); `status` comes with `effect` `status` and only then; `delay_ms` with `effect` `delay` and only then; `operation_id`, `times` and `share` only on a request, and not `times` with `share`.",
 	"type": "object",
@@ -2578,10 +2658,10 @@ const schema82 = {
 		}
 	}
 };
-function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate50.evaluated;
+	const evaluated0 = validate51.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2640,7 +2720,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/target",
 					schemaPath: "#/properties/target/enum",
 					keyword: "enum",
-					params: { allowedValues: schema82.properties.target.enum },
+					params: { allowedValues: schema84.properties.target.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err4];
@@ -2667,7 +2747,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/effect",
 					schemaPath: "#/properties/effect/enum",
 					keyword: "enum",
-					params: { allowedValues: schema82.properties.effect.enum },
+					params: { allowedValues: schema84.properties.effect.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err6];
@@ -2694,7 +2774,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 					instancePath: instancePath + "/operation_id",
 					schemaPath: "#/properties/operation_id/enum",
 					keyword: "enum",
-					params: { allowedValues: schema82.properties.operation_id.enum },
+					params: { allowedValues: schema84.properties.operation_id.enum },
 					message: "must be equal to one of the allowed values"
 				};
 				if (vErrors === null) vErrors = [err8];
@@ -2948,19 +3028,19 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err24);
 		errors++;
 	}
-	validate50.errors = vErrors;
+	validate51.errors = vErrors;
 	return errors === 0;
 }
-validate50.evaluated = {
+validate51.evaluated = {
 	"props": true,
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_clearFaults_parameters = validate51;
-function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_clearFaults_parameters = validate52;
+function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate51.evaluated;
+	const evaluated0 = validate52.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -2975,19 +3055,19 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate51.errors = vErrors;
+	validate52.errors = vErrors;
 	return errors === 0;
 }
-validate51.evaluated = {
+validate52.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_disarmFault_parameters = validate52;
+const validate_disarmFault_parameters = validate53;
 const pattern19 = new RegExp("^flt_[A-Za-z0-9_-]{1,60}$", "u");
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate52.evaluated;
+	const evaluated0 = validate53.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3043,19 +3123,19 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err3);
 		errors++;
 	}
-	validate52.errors = vErrors;
+	validate53.errors = vErrors;
 	return errors === 0;
 }
-validate52.evaluated = {
+validate53.evaluated = {
 	"props": { "fault_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_listRequests_parameters = validate53;
-function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_listRequests_parameters = validate54;
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate53.evaluated;
+	const evaluated0 = validate54.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (!(data && typeof data == "object" && !Array.isArray(data))) {
@@ -3070,18 +3150,18 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err0);
 		errors++;
 	}
-	validate53.errors = vErrors;
+	validate54.errors = vErrors;
 	return errors === 0;
 }
-validate53.evaluated = {
+validate54.evaluated = {
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_connectListener_parameters = validate54;
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_connectListener_parameters = validate55;
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate54.evaluated;
+	const evaluated0 = validate55.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3137,20 +3217,20 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err3);
 		errors++;
 	}
-	validate54.errors = vErrors;
+	validate55.errors = vErrors;
 	return errors === 0;
 }
-validate54.evaluated = {
+validate55.evaluated = {
 	"props": { "forward_to": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_answerDelivery_parameters = validate55;
+const validate_answerDelivery_parameters = validate56;
 const pattern20 = new RegExp("^dlv_[A-Za-z0-9_-]{1,60}$", "u");
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate55.evaluated;
+	const evaluated0 = validate56.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3206,19 +3286,19 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err3);
 		errors++;
 	}
-	validate55.errors = vErrors;
+	validate56.errors = vErrors;
 	return errors === 0;
 }
-validate55.evaluated = {
+validate56.evaluated = {
 	"props": { "delivery_id": true },
 	"dynamicProps": false,
 	"dynamicItems": false
 };
-const validate_answerDelivery_body = validate56;
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const validate_answerDelivery_body = validate57;
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
 	let vErrors = null;
 	let errors = 0;
-	const evaluated0 = validate56.evaluated;
+	const evaluated0 = validate57.evaluated;
 	if (evaluated0.dynamicProps) evaluated0.props = void 0;
 	if (evaluated0.dynamicItems) evaluated0.items = void 0;
 	if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3333,10 +3413,10 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
 		else vErrors.push(err7);
 		errors++;
 	}
-	validate56.errors = vErrors;
+	validate57.errors = vErrors;
 	return errors === 0;
 }
-validate56.evaluated = {
+validate57.evaluated = {
 	"props": true,
 	"dynamicProps": false,
 	"dynamicItems": false
@@ -3591,6 +3671,27 @@ const operations = [
 		validateBody: null,
 		statuses: [
 			"200",
+			"401",
+			"404",
+			"422",
+			"429",
+			"500",
+			"503"
+		]
+	},
+	{
+		document: "sandbox",
+		operationId: "deleteCounterparty",
+		method: "DELETE",
+		path: "/_sandbox/v1/counterparties/{counterparty_id}",
+		parameters: [{
+			"name": "counterparty_id",
+			"in": "path"
+		}],
+		validateParameters: validate_deleteCounterparty_parameters,
+		validateBody: null,
+		statuses: [
+			"204",
 			"401",
 			"404",
 			"422",
@@ -3953,4 +4054,4 @@ const currencyMinorUnits = {
 	"XPF": 0
 };
 
-export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_answerDelivery_body, validate_answerDelivery_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_connectListener_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_disarmFault_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };
+export { counterpartyCreateSchema, currencyMinorUnits, operations, validate_advanceClock_body, validate_advanceClock_parameters, validate_answerDelivery_body, validate_answerDelivery_parameters, validate_armFault_body, validate_armFault_parameters, validate_clearFaults_parameters, validate_connectListener_parameters, validate_createCounterparty_body, validate_createCounterparty_parameters, validate_createPaymentSession_body, validate_createPaymentSession_parameters, validate_deleteCounterparty_parameters, validate_disarmFault_parameters, validate_getCounterpartySchema_parameters, validate_getSandboxPaymentSession_parameters, validate_getTransaction_parameters, validate_getWebhook_parameters, validate_listDeliveries_parameters, validate_listFaults_parameters, validate_listRequests_parameters, validate_redeliverEvent_parameters, validate_registerWebhook_body, validate_registerWebhook_parameters, validate_resetAccount_parameters, validate_simulatePayment_body, validate_simulatePayment_parameters };

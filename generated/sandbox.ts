@@ -129,6 +129,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/v1/counterparties/{counterparty_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a counterparty with all it has
+         * @description Deletes one counterparty of the caller's account with all it has: its payment sessions, their transactions, their events (delivered, due or waiting) and the events' delivery attempts. Nothing of it is delivered afterwards, nor falls due when the clock moves: no settlement, no expiry. A tool that makes a customer and payments of its own in an account that is not its own (the conformance kit's receiver checks) takes them back when it ends, and leaves the account as it found it. The rest of the account is untouched: its other counterparties and their sessions, its webhook URL and secret, its clock, faults and request journal. An attempt already under way when it is deleted still reaches its URL.
+         */
+        delete: operations["deleteCounterparty"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/v1/reset": {
         parameters: {
             query?: never;
@@ -1150,6 +1170,49 @@ export interface operations {
                 };
             };
             /** @description The `event_id` cannot be an event's identifier (empty, or over 64 characters). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    deleteCounterparty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` returned by create counterparty. */
+                counterparty_id: components["schemas"]["CounterpartyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counterparty is deleted with all it had. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No counterparty with this id exists for the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `counterparty_id` cannot be a counterparty's identifier (empty, or over 64 characters). */
             422: {
                 headers: {
                     [name: string]: unknown;

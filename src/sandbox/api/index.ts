@@ -4,6 +4,7 @@ import { answerDelivery } from "./control/answer-delivery.ts";
 import { armFault } from "./control/arm-fault.ts";
 import { clearFaults } from "./control/clear-faults.ts";
 import { connectListener } from "./control/connect-listener.ts";
+import { deleteCounterparty } from "./control/delete-counterparty.ts";
 import { disarmFault } from "./control/disarm-fault.ts";
 import { getSandboxPaymentSession } from "./control/get-payment-session.ts";
 import { listDeliveries } from "./control/list-deliveries.ts";
@@ -32,6 +33,7 @@ export const handlers: Operations = {
   simulatePayment,
   listDeliveries,
   redeliverEvent,
+  deleteCounterparty,
   resetAccount,
   armFault,
   listFaults,

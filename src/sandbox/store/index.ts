@@ -181,6 +181,27 @@ export class Store {
   }
 
   /**
+   * Deletes one counterparty of the account with all it has: its sessions, their transactions,
+   * their events and the events' delivery attempts, so that nothing of it is delivered or falls due
+   * afterwards; false when the account has no such counterparty. Under the account's lock, as a
+   * reset: no writer of the account's events commits one of these sessions' events between the
+   * deletes. An attempt under way meanwhile finds its event gone, and records nothing.
+   */
+  deleteCounterparty(account: Account, counterpartyId: string): Promise<boolean> {
+    return this.transaction(async () => {
+      await this.#db.lock(account.id);
+      const sessions = "SELECT id FROM payment_sessions WHERE account_id = ? AND counterparty_id = ?";
+      const events = `SELECT id FROM events WHERE account_id = ? AND session_id IN (${sessions})`;
+      const [a, c] = [account.id, counterpartyId];
+      await this.#db.run(`DELETE FROM delivery_attempts WHERE account_id = ? AND event_id IN (${events})`, a, a, a, c);
+      await this.#db.run(`DELETE FROM events WHERE account_id = ? AND session_id IN (${sessions})`, a, a, c);
+      await this.#db.run(`DELETE FROM transactions WHERE account_id = ? AND session_id IN (${sessions})`, a, a, c);
+      await this.#db.run("DELETE FROM payment_sessions WHERE account_id = ? AND counterparty_id = ?", a, c);
+      return (await this.#db.run("DELETE FROM counterparties WHERE account_id = ? AND id = ?", a, c)) === 1;
+    });
+  }
+
+  /**
    * Deletes every account with no request for longer than the retention, with all it holds, a few
    * accounts per transaction so that no request waits long behind one; resolves to how many. The
    * last request the database has may be up to a touch interval older than the true one: an account
