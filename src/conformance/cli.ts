@@ -5,7 +5,7 @@
 // Redocly's respect. Exit 0 when every required check passed (and, for service, coverage reached
 // --min-coverage), 1 when not, 2 for bad flags or a target that cannot be reached.
 import { writeFileSync } from "node:fs";
-import { parseFlags, portOf, refuse, usageOf, type Command } from "../lib/cli.ts";
+import { parseFlags, portOf, refuse, unknownFlag, usageOf, type Command } from "../lib/cli.ts";
 import { PortTaken, portTakenLine } from "../lib/bind-port.ts";
 import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { secretFlagError } from "../webhooks/secret.ts";
@@ -239,4 +239,5 @@ if (which === "service") await checkService(args);
 else if (which === "receiver") await checkReceiver(args);
 else if (which === "flows") await checkFlows(args);
 else if (which === "--help" || which === "-h" || which === "--version") parseFlags(top, [which]);
+else if (which?.startsWith("-")) unknownFlag(top, which);
 else refuse(top, which === undefined ? "say what to check: service, receiver or flows" : `unknown command ${JSON.stringify(which)}`);

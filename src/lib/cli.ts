@@ -1,7 +1,7 @@
 // The bins' flags, as a user expects of a command: `--help` (or `-h`) prints the usage with each
 // flag, what it does and its default, and exits 0, `--version` the package's version; an unknown
-// or malformed flag prints one line that names it, then the usage, and exits 2. node:util's
-// parseArgs does the parsing.
+// flag prints one line that names it and --help, a malformed one a line that names it and then the
+// usage, and both exit 2. node:util's parseArgs does the parsing.
 import { parseArgs } from "node:util";
 import { PortTaken, portTakenLine } from "./bind-port.ts";
 import { requireNode, UnsupportedNodeError } from "./node-floor.ts";
@@ -83,6 +83,15 @@ export function failedToStart<F extends Record<string, Flag>>(command: Command<F
   process.exit(1);
 }
 
+/**
+ * Prints one line naming a flag the command does not take, and where its flags are, and exits 2: a typo's answer is that
+ * line, not a screen of usage to scroll back through for it.
+ */
+export function unknownFlag<F extends Record<string, Flag>>(command: Command<F>, flag: string): never {
+  console.error(`${command.name}: unknown flag ${flag} (${command.name} --help lists the flags)`);
+  process.exit(2);
+}
+
 /** Prints one line naming what is wrong, then the usage, and exits 2. */
 export function refuse<F extends Record<string, Flag>>(command: Command<F>, message: string): never {
   console.error(`${command.name}: ${message}\n${usageOf(command)}`);
@@ -119,7 +128,7 @@ export function parseFlags<const F extends Record<string, Flag>>(
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     const named = /'([^']+)'/.exec(message)?.[1];
-    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") refuse(command, `unknown flag ${named}`);
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") unknownFlag(command, named!);
     if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") refuse(command, `unexpected argument ${JSON.stringify(named)}`);
     refuse(command, message.split(". ")[0]!);
   }
