@@ -64,8 +64,8 @@ const receiver = {
       type: "string",
       value: "URL",
       description:
-        "the service or sandbox the endpoint fetches transactions from: " +
-        "the events then name payments created (and, on the sandbox, paid or failed) there",
+        "the sandbox the endpoint fetches transactions from: the events then name payments the checks make there, " +
+        "and delete when they end",
     },
     token: { type: "string", value: "TOKEN", description: "the bearer token of that account, with --base-url" },
     "timeout-ms": {
@@ -200,7 +200,23 @@ async function checkReceiver(args: string[]) {
       held.push(result);
       if (!secretSuspected) held.splice(0).forEach(printResult);
     };
-    const report = await runReceiverConformance({ url, secret, timeoutMs, baseUrl, token: values.token, only, onResult });
+    // Ctrl-C stops the checks and deletes what they made in the account; a second one stops at once.
+    const stopping = new AbortController();
+    process.once("SIGINT", () => {
+      console.log("stopping: the checks' payments are being deleted from the account (Ctrl-C again to leave them)");
+      stopping.abort();
+    });
+    const report = await runReceiverConformance({
+      url,
+      secret,
+      timeoutMs,
+      baseUrl,
+      token: values.token,
+      only,
+      onResult,
+      onStart: (line) => console.log(line),
+      signal: stopping.signal,
+    });
     for (const line of receiverSecretLines(report)) console.log(line);
     held.forEach(printResult);
     console.log(receiverSummaryLines(report).join("\n"));

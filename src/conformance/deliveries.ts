@@ -32,8 +32,11 @@ export interface Payments {
    * that check's event. None where the account cannot pay or fail a session.
    */
   ownFailures: Payment[];
-  /** `created`: in the merchant's account; `sessions`: the sessions only, the transactions made up; `made-up`: none of them exists. */
-  origin: "created" | "sessions" | "made-up";
+  /**
+   * `created`: in the merchant's account, by the checks, which delete them when they end; `made-up`: none of them exists;
+   * `not-made`: made up too, the account given having no control API to delete what the checks would make there.
+   */
+  origin: "created" | "made-up" | "not-made";
 }
 
 /** Which payment an event is about: the paid one for a paid session's events, else the failed one (its session open, to expire). */

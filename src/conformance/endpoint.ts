@@ -1,6 +1,9 @@
 // The merchant's webhook endpoint under test, as the receiver checks reach it: each delivery is
 // POSTed as the service posts one (JSON, the three Standard Webhooks headers), and what came
 // back, or that nothing came in time, is kept with what was sent, for a failure to show both.
+// What came is its status, and its body only once the URL has answered as a webhook endpoint does
+// (a delivery no one signed refused with 4xx): the kit, or an agent that runs it, pointed at
+// another service (one on loopback, behind the developer's firewall) must not read it back.
 import { signWebhook } from "../webhooks/sign.ts";
 
 /** A delivery as sent: the body's exact bytes (as text) and the headers. */
@@ -15,7 +18,7 @@ export interface Sent extends Delivery {
   error?: string;
   /** No answer within the time the service waits. */
   timedOut: boolean;
-  /** The first bytes of the answer's body. */
+  /** The first bytes of the answer's body; none from a URL that has not answered as a webhook endpoint. */
   answer: string;
   durationMs: number;
 }
@@ -31,6 +34,8 @@ export class Endpoint {
   readonly toAcknowledge: Array<number | undefined> = [];
   /** The transactions of the events it acknowledged: ones it could fetch, if it fetches them. */
   readonly acknowledgedTransactions = new Set<string>();
+  /** Whether its answers' bodies are kept to be shown: once it refused what a webhook endpoint refuses. */
+  showsAnswers = false;
 
   constructor(url: string, secret: string, timeoutMs: number) {
     this.url = url;
@@ -65,7 +70,7 @@ export class Endpoint {
       clearTimeout(timer);
       // Shown in a failure, never judged: a body that does not come is cut off.
       const cutOff = setTimeout(() => waiting.abort(), BODY_WAIT_MS);
-      const answer = await response.text().catch(() => "");
+      const answer = this.showsAnswers ? await response.text().catch(() => "") : (await response.body?.cancel(), "");
       clearTimeout(cutOff);
       return { ...sent, status: response.status, answer: answer.slice(0, 300), timedOut: false, durationMs };
     } catch (error) {
@@ -86,6 +91,12 @@ export class Endpoint {
    */
   refusedEverySigned(): boolean {
     return this.toAcknowledge.every((status) => status !== undefined && status >= 400 && status < 500);
+  }
+
+  /** Whether the endpoint refuses `delivery` with 4xx, as a webhook endpoint refuses one that is not the service's. */
+  async refuses(delivery: Delivery): Promise<boolean> {
+    const { status } = await this.send(delivery);
+    return status !== undefined && status >= 400 && status < 500;
   }
 
   /** Signs `body` under event id `id` and sends it. */

@@ -39,6 +39,8 @@ export const PATHS = {
   simulate: (sessionId: string) => pathTo("/_sandbox/v1/payment-sessions/{session_id}/simulate", { session_id: sessionId }),
   clockAdvance: pathTo("/_sandbox/v1/clock/advance"),
   reset: pathTo("/_sandbox/v1/reset"),
+  /** A counterparty, to delete with all it has. */
+  counterparty: (id: string) => pathTo("/_sandbox/v1/counterparties/{counterparty_id}", { counterparty_id: id }),
   faults: pathTo("/_sandbox/v1/faults"),
   fault: (id: string) => pathTo("/_sandbox/v1/faults/{fault_id}", { fault_id: id }),
   requests: pathTo("/_sandbox/v1/requests"),

@@ -50,12 +50,15 @@ function rateLimitLines({ requests, waitedMs }: ConformanceReport["rateLimited"]
   ];
 }
 
+/** What the events were about, and what of it is in the account now. */
 const ORIGIN = {
-  created: "payments created and paid (or failed) in the account at --base-url",
-  sessions: "sessions created in the account at --base-url, with made-up transactions (it has no control API to pay them)",
+  created: "the events were about payments the checks made in the account at --base-url, deleted with their events as they ended",
   "made-up":
-    "made-up objects: an endpoint that fetches the transaction fails those events; " +
+    "the events named made-up objects: an endpoint that fetches the transaction fails those events; " +
     "give --base-url and --token of the account it fetches from",
+  "not-made":
+    "the events named made-up objects: the account at --base-url has no sandbox control API to delete " +
+    "what the checks would make there, so they made nothing there",
 } as const;
 
 /**
@@ -78,7 +81,9 @@ export function receiverSummaryLines(report: ReceiverReport): string[] {
   return [
     "",
     `endpoint: ${report.url}`,
-    `the events named ${ORIGIN[report.payments]}`,
+    report.leftover === undefined
+      ? ORIGIN[report.payments]
+      : `the events were about payments the checks made in the account at --base-url; left there: ${report.leftover}`,
     "",
     `${passed} passed, ${failed} failed, ${warned} warned (advisory), ${skipped} skipped`,
   ];

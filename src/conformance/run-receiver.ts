@@ -1,20 +1,23 @@
 // Runs the receiver checks against a merchant's webhook endpoint, one at a time in a fixed order.
 // A correct endpoint fetches the transaction of every transaction event, so the events name
-// real objects when the kit is given the account the endpoint fetches from: it creates a
-// paid and a failed payment there first (the sandbox's control API pays them), one more paid
-// for the events it delivers out of order, and a failed one for each check of the endpoint's
-// own failures, which need the sandbox's faults and journal in that account.
+// real objects when the kit is given the sandbox account the endpoint fetches from: the checks
+// make a paid and a failed payment there first (the sandbox's control API pays them), one more
+// paid for the events it delivers out of order, and a failed one for each check of the endpoint's
+// own failures, which need the sandbox's faults and journal in that account; and they delete them
+// when they end, however they end (own-payments.ts). An answer's body is shown only from an
+// endpoint that refused a delivery no one signed: a URL that is not a webhook endpoint (a service
+// of the developer's, on loopback) is judged by its statuses, and what it says is never shown.
 import { runCheck, type CheckResult } from "./check.ts";
 import { receiverChecks } from "./checks/receiver.ts";
-import { processingFailureChecks } from "./checks/processing-failure.ts";
-import { madeUpPayments, type Payment, type Payments } from "./deliveries.ts";
+import { newEvent, madeUpPayments, type Payments } from "./deliveries.ts";
 import { Endpoint } from "./endpoint.ts";
+import { ownPayments } from "./own-payments.ts";
 import { SandboxAccount } from "./sandbox-account.ts";
-import { newId } from "../lib/ids.ts";
 import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
-import { newCounterparty, PATHS, sessionBody } from "./fixtures.ts";
 import { UnreachableTarget } from "./run-service.ts";
-import { Target, type Exchange } from "./target.ts";
+import { Target } from "./target.ts";
+
+export { SetupFailed } from "./own-payments.ts";
 
 export interface ReceiverOptions {
   /** The merchant's webhook endpoint. */
@@ -30,6 +33,10 @@ export interface ReceiverOptions {
   token?: string;
   /** Only the checks with these ids. */
   only?: readonly string[];
+  /** Hears, before the checks make anything in the account, what they will make there and take back, in one sentence. */
+  onStart?: (line: string) => void;
+  /** Once aborted, no further check starts: what the checks made in the account is deleted, and the report has the checks run. */
+  signal?: AbortSignal;
   /**
    * Called with each check's result as it ends, and whether so far every validly signed
    * delivery to be acknowledged was refused with 4xx (as `secretSuspected` will say at the end,
@@ -42,6 +49,8 @@ export interface ReceiverReport {
   url: string;
   /** Where the objects the events name come from. */
   payments: Payments["origin"];
+  /** What the checks made in the account and could not delete, and how to: undefined when they left nothing. */
+  leftover: string | undefined;
   results: CheckResult[];
   counts: { passed: number; failed: number; warned: number; skipped: number };
   /**
@@ -50,11 +59,6 @@ export interface ReceiverReport {
    * the failures of those checks follow from that.
    */
   secretSuspected: boolean;
-}
-
-/** The account given could not be used to create what the events name. */
-export class SetupFailed extends Error {
-  override readonly name = "SetupFailed";
 }
 
 export async function runReceiverConformance(options: ReceiverOptions): Promise<ReceiverReport> {
@@ -67,20 +71,35 @@ export async function runReceiverConformance(options: ReceiverOptions): Promise<
     if ((error as Error).name !== "TimeoutError")
       throw new UnreachableTarget(`${options.url} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
   }
+  const unsigned = newEvent("transaction-completed", madeUpPayments());
+  endpoint.showsAnswers = await endpoint.refuses({ body: unsigned.body, headers: {} });
   const target = options.baseUrl === undefined ? undefined : new Target(options.baseUrl, options.token ?? "");
-  const payments = target === undefined ? madeUpPayments() : await createPayments(target);
-  const account = await sandboxAccount(target, payments);
-  const context = { endpoint, payments, account: account instanceof SandboxAccount ? account : undefined, slowMs: options.slowMs ?? 5000 };
+  const own = await ownPayments(target, options.onStart ?? (() => {}));
   const results: CheckResult[] = [];
-  for (const check of receiverChecks.filter((c) => !options.only || options.only.includes(c.id))) {
-    const result = await runCheck(check, context, check.needs && typeof account === "string" ? account : undefined);
-    results.push(result);
-    options.onResult?.(result, { secretSuspected: endpoint.refusedEverySigned() });
+  let leftover: string | undefined;
+  try {
+    const { payments } = own;
+    const account = await sandboxAccount(target, payments);
+    const context = {
+      endpoint,
+      payments,
+      account: account instanceof SandboxAccount ? account : undefined,
+      slowMs: options.slowMs ?? 5000,
+    };
+    for (const check of receiverChecks.filter((c) => !options.only || options.only.includes(c.id))) {
+      if (options.signal?.aborted) break;
+      const result = await runCheck(check, context, check.needs && typeof account === "string" ? account : undefined);
+      results.push(result);
+      options.onResult?.(result, { secretSuspected: endpoint.refusedEverySigned() });
+    }
+  } finally {
+    leftover = await own.remove();
   }
   const count = (outcome: CheckResult["outcome"]) => results.filter((r) => r.outcome === outcome).length;
   return {
     url: options.url,
-    payments: payments.origin,
+    payments: own.payments.origin,
+    leftover,
     results,
     counts: { passed: count("passed"), failed: count("failed"), warned: count("warned"), skipped: count("skipped") },
     secretSuspected: endpoint.toAcknowledge.length > 0 && endpoint.refusedEverySigned(),
@@ -97,43 +116,4 @@ async function sandboxAccount(target: Target | undefined, payments: Payments): P
   if (payments.origin !== "created")
     return `needs the sandbox's control API at --base-url to fail a payment there: ${target.baseUrl} has none`;
   return SandboxAccount.open(target);
-}
-
-/**
- * Two paid payments and a failed one in the account, and a failed one per check of the endpoint's own failures; the
- * transactions are made up where it has no control API to pay.
- */
-async function createPayments(target: Target): Promise<Payments> {
-  const call = async (what: string, path: string, body: object, status: number) => {
-    let exchange: Exchange;
-    try {
-      exchange = await target.call("POST", path, { body });
-    } catch (error) {
-      throw new UnreachableTarget(`${target.baseUrl} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
-    }
-    if (exchange.answer.status !== status)
-      throw new SetupFailed(
-        `${target.baseUrl} answered ${exchange.answer.status} to ${what}, not ${status}: ${exchange.answer.text.slice(0, 300)}`,
-      );
-    return exchange.json;
-  };
-  const counterparty = await call("create counterparty", PATHS.counterparties, newCounterparty(), 201);
-  /** A payment in the account, and whether its transaction is real (the control API made it). */
-  const payment = async (outcome: "pay" | "fail"): Promise<[Payment, boolean]> => {
-    const request = sessionBody(counterparty.id);
-    const session = await call("create payment session", PATHS.sessions, request, 201);
-    const simulated = await target.call("POST", PATHS.simulate(session.id), { body: { outcome } });
-    const real = simulated.answer.status === 200;
-    const transactionId: string = real ? simulated.json.transaction.id : newId("txn");
-    return [{ counterpartyId: counterparty.id, sessionId: session.id, request, transactionId }, real];
-  };
-  const [[paid, paidReal], [failed, failedReal], [reordered, reorderedReal]] = [
-    await payment("pay"),
-    await payment("fail"),
-    await payment("pay"),
-  ];
-  const real = paidReal && failedReal && reorderedReal;
-  const ownFailures: Payment[] = [];
-  for (const _ of real ? processingFailureChecks : []) ownFailures.push((await payment("fail"))[0]);
-  return { paid, failed, reordered, ownFailures, origin: real ? "created" : "sessions" };
 }

@@ -49,7 +49,7 @@ describe("the receiver checks against the example merchant", () => {
     expect(receiverSummaryLines(report)).toEqual([
       "",
       `endpoint: ${endpoint()}`,
-      "the events named payments created and paid (or failed) in the account at --base-url",
+      "the events were about payments the checks made in the account at --base-url, deleted with their events as they ended",
       "",
       `${receiverChecks.length} passed, 0 failed, 0 warned (advisory), 0 skipped`,
     ]);
@@ -91,23 +91,33 @@ describe("the receiver checks against the example merchant", () => {
     },
   );
 
-  it("makes up the transactions where the account has no control API to pay, and says so", async () => {
+  it("makes nothing in an account with no control API to delete it, says so before it starts, and makes the objects up", async () => {
+    const requests: string[] = [];
     const noControl = await startFaultyFront(sandbox.url, {
-      answer: (request, answer) => (request.path.startsWith("/_sandbox/") ? { status: 404, headers: {}, body: "" } : answer),
+      answer: (request, answer) => {
+        requests.push(`${request.method} ${request.path}`);
+        return request.path.startsWith("/_sandbox/") ? { status: 404, headers: {}, body: "" } : answer;
+      },
     });
     try {
+      const said: string[] = [];
       const partial = await runReceiverConformance({
         url: endpoint(),
         secret: merchant.signingSecret,
         baseUrl: noControl.url,
         token,
         only: ["receiver.event.session-created"],
+        onStart: (line) => said.push(line),
       });
-      expect(partial.payments).toBe("sessions");
+      expect(partial.payments).toBe("not-made");
       expect(partial.counts).toEqual({ passed: 1, failed: 0, warned: 0, skipped: 0 });
-      expect(receiverSummaryLines(partial)[2]).toMatch(
-        /^the events named sessions created in the account at --base-url, with made-up transactions/,
-      );
+      expect(said).toEqual([
+        `${noControl.url} has no sandbox control API to delete what the checks would make there: ` +
+          "they make nothing in the account, and their events name made-up objects.",
+      ]);
+      expect(receiverSummaryLines(partial)[2]).toMatch(/^the events named made-up objects: the account at --base-url has no sandbox/);
+      // It asked whether there is a control API, and made nothing.
+      expect(requests).toEqual(["GET /_sandbox/v1/faults"]);
     } finally {
       await noControl.close();
     }
@@ -118,7 +128,7 @@ describe("the receiver checks against the example merchant", () => {
       runReceiverConformance({ url: endpoint(), secret: merchant.signingSecret, baseUrl, token: "", only: [] });
     await expect(run(sandbox.url)).rejects.toThrow(SetupFailed);
     await expect(run(sandbox.url)).rejects.toThrow(
-      /^http:\/\/127\.0\.0\.1:\d+ answered 401 to create counterparty, not 201: \{.*"status":401/,
+      /^http:\/\/127\.0\.0\.1:\d+ answered 401 to GET \/_sandbox\/v1\/faults, not 200: \{.*"status":401/,
     );
     await expect(run("http://127.0.0.1:9")).rejects.toThrow(UnreachableTarget);
   });
