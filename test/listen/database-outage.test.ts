@@ -148,8 +148,9 @@ describe.skipIf(postgresMissing)("a sandbox of two processes whose database goes
     const listener = await connecting;
     try {
       const unavailable = `${one.url} answered 503 to the listener: The sandbox's database is unavailable. Retry shortly`;
-      const pauses = [0.5, 1, 2, 4, 8, 10, 10];
-      expect(lines.slice(0, -1)).toEqual(pauses.slice(0, lines.length - 1).map((s) => `${unavailable}; connecting again in ${s} s.`));
+      // Each wait the one its Retry-After asks for.
+      expect(lines.slice(0, -1)).toEqual(lines.slice(0, -1).map(() => `${unavailable}; connecting again in 1 s.`));
+      expect(lines.length).toBeGreaterThan(1);
       expect(lines.at(-1)).toMatch(/^Ready! Your webhook signing secret is whsec_/);
       await accountOn(two.url, token).session();
       await local.delivered(1);
