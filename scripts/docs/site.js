@@ -61,7 +61,7 @@ const show = (hits) => {
       link.innerHTML = "<strong></strong><span></span><span class='snippet'></span>";
       link.children[0].textContent = section.title;
       link.children[1].textContent = section.page;
-      link.children[2].replaceChildren(...marked(window.PayinSearch.passage(section.text, terms, 200), terms));
+      link.children[2].replaceChildren(...marked(window.PayinSearch.snippet(section.text, terms, 200), terms));
       item.append(link);
       return item;
     }),

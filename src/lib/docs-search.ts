@@ -1,9 +1,12 @@
 // The one search of the docs, over the one list of sections (docs-sections.ts cuts them from the
 // files the package ships): payin-mcp's search_docs runs it in Node, and the docs site runs the
-// same module in the browser (bundled at docs build), so both rank alike and show the same passage. MiniSearch ranks (BM25 over the title,
-// the operations a guide's code calls, and the text); what is ours is which words count, that
-// a guide explains what a reference only states, and which passage of a section answers.
-import MiniSearch from "minisearch";
+// same module in the browser (bundled at docs build), so both rank alike and show the same passage.
+// The ranking is BM25 over the title, what a guide's code calls, and the text, each word also found
+// by the longer words it starts and by those a letter or two away (docs-ranking.ts, MiniSearch's
+// ranking written out, so that neither payin-mcp nor the site's script needs a dependency for it);
+// what is ours is which words count, that a guide explains what a reference only states, that its
+// code's calls say what it shows how to do, and which passage of a section answers.
+import { createRanking } from "./docs-ranking.ts";
 
 /** A section of the docs: a guide's or the register's heading and what it holds, an operation, an event or a flow. */
 export interface DocSection {
@@ -51,30 +54,24 @@ const indexed = (term: string): string | null => {
  */
 const GUIDE_BOOST = 5;
 
-const OPTIONS = {
-  fields: ["title", "about", "text"],
-  tokenize,
-  processTerm: indexed,
-  searchOptions: {
-    boost: { title: 2 },
+/** The search of these sections: the best first, at most `limit`. */
+export function createDocsSearch<Section extends DocSection>(sections: readonly Section[]) {
+  const ranking = createRanking(sections, {
+    fields: ["title", "about", "text"],
+    tokenize,
+    processTerm: indexed,
+    // What a guide's code does (`about`: the operations and functions it calls) answers "how do I …" as its heading would.
+    boost: { title: 2, about: 3 },
     // Every word may be the start of one, as a reader types, or have a typo; but a longer word
     // that starts with it (`idempotencyKeys` for `idempotency`) or one a letter away counts
     // for little beside the word itself.
-    prefix: true,
-    fuzzy: 0.2,
     weights: { prefix: 0.1, fuzzy: 0.2 },
-    boostDocument: (_id: number, _term: string, stored?: Record<string, unknown>) => (stored?.guide ? GUIDE_BOOST : 1),
-  },
-  storeFields: ["guide"],
-};
-
-/** The search of these sections: the best first, at most `limit`. */
-export function createDocsSearch<Section extends DocSection>(sections: readonly Section[]) {
-  const index = new MiniSearch<DocSection & { id: number }>(OPTIONS);
-  index.addAll(sections.map((section, id) => ({ id, ...section })));
+    fuzzy: 0.2,
+    boostDocument: (section) => (section.guide ? GUIDE_BOOST : 1),
+  });
   return {
     search(query: string, limit = 8): Array<DocHit<Section>> {
-      return index
+      return ranking
         .search(query)
         .slice(0, limit)
         .map((result) => ({ section: sections[result.id]!, terms: result.terms }));
@@ -132,3 +129,10 @@ export function passage(text: string, terms: readonly string[], maxChars: number
     .map((unit) => unit.text)
     .join(units[best]!.line ? "\n" : " ");
 }
+
+/** Markdown's marks left in a section's text, as a reader sees them: a code span's backticks, emphasis around words. */
+const plain = (text: string) =>
+  text.replace(/(`+)([^\n]*?[^`])\1(?!`)/g, "$2").replace(/(^|[\s("])([*_])(?=\S)([^*_\n]*?\S)\2(?=[\s).,;:!?"]|$)/gm, "$1$3");
+
+/** The passage as the docs site shows it under a result: text, without Markdown's marks. */
+export const snippet = (text: string, terms: readonly string[], maxChars: number) => plain(passage(text, terms, maxChars));

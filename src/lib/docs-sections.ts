@@ -125,7 +125,27 @@ function calledOperations(markdown: string, operations: readonly Operation[]): s
   const called = [...markdown.matchAll(/\.(GET|POST|PUT|PATCH|DELETE)\(\s*"([^"]+)"/g)].flatMap(([, method, path]) =>
     operations.filter((o) => o.method === method!.toLowerCase() && o.path === path).map((o) => o.summary),
   );
-  return [...new Set(called)].join("; ");
+  return [...new Set([...called, ...calledFunctions(markdown)])].join("; ");
+}
+
+/**
+ * The package's functions a guide's code may call, each as a reader asks for what it does: a
+ * section whose code calls `verifyWebhook(` shows how to verify a webhook, though its heading says
+ * what the step is for ("The events").
+ */
+const FUNCTIONS: Record<string, string> = {
+  verifyWebhook: "Verify a webhook",
+  signWebhook: "Sign a webhook",
+  createPayinClient: "Create the client",
+  startSandbox: "Start a sandbox",
+};
+
+/** What the package's functions a section's code calls (in its code blocks, not its prose nor a comment) do. */
+function calledFunctions(markdown: string): string[] {
+  const code = [...markdown.matchAll(/^\s{0,3}(`{3,}|~{3,}).*\n([\s\S]*?)^\s{0,3}\1\s*$/gm)]
+    .map(([, , lines]) => lines!.replace(/(^|\s)\/\/.*$/gm, ""))
+    .join("\n");
+  return Object.entries(FUNCTIONS).flatMap(([name, what]) => (new RegExp(`\\b${name}\\(`).test(code) ? [what] : []));
 }
 
 interface Operation {

@@ -2,7 +2,7 @@
 // `payin-mcp [--base-url URL --token TOKEN]`: the contract, the docs and a sandbox as tools for a
 // coding agent, over stdio (the MCP client starts it). Without --base-url (or PAYIN_BASE_URL), the
 // tools that need no service work, and the others say what they need. Exit 2 for bad flags or a
-// missing optional peer (the MCP SDK, MiniSearch), named with the command that installs it.
+// missing optional peer (the MCP SDK), named with the command that installs it.
 import { parseFlags, refuse, type Command } from "../lib/cli.ts";
 import { createPayinMcpServer, McpSdkMissing } from "./server.ts";
 

@@ -3,7 +3,7 @@
 // refusal names each field that does not fit, what it was given and what it takes, in words
 // read from the same schema.
 import type { Json } from "../lib/json.ts";
-import type { Tool } from "./tool.ts";
+import { echoed, type Tool } from "./tool.ts";
 
 /** The SDK's validator of a JSON Schema: valid, or Ajv's errors as text (`data/outcome must be …, data must have …`). */
 export type SchemaValidator = (input: unknown) => { valid: boolean; errorMessage?: string };
@@ -51,10 +51,7 @@ function schemaAt(schema: Json, path: readonly string[]): Json | undefined {
 const valueAt = (input: unknown, path: readonly string[]) => path.reduce<any>((at, key) => at?.[key], input);
 
 /** What the given value was, short. */
-const shown = (value: unknown) => {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-};
+const shown = (value: unknown) => echoed(JSON.stringify(value) ?? String(value));
 
 /** The lines that say why the input does not fit, one per field, from Ajv's text of its errors. */
 export function refusalLines(schema: Json, input: Json, errors: string): string[] {
@@ -63,21 +60,26 @@ export function refusalLines(schema: Json, input: Json, errors: string): string[
     const at = pointer.split("/").filter(Boolean);
     const missing = /^must have required property '(.+)'$/.exec(message!)?.[1];
     if (missing) {
-      const field = [...at, missing].join(".");
+      const field = echoed([...at, missing].join("."));
       lines.set(field, `\`${field}\` is required: ${takes(schemaAt(schema, [...at, missing]) ?? {})}`);
     } else if (message === "must NOT have additional properties") {
       const object = schemaAt(schema, at) ?? {};
       const known = Object.keys(object.properties ?? {});
-      for (const extra of Object.keys(valueAt(input, at) ?? {}).filter((key) => !known.includes(key)))
-        lines.set([...at, extra].join("."), `\`${[...at, extra].join(".")}\` is not taken here; the fields are ${known.join(", ")}`);
+      // A field's name is the caller's too: said back short, and at most a few of them.
+      const extras = Object.keys(valueAt(input, at) ?? {}).filter((key) => !known.includes(key));
+      for (const extra of extras.slice(0, 5)) {
+        const field = echoed([...at, extra].join("."));
+        lines.set(field, `\`${field}\` is not taken here; the fields are ${known.join(", ")}`);
+      }
     } else {
-      const field = at.join(".");
+      const field = echoed(at.join("."));
       const what = schemaAt(schema, at);
       // Ajv's own words where the schema has none to read (they say "must" themselves).
       lines.set(field, `\`${field}\` ${what ? `must be ${takes(what)}` : message}, not ${shown(valueAt(input, at))}`);
     }
   }
-  return [...lines.values()];
+  // As many lines as an input has wrong fields, but no more than an agent reads.
+  return [...lines.values()].slice(0, 10);
 }
 
 /** Checks each tool's input against its schema: undefined when it fits, else the refusal that says why. */
@@ -87,7 +89,7 @@ export function inputChecker(tools: readonly Tool[], validator: (schema: Json) =
     const result = validators.get(tool.name)!(input);
     if (result.valid) return undefined;
     const lines = refusalLines(tool.inputSchema, input, result.errorMessage ?? "");
-    const why = (lines.length ? lines : [result.errorMessage]).map((line) => `- ${line}`).join("\n");
+    const why = (lines.length ? lines : [echoed(result.errorMessage ?? "", 500)]).map((line) => `- ${line}`).join("\n");
     return `${tool.name} did nothing: its input does not fit its schema.\n${why}`;
   };
 }

@@ -1,23 +1,20 @@
 // The MCP server of payin-mcp: the tools (tools/) and the documents and guides as resources, on
 // the official SDK's low-level server, which takes each tool's schemas as JSON Schema, the
 // contract's own. Each call's input is checked against its tool's schema first (input.ts). The
-// SDK and MiniSearch (the docs' search) are optional peers of the package, as pg is: loaded
-// here, and said so in one line when either is missing.
+// SDK is an optional peer of the package, as pg is: loaded here, and said so in one line when it
+// is missing. The docs' search needs nothing beside the package (src/lib/docs-ranking.ts).
 import { readPackageFile, RESOURCES } from "./contract.ts";
 import { inputChecker } from "./input.ts";
-import type { Target } from "./tool.ts";
+import { echoed, type Target } from "./tool.ts";
 
-/** The SDK or MiniSearch is not installed beside the package. */
+/** The SDK is not installed beside the package. */
 export class McpSdkMissing extends Error {
   override readonly name = "McpSdkMissing";
 }
 
 const SDK = "@modelcontextprotocol/sdk";
 /** What payin-mcp needs beside the package, and a module of each to find it by. */
-const PEERS = [
-  [SDK, `${SDK}/server/index.js`],
-  ["minisearch", "minisearch"],
-] as const;
+const PEERS = [[SDK, `${SDK}/server/index.js`]] as const;
 
 /** The peers that are not installed where this module can import them. */
 function missingPeers(): string[] {
@@ -68,7 +65,7 @@ export async function createPayinMcpServer(target: Target) {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request: { params: { name: string; arguments?: Record<string, unknown> } }) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
-    if (!tool) return { content: [{ type: "text", text: `No tool is named ${request.params.name}.` }], isError: true };
+    if (!tool) return { content: [{ type: "text", text: `No tool is named ${echoed(String(request.params.name))}.` }], isError: true };
     const input = request.params.arguments ?? {};
     const refused = refusal(tool, input);
     if (refused) return { content: [{ type: "text", text: refused }], isError: true };
@@ -77,7 +74,8 @@ export async function createPayinMcpServer(target: Target) {
     } catch (error) {
       // A service that cannot be reached, or a bug: the agent reads what went wrong, the session goes on.
       const cause = (error as Error & { cause?: Error }).cause;
-      return { content: [{ type: "text", text: `${tool.name} failed: ${cause?.message ?? (error as Error).message}` }], isError: true };
+      const why = echoed(String(cause?.message ?? (error as Error).message), 500);
+      return { content: [{ type: "text", text: `${tool.name} failed: ${why}` }], isError: true };
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
@@ -85,7 +83,7 @@ export async function createPayinMcpServer(target: Target) {
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request: { params: { uri: string } }) => {
     const resource = RESOURCES.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new Error(`No resource ${request.params.uri}`);
+    if (!resource) throw new Error(`No resource ${echoed(String(request.params.uri))}`);
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: readPackageFile(resource.file) }] };
   });
   return server;

@@ -1,8 +1,10 @@
 // What a payin-mcp tool is: a name, a description an agent can act on, its input and output as
 // JSON Schema, MCP's hints, and what it does. An answer is structured content for the agent's
-// code and one short line for its reader, never the same content twice; a failure (the
-// service's problem, a tool that needs a sandbox) is the tool's answer, marked as an error,
-// never a failure of the protocol.
+// code, and as text a line that says it followed by the same content: many clients hand the model
+// the text alone, and the specification asks a tool that returns structured content to return it
+// as text too. A failure (the service's problem, a tool that needs a sandbox) is the tool's
+// answer, marked as an error, never a failure of the protocol. What a tool says back of its
+// input is cut short (echoed), so that no input makes an answer large.
 import { createPayinClient } from "../client.ts";
 import type { Json } from "../lib/json.ts";
 import type { DocsSearch } from "../lib/docs-search.ts";
@@ -37,11 +39,17 @@ export interface Tool {
   run(input: Json, context: ToolContext): Promise<ToolAnswer>;
 }
 
-/** A tool's answer: what it found, and a line that says it. */
-export const answer = (line: string, structured: Json): ToolAnswer => ({
-  content: [{ type: "text", text: line }],
+/**
+ * A tool's answer: what it found, and as text a line that says it, then the same content, as JSON
+ * unless `shown` renders it otherwise (every field of it, in the same words).
+ */
+export const answer = (line: string, structured: Json, shown = JSON.stringify(structured)): ToolAnswer => ({
+  content: [{ type: "text", text: `${line}\n${shown}` }],
   structuredContent: structured,
 });
+
+/** What an answer says back of an input (or of a text an input made): at most `max` characters, the cut marked. */
+export const echoed = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export const failure = (text: string): ToolAnswer => ({ content: [{ type: "text", text }], isError: true });
 

@@ -1,7 +1,9 @@
 // The one index and ranking of the docs (src/lib/docs-sections.ts, src/lib/docs-search.ts): every
 // section the build recorded reads back with its text at an anchor its page has, Markdown becomes
-// the text the passages are cut from, and a passage is whole sentences or whole lines. What
-// the site and payin-mcp answer from it is tested in site.test.ts and test/mcp/docs.test.ts.
+// the text the passages are cut from, and a passage is whole sentences or whole lines, shown on the
+// site as text. The ranking is MiniSearch's, written out so that nothing needs it installed: the
+// same order and scores, held here against MiniSearch itself (a devDependency only). What the
+// site and payin-mcp answer from it is tested in site.test.ts and test/mcp/docs.test.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,7 +12,9 @@ import { headings } from "../../scripts/docs/links.ts";
 import { siteSections } from "../../scripts/docs/search-sections.ts";
 import { guides, guidesDir } from "../../scripts/docs/pages.ts";
 import { root } from "../../scripts/lib/paths.ts";
-import { createDocsSearch, passage } from "../../src/lib/docs-search.ts";
+import MiniSearch from "minisearch";
+import { createRanking } from "../../src/lib/docs-ranking.ts";
+import { createDocsSearch, passage, snippet } from "../../src/lib/docs-search.ts";
 import { markdownText } from "../../src/lib/docs-sections.ts";
 
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -91,5 +95,45 @@ describe("a passage", () => {
       "quickstart.html#2-where-events-go",
       expect.stringContaining("/webhooks"),
     ]);
+  });
+});
+
+describe("the ranking", () => {
+  it("ranks as MiniSearch, with the same options, does: the same sections, in the same order, with the same scores", () => {
+    const tokenize = (text: string) => text.split(/[\p{Z}\p{P}\p{S}\p{Cc}]+/u);
+    const processTerm = (term: string) => (term.length < 2 ? null : term.toLowerCase());
+    const options = { boost: { title: 2, about: 3 }, weights: { prefix: 0.1, fuzzy: 0.2 } };
+    const reference = new MiniSearch<{ id: number }>({
+      fields: ["title", "about", "text"],
+      tokenize,
+      processTerm,
+      searchOptions: { ...options, prefix: true, fuzzy: 0.2, boostDocument: (_id, _term, stored) => (stored?.guide ? 5 : 1) },
+      storeFields: ["guide"],
+    });
+    reference.addAll(sections.map((section, id) => ({ id, ...section })));
+    const ours = createRanking(sections, {
+      fields: ["title", "about", "text"],
+      tokenize,
+      processTerm,
+      ...options,
+      fuzzy: 0.2,
+      boostDocument: (section) => (section.guide ? 5 : 1),
+    });
+    const ranked = (results: Array<{ id: number; score: number; terms: string[] }>) =>
+      results.slice(0, 10).map(({ id, score, terms }) => ({ id, score: score.toFixed(9), terms: [...terms].sort() }));
+    for (const query of ["verify a webhook", "idempotncy", "retry schedule", "transaction-settled", "payin-listen 503", "zzyzx"])
+      expect(ranked(ours.search(query)), query).toEqual(ranked(reference.search(query) as never));
+  });
+
+  it("finds the Quickstart's handler first for how to verify a webhook: what a guide's code calls says what it shows", () => {
+    const [hit] = createDocsSearch(sections).search("how do I verify a webhook", 1);
+    expect(hit!.section).toMatchObject({ href: "quickstart.html#4-the-events", about: expect.stringContaining("Verify a webhook") });
+  });
+});
+
+describe("a snippet, as the site shows a passage", () => {
+  it("is text: no code span's backticks, no emphasis' asterisks, and what is not Markdown left as it is", () => {
+    const text = "Send the `Idempotency-Key` header, *once*, with ``a `b` c``: a transaction_id, 2 * 3 * 4.";
+    expect(snippet(text, ["idempotency"], 200)).toBe("Send the Idempotency-Key header, once, with a `b` c: a transaction_id, 2 * 3 * 4.");
   });
 });

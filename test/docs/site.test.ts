@@ -556,9 +556,12 @@ describe.skipIf(skip)("the docs site (npm run docs)", () => {
     for (const [query, href] of [
       ["idempotency", "quickstart.html#3-the-customer-and-the-session"],
       ["register a webhook url", "quickstart.html#2-where-events-go"],
+      ["how do I verify a webhook", "quickstart.html#4-the-events"],
     ] as const) {
       await page.locator("#site-search").fill(query);
       await expect.poll(() => page.locator("#search-results a").first().getAttribute("href"), { message: query }).toBe(href);
+      // Each snippet is text: no Markdown's backticks around code.
+      expect(await page.locator("#search-results .snippet").allInnerTexts(), query).not.toContainEqual(expect.stringContaining("`"));
     }
     await page.close();
   });

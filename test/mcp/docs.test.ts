@@ -1,6 +1,8 @@
 // payin-mcp without a service, through the SDK's client over stdio: its definitions fit an
 // agent's context, search_docs answers from the site's own index in at most 2 KB with the
-// right guide section first, get_schema answers small, and the tools that act say what they need.
+// right guide section first, get_schema answers small, every answer's text says what its
+// structured content says (a client may hand the model the text alone), no input said back
+// makes an answer large, and the tools that act say what they need.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { buildEvent, signedDelivery } from "../../src/testing/index.ts";
@@ -64,19 +66,26 @@ describe("search_docs", () => {
       "scripts/docs/guides/quickstart.md#3-the-customer-and-the-session",
       /Idempotency-Key/,
     ],
-  ])("%s: the guide's section first, each hit with its passage, in at most 2 KB", async (query, title, link, passage) => {
+    // The handler that verifies, before the guide to verifying in other languages and the checks of an endpoint.
+    ["how do I verify a webhook", "4. The events", "scripts/docs/guides/quickstart.md#4-the-events", /verif/i],
+  ])("%s: the guide's section first, each hit with its passage, as text too, in at most 2 KB", async (query, title, link, passage) => {
     const found = await agent.call("search_docs", { query });
     expect(found.structured.hits[0]).toEqual({ title, page: "Quickstart", link, passage: expect.stringMatching(passage) });
     expect(found.structured.hits.length).toBeGreaterThan(2);
     expect(found.bytes).toBeLessThanOrEqual(2048);
-    // Whole sentences or whole lines: none ends mid-word.
-    for (const hit of found.structured.hits) expect(hit.passage, hit.title).toMatch(/([.!?:;)`"}\]]|\w)$/);
-    expect(found.text).toBe(`${found.structured.hits.length} sections; the first: ${title} (Quickstart).`);
+    // Whole sentences or whole lines (a shell line goes on with a backslash): none ends mid-word.
+    for (const hit of found.structured.hits) expect(hit.passage, hit.title).toMatch(/([.!?:;)`"}\]\\]|\w)$/);
+    const [line, ...rest] = found.text.split("\n");
+    expect(line).toBe(`${found.structured.hits.length} sections; the first: ${title} (Quickstart).`);
+    // Every hit, each field of it, in the text as in the structured content.
+    const shown = rest.join("\n");
+    for (const hit of found.structured.hits)
+      for (const field of [hit.title, hit.page, hit.link, hit.passage]) expect(shown, hit.title).toContain(field);
   });
 
   it("says when nothing matches", async () => {
     const found = await agent.call("search_docs", { query: "zzyzx" });
-    expect([found.structured.hits, found.text]).toEqual([[], 'No section mentions "zzyzx".']);
+    expect([found.structured.hits, found.text]).toEqual([[], 'No section mentions "zzyzx".\n']);
   });
 });
 
@@ -98,13 +107,42 @@ describe("get_schema", () => {
     const event = await agent.call("get_schema", { name: "transaction-settled" });
     expect(event.structured).toMatchObject({ kind: "event", name: "transaction-settled", example: { type: "transaction-settled" } });
     expect(JSON.stringify(event.structured.payload)).toContain('"transaction_id"');
-    for (const { bytes } of [operation, event]) expect(bytes).toBeLessThan(5 * 1024);
+    // Each of its two forms, the structured content and the text that says it again, under 5 KB: a client hands the model one.
+    for (const { text, structured } of [operation, event]) {
+      expect(Buffer.byteLength(JSON.stringify(structured))).toBeLessThan(5 * 1024);
+      expect(Buffer.byteLength(text)).toBeLessThan(5 * 1024);
+    }
   });
 
   it("lists every operation and event type for a name it does not know", async () => {
     const unknown = await agent.call("get_schema", { name: "createRefund" });
     expect(unknown.error).toBe(true);
     for (const name of ["createCounterparty", "registerWebhook", ...EVENT_TYPES]) expect(unknown.text).toContain(name);
+  });
+
+  it("says in its text what its structured content says: the schema, as JSON", async () => {
+    for (const name of ["createPaymentSession", "transaction-settled"]) {
+      const { text, structured } = await agent.call("get_schema", { name });
+      const [, json] = text.split("\n");
+      expect(JSON.parse(json!), name).toEqual(structured);
+    }
+  });
+});
+
+describe("what a tool says back of its input", () => {
+  it("is short, however long the input: a 500 KB name, field, tool or resource name is answered in under 2 KB", async () => {
+    const long = "a".repeat(500_000);
+    const answers = [
+      await agent.call("get_schema", { name: long }),
+      await agent.call("search_docs", { query: long }),
+      await agent.call("get_schema", { name: "createRefund", [long]: 1 }),
+      await agent.call(long),
+    ];
+    for (const answered of answers) {
+      expect(answered.error).toBe(true);
+      expect(answered.bytes).toBeLessThan(2048);
+    }
+    await expect(agent.client.readResource({ uri: `payin://docs/${long}` })).rejects.toThrow(/^.{0,300}$/s);
   });
 });
 

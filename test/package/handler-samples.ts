@@ -17,9 +17,9 @@ const updateOrder = async (transaction: { id: string; status: string }) => void 
 
 const LISTEN = ".listen(3000);";
 
-/** The ```ts blocks of a Markdown file, in order. */
+/** The ```ts blocks of a Markdown file, in order: a code group's (```ts group=handler) too. */
 function typescriptBlocks(file: string): string[] {
-  return [...readFileSync(file, "utf8").matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return [...readFileSync(file, "utf8").matchAll(/^```ts(?: [^\n]*)?\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 }
 
 export interface HandlerSample {

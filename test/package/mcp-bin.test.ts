@@ -2,15 +2,21 @@
 // client, from the package as `npm run package` packs it, installed into a fresh project from
 // npm's cache: through the SDK's client over stdio it refuses what its schemas refuse, fits an
 // agent's context, answers searches from the site's index, gives structured content from every
-// tool, runs the guide's loop on the installed sandbox, and checks the README's webhook handler
-// (passing) and one that records an event as processed before processing it (failing).
+// tool and the same in its text, says back no input large, runs the guide's loop on the installed
+// sandbox, and checks the README's webhook handler (passing) and one that records an event as
+// processed before processing it (failing), leaving the developer's account as it found it, as
+// the installed payin-conformance receiver does; and it reads nothing back of a service on
+// loopback that is not a webhook endpoint.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/paths.ts";
 import { receiverChecks } from "../../src/conformance/index.ts";
+import { bindPort } from "../../src/lib/bind-port.ts";
 import { buildEvent, signedDelivery } from "../../src/testing/index.ts";
+import { listedSessions } from "../support/listed-sessions.ts";
 import { startReceiver, type Receiver } from "../support/receiver.ts";
 import { startAgent, type Agent, type Called } from "../mcp/client.ts";
 import { handlerSamples } from "./handler-samples.ts";
@@ -35,6 +41,8 @@ let sandboxUrl: string;
 let receiver: Receiver;
 let agent: Agent;
 const token = `mcp-bin-${crypto.randomUUID()}`;
+/** The sessions the developer made through the agent: all the account should list. */
+const mine: string[] = [];
 /** Every tool's answers, by tool. */
 const answers = new Map<string, Called[]>();
 const call = async (name: string, input: Record<string, unknown> = {}) => {
@@ -60,9 +68,7 @@ describe("the installed payin-mcp, started as the testing guide configures an ag
     );
     expect(without).toMatchObject({
       code: 2,
-      stderr:
-        "payin-mcp needs @modelcontextprotocol/sdk and minisearch beside the package: " +
-        "npm install --save-dev @modelcontextprotocol/sdk minisearch\n",
+      stderr: "payin-mcp needs @modelcontextprotocol/sdk beside the package: npm install --save-dev @modelcontextprotocol/sdk\n",
     });
   });
 
@@ -89,6 +95,7 @@ describe("the installed payin-mcp, started as the testing guide configures an ag
       redirect_url: "https://shop.example.com/thanks",
     });
     const sessionId: string = checkout.structured.session.id;
+    mine.push(sessionId);
     const refund = await call("simulate_payment", { session_id: sessionId, outcome: "refund" });
     expect([refund.error, refund.text]).toEqual([true, expect.stringContaining("`outcome` must be one of pay, fail, expire")]);
     const session = await fetch(`${sandboxUrl}/_sandbox/v1/payment-sessions/${sessionId}`, {
@@ -104,6 +111,11 @@ describe("the installed payin-mcp, started as the testing guide configures an ag
       expect([found.structured.hits[0].title, found.bytes <= 2048]).toEqual([title, true]);
     }
     await call("get_schema", { name: "transaction-settled" });
+    // The handler's section first for how to verify a webhook, not the checks of an endpoint.
+    expect((await call("search_docs", { query: "how do I verify a webhook" })).structured.hits[0].title).toBe("4. The events");
+    // Said back short: a name of 500 KB is answered in under 2 KB.
+    const long = await call("get_schema", { name: "a".repeat(500_000) });
+    expect([long.error, long.bytes < 2048]).toEqual([true, true]);
   });
 
   it("runs the guide's loop: a URL registered, a session paid, the clock advanced, a delivery attempted and resent", async () => {
@@ -119,6 +131,7 @@ describe("the installed payin-mcp, started as the testing guide configures an ag
       redirect_url: "https://shop.example.com/thanks",
     });
     const sessionId: string = checkout.structured.session.id;
+    mine.push(sessionId);
     const paid = await call("simulate_payment", { session_id: sessionId, outcome: "pay" });
     await call("advance_clock", { seconds: 1 });
     const attempts: Array<{ event_id: string; event_type: string; status: string }> = (
@@ -158,7 +171,56 @@ describe("the installed payin-mcp, started as the testing guide configures an ag
     const failing = await call("check_webhook_endpoint", { url: flawed, secret, timeout_ms: 2000 });
     expect(failing.structured.findings.map((f: { check: string }) => f.check)).toContain("receiver.processing-fails.fetch-503");
 
+    // The installed payin-conformance receiver on the README's handler, as the README runs it, in the same account.
+    const kit = await exec(
+      process.execPath,
+      [
+        installed("conformance"),
+        "receiver",
+        "--url",
+        `http://127.0.0.1:${port}/webhooks`,
+        "--secret",
+        secret,
+        "--base-url",
+        sandboxUrl,
+      ].concat(["--token", token, "--timeout-ms", "3000"]),
+      { cwd: project },
+    );
+    expect(kit.stdout.split("\n")[1]).toMatch(/^The checks make a customer and \d+ payments of their own in the account at /);
+
+    // Both ended: the account lists the developer's sessions only, and its URL gets nothing else, even a day on.
+    expect((await listedSessions(sandboxUrl, token)).sort()).toEqual([...mine].sort());
+    const before = receiver.attempts.length;
+    await call("advance_clock", { seconds: 24 * 3600 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = receiver.attempts.slice(before).map((d) => JSON.parse(d.body).data.session_id);
+    expect(after.filter((session) => !mine.includes(session))).toEqual([]);
+    expect(after).toContain(mine[0]);
+
     // Every tool answered with structured content, which the client checked against its output schema.
     expect(agent.listed.tools.filter((tool) => !answers.get(tool.name)?.some((a) => !a.error && a.structured))).toEqual([]);
-  }, 60_000);
+    // And said the same in its text, as JSON after its line, or (search_docs) every hit's fields.
+    for (const [name, called] of answers)
+      for (const { text, structured } of called.filter((a) => !a.error)) {
+        const [, ...rest] = text.split("\n");
+        if (name !== "search_docs") expect(JSON.parse(rest.join("\n")), name).toEqual(structured);
+        else for (const hit of structured.hits) for (const field of Object.values<string>(hit)) expect(rest.join("\n")).toContain(field);
+      }
+  }, 90_000);
+
+  it("reads back nothing of a service on loopback that answers every request 200 INTERNAL-SECRET", async () => {
+    const internal = createServer((_, res) => void res.writeHead(200, { "content-type": "text/plain" }).end("INTERNAL-SECRET"));
+    const port = await bindPort(internal, 0, "127.0.0.1");
+    try {
+      const checked = await call("check_webhook_endpoint", {
+        url: `http://127.0.0.1:${port}/`,
+        secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      });
+      expect(checked.structured.failed).toBeGreaterThan(0);
+      expect(`${checked.text}${JSON.stringify(checked.structured)}`).not.toContain("INTERNAL-SECRET");
+    } finally {
+      internal.closeAllConnections();
+      await new Promise((resolve) => internal.close(resolve));
+    }
+  }, 30_000);
 });

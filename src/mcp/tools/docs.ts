@@ -7,13 +7,16 @@ import { buildEvent } from "../../testing/index.ts";
 import { verifyWebhook, WebhookVerificationError } from "../../webhooks/index.ts";
 import { compacted, contractSchema, findOperation, openapi, operations, type FoundOperation } from "../contract.ts";
 import { bestHits, type DocHitAnswer } from "../search.ts";
-import { answer, failure, inputShape, OBJECT, shape, STRING, type Tool } from "../tool.ts";
+import { answer, echoed, failure, inputShape, OBJECT, shape, STRING, type Tool } from "../tool.ts";
 
 const hits = (found: DocHitAnswer[]) => ({ hits: found });
+/** The hits as text: each one's title, page and link, then its passage, as the structured content has them. */
+const shownHits = (found: DocHitAnswer[]) =>
+  found.map((hit, i) => `${i + 1}. ${hit.title} (${hit.page}), ${hit.link}\n${hit.passage}`).join("\n\n");
 
 export const searchDocs: Tool = {
   name: "search_docs",
-  description: "Search the guides, decisions and references before writing code: the best sections, with the passages that matched.",
+  description: "Search the guides, decisions and references before coding: the best sections and the passages that matched.",
   inputSchema: inputShape({ query: { type: "string", minLength: 1, maxLength: 200 } }),
   outputSchema: shape({ hits: { type: "array", items: shape({ title: STRING, page: STRING, link: STRING, passage: STRING }) } }),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -21,8 +24,8 @@ export const searchDocs: Tool = {
     // The line is part of the answer: its hits fit in the limit with it.
     const line = (found: DocHitAnswer[]) =>
       found.length ? `${found.length} sections; the first: ${found[0]!.title} (${found[0]!.page}).` : `No section mentions "${query}".`;
-    const found = bestHits(docs, query, (some) => answer(line(some), hits(some)));
-    return answer(line(found), hits(found));
+    const found = bestHits(docs, query, (some) => answer(line(some), hits(some), shownHits(some)));
+    return answer(line(found), hits(found), shownHits(found));
   },
 };
 
@@ -64,7 +67,7 @@ function operationAnswer({ method, path, operation }: FoundOperation): Json {
 export const getSchema: Tool = {
   name: "get_schema",
   description:
-    "An operation's (createPaymentSession, or its path) or an event type's (transaction-settled) request, answers or " +
+    "An operation's (createPaymentSession, or its path) or event type's (transaction-settled) request, answers or " +
     "payload as JSON Schema, with an example.",
   inputSchema: inputShape({ name: { type: "string", minLength: 1 } }),
   outputSchema: shape({ kind: { enum: ["operation", "event"] }, name: STRING }),
@@ -82,8 +85,8 @@ export const getSchema: Tool = {
     const found = findOperation(name);
     if (!found)
       return failure(
-        `No operation or event type is named "${name}". Operations: ${operations.map((o) => o.operation.operationId).join(", ")}. ` +
-          `Event types: ${EVENT_TYPES.join(", ")}.`,
+        `No operation or event type is named "${echoed(name)}". ` +
+          `Operations: ${operations.map((o) => o.operation.operationId).join(", ")}. Event types: ${EVENT_TYPES.join(", ")}.`,
       );
     const described = operationAnswer(found);
     return answer(`${described.method} ${described.path} (${described.name}): ${described.summary}.`, described);
@@ -101,7 +104,8 @@ export const verifyWebhookTool: Tool = {
       const event = await verifyWebhook(body, headers, secret);
       return answer(`Verified: a ${event.type} event, ${event.id}.`, { event });
     } catch (error) {
-      if (error instanceof WebhookVerificationError) return failure(`Refused (${error.code}): ${error.message}`);
+      // The reason may quote the delivery (its type, a header): said back short.
+      if (error instanceof WebhookVerificationError) return failure(`Refused (${error.code}): ${echoed(error.message, 300)}`);
       throw error;
     }
   },

@@ -116,7 +116,7 @@ export const simulatePayment: Tool = {
 
 export const getTransaction: Tool = {
   name: "get_transaction",
-  description: "A transaction as the service has it now: the truth, where an event only says it changed.",
+  description: "A transaction as the service has it now: the truth, where an event says it changed.",
   inputSchema: inputShape({ transaction_id: contractSchema("TransactionId") }),
   outputSchema: shape({ transaction: OBJECT }),
   annotations: { readOnlyHint: true },
@@ -133,7 +133,7 @@ export const getTransaction: Tool = {
 
 export const registerWebhook: Tool = {
   name: "register_webhook",
-  description: "Set where the account's events go (https://, or http:// on loopback on a sandbox); answers the signing secret.",
+  description: "Set where the account's events go (https://, or loopback http:// on a sandbox); answers the signing secret.",
   inputSchema: inputShape({ url: { type: "string", format: "uri", maxLength: 2048 } }),
   outputSchema: shape({ url: STRING, signing_secret: STRING, registered: { enum: ["new", "replaced"] } }),
   annotations: { destructiveHint: false, idempotentHint: true },
@@ -153,7 +153,7 @@ export const registerWebhook: Tool = {
 
 export const advanceClock: Tool = {
   name: "advance_clock",
-  description: "On a sandbox: move the account's clock on, doing what falls due (expiry, settlement, webhook attempts and retries).",
+  description: "On a sandbox: move the account's clock on, doing what falls due (expiry, settlement, webhook attempts).",
   inputSchema: inputShape({ seconds: { type: "integer", minimum: 1 } }),
   outputSchema: shape({ now: STRING, attempts_made: INTEGER, attempts_still_due: INTEGER }),
   annotations: {},
@@ -173,7 +173,7 @@ export const advanceClock: Tool = {
 export const listDeliveries: Tool = {
   name: "list_deliveries",
   description:
-    "On a sandbox: the webhook attempts of a session or the account, oldest first, with the endpoint's answers; " +
+    "On a sandbox: a session's or the account's webhook attempts, oldest first, with the endpoint's answers; " +
     "100 a call, next_cursor as cursor for more.",
   inputSchema: inputShape({ session_id: SESSION_ID, cursor: STRING }, ["session_id", "cursor"]),
   outputSchema: shape({ attempts: { type: "array", items: OBJECT }, next_cursor: { type: ["string", "null"] } }),
@@ -205,7 +205,7 @@ export const listDeliveries: Tool = {
 
 export const resendEvent: Tool = {
   name: "resend_event",
-  description: "On a sandbox: deliver an event again now, same webhook-id: a correct endpoint processes it once.",
+  description: "On a sandbox: deliver an event again now, same webhook-id; a correct endpoint handles it once.",
   inputSchema: inputShape({ event_id: contractSchema("EventId") }),
   outputSchema: shape({ attempt: OBJECT }),
   annotations: { destructiveHint: false },

@@ -1,8 +1,7 @@
 // Once for every file of the package's tests: the package packed as `npm run package` packs it,
 // and installed from what is on disk (npm's cache, which npm ci filled) into a fresh consumer
 // project, with the fixtures its tests run. A copy of it beside, with the optional peers a company
-// that hosts a shared sandbox or an agent's project installs (pg, prom-client, the MCP SDK and
-// MiniSearch), so
+// that hosts a shared sandbox or an agent's project installs (pg, prom-client, the MCP SDK), so
 // that a test of what the package says without them is not changed by one that has them. And the
 // single executables with their image's files, built as `npm run package` builds them, once: the
 // build takes seconds, and two test files use them.
@@ -112,7 +111,7 @@ export default async function setup(project: TestProject) {
   for (const file of readdirSync(fixtures)) copyFileSync(path.join(fixtures, file), path.join(consumer, file));
   const withPeers = path.join(work, "with-peers");
   cpSync(consumer, withPeers, { recursive: true, verbatimSymlinks: true });
-  for (const peer of ["pg", "prom-client", "@modelcontextprotocol", "minisearch"]) linkFromRoot(withPeers, peer);
+  for (const peer of ["pg", "prom-client", "@modelcontextprotocol"]) linkFromRoot(withPeers, peer);
 
   project.provide("consumer", {
     work,
