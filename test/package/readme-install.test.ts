@@ -1,7 +1,7 @@
 // The README's first steps as a newcomer takes them: a new folder made with `npm init -y`, the
 // README's install commands run as they are written (from its Markdown, never a copy kept here),
 // the tarball `npm run package` makes installed beside them from npm's cache, then the README's
-// first snippet, saved as the README says, run with Node against a sandbox on loopback. And
+// first snippet, saved as the README says, run with Node against a sandbox on loopback, twice. And
 // `npm pack` at the repository's root, which would pack the development manifest, refuses.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -72,25 +72,29 @@ describe("the README's install, followed as written", () => {
     [`Node ${process.versions.node}`, process.execPath, []],
     [`Node ${NODE_FLOOR}`, floorNode, ["--experimental-strip-types"]],
   ])(
-    "then runs the README's first snippet as it is, saved as checkout.ts, on %s against a sandbox: it prints the payment link",
+    "then runs the README's first snippet as it is, saved as checkout.ts, on %s against a sandbox, twice in a row: " +
+      "it prints a payment link each time",
     async (node, bin, flags) => {
       const snippet = blocks("ts")[0]!;
       const file = /Saved as `([\w.-]+\.ts)`/.exec(readme)?.[1];
       expect(file, "the README says where to save its first snippet").toBe("checkout.ts");
       expect(readme.replace(/\s+/g, " ")).toContain(flags.length ? `add \`${flags[0]}\`` : `\`node ${file}\``);
       writeFileSync(path.join(project, file!), snippet);
-      const { stdout, stderr } = await exec(bin, [...flags, file!], {
-        cwd: project,
-        // One account per run: the snippet creates the same customer each time.
-        env: { ...process.env, PAYIN_BASE_URL: sandbox.url, PAYIN_TOKEN: `readme-${node.replace(/\W+/g, "-")}` },
-      });
-      const link = stdout.trim();
-      expect(link).toMatch(new RegExp(`^${sandbox.url}/pay/ps_\\S+$`));
-      // The customer's page: the session the snippet made.
-      expect((await fetch(link)).status).toBe(200);
-      // Nothing but the oldest Node's note that type stripping is experimental: no word on a module type left to guess.
-      const notes = stderr.split("\n").filter((line) => line && !/ExperimentalWarning: Type Stripping|--trace-warnings/.test(line));
-      expect(notes).toEqual([]);
+      // One account, as a newcomer's token: the second run meets the customer the first one made (409 counterparty_exists).
+      const env = { ...process.env, PAYIN_BASE_URL: sandbox.url, PAYIN_TOKEN: `readme-${node.replace(/\W+/g, "-")}` };
+      const links: string[] = [];
+      for (const _ of [1, 2]) {
+        const { stdout, stderr } = await exec(bin, [...flags, file!], { cwd: project, env });
+        const link = stdout.trim();
+        expect(link).toMatch(new RegExp(`^${sandbox.url}/pay/ps_\\S+$`));
+        // The customer's page: the session the snippet made.
+        expect((await fetch(link)).status).toBe(200);
+        // Nothing but the oldest Node's note that type stripping is experimental: no word on a module type left to guess.
+        const notes = stderr.split("\n").filter((line) => line && !/ExperimentalWarning: Type Stripping|--trace-warnings/.test(line));
+        expect(notes).toEqual([]);
+        links.push(link);
+      }
+      expect(new Set(links).size).toBe(2);
     },
     60_000,
   );
