@@ -20,9 +20,11 @@ describe("the packed package", () => {
   // 416 KiB when the dashboard became a workbench (each delivery as sent and answered, its filter, cards on a phone: 418 KiB),
   // and from 432 KiB when deliveries kept their order through listeners' outages and a crash, and the hosting guide said
   // how (432 KiB), and from 448 KiB (451 KiB before them) when the webhook test vectors, their schema and the guide to
-  // verifying webhooks in any language came (466 KiB: 78 signed deliveries are 11 KiB packed).
-  it("is under 480 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
-    expect(statSync(tarball).size).toBeLessThan(480 * 1024);
+  // verifying webhooks in any language came (466 KiB: 78 signed deliveries are 11 KiB packed), and from 480 KiB when the
+  // receiver checks came to delete what they make, payin-listen to check what its stream sends, and the docs' search to rank
+  // without MiniSearch (12 KiB of them; 494 KiB with the CI guide and the sandbox's work of the same days).
+  it("is under 512 KiB and ships only what consumers use: code, documents, and the docs its README links to", () => {
+    expect(statSync(tarball).size).toBeLessThan(512 * 1024);
     const files = consumer.files;
     const shipped = new RegExp(
       [
