@@ -347,6 +347,9 @@ export class Accounts {
   async #moved(account: Account, clockOffsetMs: number) {
     this.#moves++;
     (this.#byId.get(account.id)?.deref() ?? account).clockOffsetMs = clockOffsetMs;
+    // Counted again once it commits: a reading begun between the move and its commit (a delivery's claim on another
+    // connection) still read the offset before it, and must not set the clock back.
+    this.#db.afterCommit(() => this.#moves++);
     this.#db.afterRollback(() => {
       this.#moves++;
       this.#forget(account.id);
