@@ -1,5 +1,6 @@
 // A check: a stable id, a name a reader understands, one reason to fail. It throws a
 // CheckFailure that says what was sent, what the contract expected and what came.
+import { systemClock, type Clock } from "../lib/clock.ts";
 import type { Receiver } from "./receiver.ts";
 import type { Exchange, Target } from "./target.ts";
 
@@ -55,16 +56,21 @@ export interface CheckResult {
   details?: string[];
 }
 
-/** Runs one check, or skips it for `skipped` (why the target cannot take it). */
-export async function runCheck<Context>(check: Check<Context>, context: Context, skipped?: string): Promise<CheckResult> {
+/** Runs one check, or skips it for `skipped` (why the target cannot take it); its duration is measured on `clock`, the kit's. */
+export async function runCheck<Context>(
+  check: Check<Context>,
+  context: Context,
+  skipped?: string,
+  clock: Clock = systemClock,
+): Promise<CheckResult> {
   const base = { id: check.id, name: check.name };
   if (skipped) return { ...base, outcome: "skipped", durationMs: 0, reason: skipped };
-  const started = performance.now();
+  const started = clock.now();
   try {
     await check.run(context);
-    return { ...base, outcome: "passed", durationMs: performance.now() - started };
+    return { ...base, outcome: "passed", durationMs: clock.now() - started };
   } catch (error) {
-    const durationMs = performance.now() - started;
+    const durationMs = clock.now() - started;
     const outcome = check.advisory ? "warned" : "failed";
     if (!(error instanceof CheckFailure))
       return { ...base, outcome, durationMs, reason: `the check could not finish: ${(error as Error).message}` };

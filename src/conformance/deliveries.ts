@@ -5,6 +5,7 @@
 // testing entry's (../testing/deliveries.ts).
 import { EVENT_FLOWS } from "../../generated/event-flows.ts";
 import type { PayinEventType } from "../../generated/event-types.ts";
+import type { Clock } from "../lib/clock.ts";
 import { eventPayload } from "../lib/event-payload.ts";
 import { newId } from "../lib/ids.ts";
 
@@ -47,13 +48,13 @@ export interface OutgoingEvent {
   body: string;
 }
 
-/** A new event of `type` about its payment (or the one given), with a fresh id, happening now. */
-export function newEvent(type: PayinEventType, payments: Payments, payment = payments[paymentOf(type)]): OutgoingEvent {
+/** A new event of `type` about its payment (or the one given), with a fresh id, happening now on `clock`, the kit's. */
+export function newEvent(type: PayinEventType, payments: Payments, clock: Clock, payment = payments[paymentOf(type)]): OutgoingEvent {
   const id = newId("msg");
   const body = eventPayload({
     id,
     type,
-    timestamp: new Date().toISOString(),
+    timestamp: new Date(clock.now()).toISOString(),
     sessionId: payment.sessionId,
     counterpartyId: payment.counterpartyId,
     request: payment.request,

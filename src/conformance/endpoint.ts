@@ -4,6 +4,9 @@
 // What came is its status, and its body only once the URL has answered as a webhook endpoint does
 // (a delivery no one signed refused with 4xx): the kit, or an agent that runs it, pointed at
 // another service (one on loopback, behind the developer's firewall) must not read it back.
+// Its time (when a delivery is signed, how long its answer took, when it stops waiting) is its
+// clock's, so that a test can move it past a timeout rather than wait for one.
+import { systemClock, type Clock } from "../lib/clock.ts";
 import { signWebhook } from "../webhooks/sign.ts";
 
 /** A delivery as sent: the body's exact bytes (as text) and the headers. */
@@ -30,6 +33,7 @@ export class Endpoint {
   readonly url: string;
   readonly secret: string;
   readonly timeoutMs: number;
+  readonly clock: Clock;
   /** The status of each validly signed delivery the contract expects acknowledged, as the checks judged them (undefined: no answer). */
   readonly toAcknowledge: Array<number | undefined> = [];
   /** The transactions of the events it acknowledged: ones it could fetch, if it fetches them. */
@@ -37,27 +41,28 @@ export class Endpoint {
   /** Whether its answers' bodies are kept to be shown: once it refused what a webhook endpoint refuses. */
   showsAnswers = false;
 
-  constructor(url: string, secret: string, timeoutMs: number) {
+  constructor(url: string, secret: string, timeoutMs: number, clock: Clock = systemClock) {
     this.url = url;
     this.secret = secret;
     this.timeoutMs = timeoutMs;
+    this.clock = clock;
   }
 
   /** The three headers of `body` signed as the service signs it, or as told otherwise. */
   async signed(
     id: string,
     body: string,
-    { secret = this.secret, at = new Date() }: { secret?: string; at?: Date } = {},
+    { secret = this.secret, at = new Date(this.clock.now()) }: { secret?: string; at?: Date } = {},
   ): Promise<Delivery> {
     return { body, headers: await signWebhook({ id, timestamp: at, payload: body, secret }) };
   }
 
   async send({ body, headers }: Delivery): Promise<Sent> {
-    const started = performance.now();
+    const started = this.clock.now();
     const sent = { body, headers };
     // The service waits for the answer's status, not its body, and follows no redirect.
     const waiting = new AbortController();
-    const timer = setTimeout(() => waiting.abort(new DOMException("no answer", "TimeoutError")), this.timeoutMs);
+    const cancelTimeout = this.clock.setTimer(this.timeoutMs, () => waiting.abort(new DOMException("no answer", "TimeoutError")));
     try {
       const response = await fetch(this.url, {
         method: "POST",
@@ -66,21 +71,21 @@ export class Endpoint {
         redirect: "manual",
         signal: waiting.signal,
       });
-      const durationMs = performance.now() - started;
-      clearTimeout(timer);
+      const durationMs = this.clock.now() - started;
+      cancelTimeout();
       // Shown in a failure, never judged: a body that does not come is cut off.
-      const cutOff = setTimeout(() => waiting.abort(), BODY_WAIT_MS);
+      const cancelCutOff = this.clock.setTimer(BODY_WAIT_MS, () => waiting.abort());
       const answer = this.showsAnswers ? await response.text().catch(() => "") : (await response.body?.cancel(), "");
-      clearTimeout(cutOff);
+      cancelCutOff();
       return { ...sent, status: response.status, answer: answer.slice(0, 300), timedOut: false, durationMs };
     } catch (error) {
-      clearTimeout(timer);
+      cancelTimeout();
       const { name, cause, message } = error as Error;
       const timedOut = name === "TimeoutError";
       const why = timedOut
         ? `no answer within ${this.timeoutMs / 1000} s`
         : `no answer: ${(cause as Error | undefined)?.message ?? message}`;
-      return { ...sent, status: undefined, error: why, timedOut, answer: "", durationMs: performance.now() - started };
+      return { ...sent, status: undefined, error: why, timedOut, answer: "", durationMs: this.clock.now() - started };
     }
   }
 

@@ -5,6 +5,7 @@
 // sandbox's delivery log, which the workflows read, means delivered, signed and in order. It
 // listens with TLS on loopback, so that the URL it registers is `https://`, as the contract
 // requires.
+import type { Clock } from "../lib/clock.ts";
 import { LOOPBACK_TLS } from "../lib/loopback-tls.ts";
 import { verifyWebhook, type PayinEvent } from "../webhooks/index.ts";
 import { orderViolation } from "./event-order.ts";
@@ -19,7 +20,12 @@ export interface FlowReceiver {
   close(): Promise<void>;
 }
 
-export async function startFlowReceiver(options: { host?: string; port?: number; publicUrl?: string }): Promise<FlowReceiver> {
+export async function startFlowReceiver(options: {
+  host?: string;
+  port?: number;
+  publicUrl?: string;
+  clock?: Clock;
+}): Promise<FlowReceiver> {
   const receiver: Receiver = await startReceiver({ ...options, tls: LOOPBACK_TLS });
   const acknowledged = new Map<string, PayinEvent[]>();
   const flows: FlowReceiver = {

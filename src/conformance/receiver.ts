@@ -1,10 +1,12 @@
 // The kit's webhook receiver: it keeps every delivery as it came (method, raw body, headers,
 // when) with the status it answered, which `answer` decides (204 unless told otherwise; "hang"
 // never answers, as a receiver that hangs would), so that checks can ask for a retry. Given a
-// key and certificate, it listens with TLS: its URL is then `https://`.
+// key and certificate, it listens with TLS: its URL is then `https://`. When a delivery came and
+// how long a wait for one lasts are its clock's, the kit's.
 import { createServer, type IncomingHttpHeaders, type RequestListener } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import { bindPort } from "../lib/bind-port.ts";
+import { systemClock, type Clock } from "../lib/clock.ts";
 
 export interface Arrival {
   method: string;
@@ -36,11 +38,13 @@ export async function startReceiver({
   port = 0,
   publicUrl,
   tls,
+  clock = systemClock,
 }: {
   host?: string;
   port?: number;
   publicUrl?: string;
   tls?: { key: string; cert: string };
+  clock?: Clock;
 } = {}): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
@@ -51,7 +55,7 @@ export async function startReceiver({
       method: req.method!,
       headers: req.headers,
       body: Buffer.concat(chunks).toString("utf8"),
-      receivedAtMs: Date.now(),
+      receivedAtMs: clock.now(),
     };
     const status = await receiver.answer(arrival);
     if (status === "hang") return;
@@ -70,14 +74,14 @@ export async function startReceiver({
         const check = () => {
           const result = found();
           if (result === undefined) return;
-          clearTimeout(timer);
+          cancel();
           waiters.delete(check);
           resolve(result);
         };
-        const timer = setTimeout(() => {
+        const cancel = clock.setTimer(timeoutMs, () => {
           waiters.delete(check);
           reject(new Error(`not within ${timeoutMs / 1000} s`));
-        }, timeoutMs);
+        });
         waiters.add(check);
         check();
       }),

@@ -2,7 +2,8 @@
 // `respect`, the Arazzo runner, and reports each workflow as a check: `flows.customer-pays`.
 // The kit registers its flow receiver as the account's webhook URL first, so that it knows the
 // signing secret the workflows' deliveries must carry. Without the control API, the workflows
-// that act as the customer or move the clock are skipped.
+// that act as the customer or move the clock are skipped. The kit's own timeout (the registration's)
+// is on the clock it is given; respect keeps its own time, in its own process.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -10,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { packageRoot, readPackageFile } from "../package-root.ts";
+import { systemClock, timeoutSignal, type Clock } from "../lib/clock.ts";
 import { REDOCLY_ENV } from "../lib/redocly-env.ts";
 import type { CheckResult } from "./check.ts";
 import { PATHS } from "./fixtures.ts";
@@ -75,6 +77,8 @@ export interface FlowsOptions {
   publicUrl?: string;
   /** Only the workflows with these ids. */
   only?: readonly string[];
+  /** What the registration's timeout is measured on: the system's clock by default. */
+  clock?: Clock;
 }
 
 export interface FlowsReport {
@@ -88,10 +92,11 @@ export async function runFlows(options: FlowsOptions): Promise<FlowsReport> {
   const all = await flowWorkflows();
   const chosen = all.filter((w) => !options.only || options.only.includes(w.workflowId));
   const runnable = chosen.filter((w) => options.control || !needsControl(w, all));
-  const receiver = await startFlowReceiver({ host: options.receiverHost, port: options.receiverPort, publicUrl: options.publicUrl });
+  const clock = options.clock ?? systemClock;
+  const receiver = await startFlowReceiver({ host: options.receiverHost, port: options.receiverPort, publicUrl: options.publicUrl, clock });
   const folder = await mkdtemp(path.join(tmpdir(), "payin-flows-"));
   try {
-    receiver.secret = await register(baseUrl, options.token, receiver.url);
+    receiver.secret = await register(baseUrl, options.token, receiver.url, clock);
     const log = path.join(folder, "respect.json");
     const printed = await respect(bin, [
       ARAZZO_FILE,
@@ -134,14 +139,14 @@ export async function runFlows(options: FlowsOptions): Promise<FlowsReport> {
 }
 
 /** Registers the receiver's URL and returns the signing secret its deliveries carry. */
-async function register(baseUrl: string, token: string, url: string): Promise<string> {
+async function register(baseUrl: string, token: string, url: string, clock: Clock): Promise<string> {
   let answer: Response;
   try {
     answer = await fetch(baseUrl + PATHS.webhooks, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ url }),
-      signal: AbortSignal.timeout(15_000),
+      signal: timeoutSignal(clock, 15_000),
     });
   } catch (error) {
     throw new UnreachableTarget(`${baseUrl} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);

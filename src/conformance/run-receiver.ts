@@ -7,6 +7,8 @@
 // when they end, however they end (own-payments.ts). An answer's body is shown only from an
 // endpoint that refused a delivery no one signed: a URL that is not a webhook endpoint (a service
 // of the developer's, on loopback) is judged by its statuses, and what it says is never shown.
+// Its time is the clock it is given (the system's by default): a test moves one past a timeout.
+import { systemClock, type Clock } from "../lib/clock.ts";
 import { runCheck, type CheckResult } from "./check.ts";
 import { receiverChecks } from "./checks/receiver.ts";
 import { newEvent, madeUpPayments, type Payments } from "./deliveries.ts";
@@ -43,6 +45,11 @@ export interface ReceiverOptions {
    * but true before the first such delivery too): a report can hold its lines while it is.
    */
   onResult?: (result: CheckResult, progress: { secretSuspected: boolean }) => void;
+  /**
+   * What the checks' timeouts, waits and durations are measured on, and when their deliveries are signed: the
+   * system's clock by default.
+   */
+  clock?: Clock;
 }
 
 export interface ReceiverReport {
@@ -62,24 +69,29 @@ export interface ReceiverReport {
 }
 
 export async function runReceiverConformance(options: ReceiverOptions): Promise<ReceiverReport> {
-  const endpoint = new Endpoint(options.url, options.secret, options.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+  const clock = options.clock ?? systemClock;
+  const endpoint = new Endpoint(options.url, options.secret, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, clock);
+  const probing = new AbortController();
+  const cancelProbe = clock.setTimer(endpoint.timeoutMs, () => probing.abort(new DOMException("no answer", "TimeoutError")));
   try {
-    const probe = await fetch(options.url, { method: "HEAD", redirect: "manual", signal: AbortSignal.timeout(endpoint.timeoutMs) });
+    const probe = await fetch(options.url, { method: "HEAD", redirect: "manual", signal: probing.signal });
     await probe.body?.cancel();
   } catch (error) {
     // An endpoint that is there but slow is for the checks to judge.
     if ((error as Error).name !== "TimeoutError")
       throw new UnreachableTarget(`${options.url} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
+  } finally {
+    cancelProbe();
   }
-  const unsigned = newEvent("transaction-completed", madeUpPayments());
+  const unsigned = newEvent("transaction-completed", madeUpPayments(), clock);
   endpoint.showsAnswers = await endpoint.refuses({ body: unsigned.body, headers: {} });
-  const target = options.baseUrl === undefined ? undefined : new Target(options.baseUrl, options.token ?? "");
+  const target = options.baseUrl === undefined ? undefined : new Target(options.baseUrl, options.token ?? "", { clock });
   const own = await ownPayments(target, options.onStart ?? (() => {}));
   const results: CheckResult[] = [];
   let leftover: string | undefined;
   try {
     const { payments } = own;
-    const account = await sandboxAccount(target, payments);
+    const account = await sandboxAccount(target, payments, clock);
     const context = {
       endpoint,
       payments,
@@ -88,7 +100,7 @@ export async function runReceiverConformance(options: ReceiverOptions): Promise<
     };
     for (const check of receiverChecks.filter((c) => !options.only || options.only.includes(c.id))) {
       if (options.signal?.aborted) break;
-      const result = await runCheck(check, context, check.needs && typeof account === "string" ? account : undefined);
+      const result = await runCheck(check, context, check.needs && typeof account === "string" ? account : undefined, clock);
       results.push(result);
       options.onResult?.(result, { secretSuspected: endpoint.refusedEverySigned() });
     }
@@ -107,7 +119,7 @@ export async function runReceiverConformance(options: ReceiverOptions): Promise<
 }
 
 /** The account where the endpoint's fetches can be made to fail, or why there is none. */
-async function sandboxAccount(target: Target | undefined, payments: Payments): Promise<SandboxAccount | string> {
+async function sandboxAccount(target: Target | undefined, payments: Payments, clock: Clock): Promise<SandboxAccount | string> {
   if (target === undefined)
     return (
       "needs --base-url and --token of the sandbox account the endpoint fetches from: " +
@@ -115,5 +127,5 @@ async function sandboxAccount(target: Target | undefined, payments: Payments): P
     );
   if (payments.origin !== "created")
     return `needs the sandbox's control API at --base-url to fail a payment there: ${target.baseUrl} has none`;
-  return SandboxAccount.open(target);
+  return SandboxAccount.open(target, { clock });
 }

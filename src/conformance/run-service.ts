@@ -1,4 +1,6 @@
 // Runs the checks against a target, one at a time in a fixed order, and reports each as it ends.
+// Its time is the clock it is given (the system's by default): a test moves one past a timeout.
+import { systemClock, timeoutSignal, type Clock } from "../lib/clock.ts";
 import { runCheck, type Capability, type Check, type CheckContext, type CheckResult } from "./check.ts";
 import { EVENT_TYPES } from "../../generated/event-types.ts";
 import { answerChecks } from "./checks/answers.ts";
@@ -39,6 +41,8 @@ export interface ConformanceOptions {
   only?: readonly string[];
   /** Called with each check's result as it ends. */
   onResult?: (result: CheckResult) => void;
+  /** What the checks' timeouts, waits and durations are measured on: the system's clock by default. */
+  clock?: Clock;
 }
 
 export interface CoverageRow {
@@ -69,14 +73,15 @@ export class UnreachableTarget extends Error {
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const seed = options.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]!;
   const random = mulberry32(seed);
-  const target = new Target(options.baseUrl, options.token);
+  const clock = options.clock ?? systemClock;
+  const target = new Target(options.baseUrl, options.token, { clock });
   try {
-    await fetch(target.baseUrl + PATHS.webhooks, { method: "GET", signal: AbortSignal.timeout(15_000) });
+    await fetch(target.baseUrl + PATHS.webhooks, { method: "GET", signal: timeoutSignal(clock, 15_000) });
   } catch (error) {
     throw new UnreachableTarget(`${options.baseUrl} cannot be reached: ${(error as Error).cause ?? (error as Error).message}`);
   }
   const eventsSeen = new Set<string>();
-  const receiver = await startReceiver({ host: options.receiverHost, port: options.receiverPort, publicUrl: options.publicUrl });
+  const receiver = await startReceiver({ host: options.receiverHost, port: options.receiverPort, publicUrl: options.publicUrl, clock });
   if (receiver.url.startsWith("http://")) target.ownHttpUrls.add(receiver.url);
   try {
     const offered = await capabilities(target, options.control ?? false, receiver.url);
@@ -84,7 +89,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     target.seen.clear();
     const results: CheckResult[] = [];
     for (const check of serviceChecks.filter((c) => !options.only || options.only.includes(c.id))) {
-      const result = await runServiceCheck(check, offered, { target, receiver, random, offers: offered, eventsSeen });
+      const result = await runServiceCheck(check, offered, { target, receiver, random, offers: offered, eventsSeen }, clock);
       results.push(result);
       options.onResult?.(result);
     }
@@ -117,10 +122,11 @@ function runServiceCheck(
   check: Check,
   offered: Set<Capability>,
   context: Omit<CheckContext, "receiver"> & { receiver: Receiver },
+  clock: Clock,
 ): Promise<CheckResult> {
   const missing = (check.needs ?? []).filter((need) => !offered.has(need));
   const skipped = missing.length > 0 ? `the target does not offer ${missing.map(describeCapability).join(" or ")}` : undefined;
-  return runCheck(check, { ...context, receiver: offered.has("events") ? context.receiver : undefined }, skipped);
+  return runCheck(check, { ...context, receiver: offered.has("events") ? context.receiver : undefined }, skipped, clock);
 }
 
 const describeCapability = (capability: Capability) =>

@@ -2,7 +2,8 @@
 // it: a fault armed on the account's transaction fetches and taken back (the account's own
 // faults stay as they were), the request journal that shows what the endpoint fetched and what it
 // got, and the account's own deliveries about a session waited out, so that only the kit's
-// deliveries make the endpoint fetch that session's transaction.
+// deliveries make the endpoint fetch that session's transaction. That wait is on the kit's clock.
+import { pauseOn, systemClock, type Clock } from "../lib/clock.ts";
 import { PATHS } from "./fixtures.ts";
 import type { Exchange, Target } from "./target.ts";
 
@@ -27,13 +28,18 @@ const POLL_MS = 50;
 
 export class SandboxAccount {
   readonly #target: Target;
+  readonly #clock: Clock;
 
-  private constructor(target: Target) {
+  private constructor(target: Target, clock: Clock) {
     this.#target = target;
+    this.#clock = clock;
   }
 
-  /** The account, or why its endpoint's fetches cannot be made to fail there: it serves no sandbox faults and journal. */
-  static async open(target: Target): Promise<SandboxAccount | string> {
+  /**
+   * The account, or why its endpoint's fetches cannot be made to fail there: it serves no sandbox faults and journal.
+   * Its waits are on `clock`.
+   */
+  static async open(target: Target, { clock = systemClock }: { clock?: Clock } = {}): Promise<SandboxAccount | string> {
     const why = (exchange: Exchange, path: string) =>
       `needs the sandbox's control API at --base-url to make the endpoint's fetch fail: ` +
       `${target.baseUrl} answered ${exchange.answer.status} to GET ${path}`;
@@ -41,7 +47,7 @@ export class SandboxAccount {
       const exchange = await target.call("GET", path);
       if (exchange.answer.status !== 200) return why(exchange, path);
     }
-    return new SandboxAccount(target);
+    return new SandboxAccount(target, clock);
   }
 
   /** Arms `fault` on every fetch of a transaction until it is disarmed; its id, and when it was armed on the account's clock. */
@@ -71,13 +77,14 @@ export class SandboxAccount {
    * registered are sent to none, and those sent elsewhere do not reach the endpoint.
    */
   async quiet(sessionId: string, url: string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = this.#clock.now() + timeoutMs;
     for (;;) {
       const attempts = (await this.#attemptsOf(sessionId)).filter((attempt) => attempt.url === url);
       const last = new Map<string, Attempt>(attempts.map((attempt) => [attempt.event_id, attempt]));
       const pending = [...last.values()].some((a) => a.status === "failed" && a.next_attempt_at !== undefined);
-      if (!pending || Date.now() > deadline) return;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (!pending || this.#clock.now() > deadline) return;
+      // Between two reads nothing else may be under way: the wait keeps the process alive.
+      await pauseOn(this.#clock, POLL_MS);
     }
   }
 

@@ -1,7 +1,8 @@
 // The implementation under test, as the checks call it: every request goes to its base URL with
 // the account's bearer token (a rate limit's 429 waited out, rate-limit.ts), every answer is
 // judged by the contract as it comes, and every exchange is kept, for a failure to show what was
-// sent and what came back.
+// sent and what came back. Its timeouts and waits are on the clock it is given, the kit's.
+import { systemClock, type Clock } from "../lib/clock.ts";
 import { breachesOf, operationOf, type Answer } from "./oracle.ts";
 import { RateLimitWaits } from "./rate-limit.ts";
 
@@ -35,13 +36,14 @@ export class Target {
    */
   readonly ownHttpUrls = new Set<string>();
   /** The requests the target's rate limit answered 429, waited out and sent again. */
-  readonly rateLimits = new RateLimitWaits();
+  readonly rateLimits: RateLimitWaits;
   readonly #timeoutMs: number;
 
-  constructor(baseUrl: string, token: string, timeoutMs = 15_000) {
+  constructor(baseUrl: string, token: string, { timeoutMs = 15_000, clock = systemClock }: { timeoutMs?: number; clock?: Clock } = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.token = token;
     this.#timeoutMs = timeoutMs;
+    this.rateLimits = new RateLimitWaits(clock);
   }
 
   async call(method: string, path: string, { body, headers = {}, token = this.token }: CallOptions = {}): Promise<Exchange> {

@@ -59,6 +59,19 @@ export function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise
   });
 }
 
+/**
+ * Resolves as `sleepOn` does, keeping the process alive meanwhile: a clock's timers never do (a sandbox's must not hold
+ * its process open), and a wait between two requests, with nothing else under way, would otherwise end the process.
+ */
+export async function pauseOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  const alive = setInterval(() => {}, 60_000);
+  try {
+    await sleepOn(clock, ms, signal);
+  } finally {
+    clearInterval(alive);
+  }
+}
+
 /** A signal that aborts once `ms` have passed on `clock`, with a TimeoutError, as `AbortSignal.timeout` does on the system's. */
 export function timeoutSignal(clock: Clock, ms: number): AbortSignal {
   const controller = new AbortController();

@@ -1,13 +1,14 @@
 // The receiver checks against broken endpoints, one flaw each (flawed-endpoint.ts): each flaw is
 // reported by the checks that name it, with the risk in plain words, and by no other; the
 // same endpoint without a flaw passes every check. The command exits 1 on a flaw, 2 when it
-// cannot run.
+// cannot run. Where what is checked is time (an answer slow or late, none at all), the kit and the
+// endpoint run on a clock the test moves: no test waits for a timeout, and each duration is exact.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createServer } from "node:http";
 import {
   junit,
@@ -20,6 +21,7 @@ import {
 } from "../../src/conformance/index.ts";
 import { bindPort } from "../../src/lib/bind-port.ts";
 import { newSigningSecret } from "../../src/lib/ids.ts";
+import { ManualClock, REAL_WORK } from "../support/manual-clock.ts";
 import { FLAWS, startFlawedEndpoint, type Flaw, type FlawedEndpoint } from "./flawed-endpoint.ts";
 
 const endpoints: FlawedEndpoint[] = [];
@@ -27,11 +29,34 @@ afterAll(() => Promise.all(endpoints.map((e) => e.close())));
 
 async function check(flaw: Flaw | undefined, options: Partial<ReceiverOptions> = {}, slowMs = 0) {
   const secret = newSigningSecret();
-  const endpoint = await startFlawedEndpoint(secret, flaw, { slowMs });
+  const endpoint = await startFlawedEndpoint(secret, flaw, { slowMs, ...(options.clock ? { clock: options.clock } : {}) });
   endpoints.push(endpoint);
   const report = await runReceiverConformance({ url: endpoint.url, secret, ...options });
   const ids = (outcome: string) => report.results.filter((r) => r.outcome === outcome).map((r) => r.id);
   return { report, failed: ids("failed"), warned: ids("warned"), risk: (id: string) => report.results.find((r) => r.id === id)?.risk };
+}
+
+/**
+ * Waits for `run` while moving `clock` `ms` on each time a timer of `ms` waits on it (the endpoint holding its answer,
+ * or the kit waiting for one that does not come); between two moves the requests and answers go as fast as they can.
+ */
+async function moving<T>(clock: ManualClock, ms: number, run: Promise<T>): Promise<T> {
+  let ended = false;
+  const ending = run.finally(() => {
+    ended = true;
+  });
+  ending.catch(() => {});
+  while (!ended) {
+    await vi.waitFor(() => expect(ended || clock.dueIn().includes(ms)).toBe(true), REAL_WORK);
+    if (!ended) await clock.advance(ms);
+  }
+  return ending;
+}
+
+/** The checks against the slow endpoint, which takes `slowMs` on the clock over each authentic event. */
+function checkSlow(options: Partial<ReceiverOptions>, slowMs: number) {
+  const clock = new ManualClock();
+  return moving(clock, slowMs, check("slow", { ...options, clock }, slowMs));
 }
 
 const FORGED = [
@@ -139,20 +164,17 @@ describe("the receiver checks against broken endpoints", () => {
     expect(riskOf(named[0]!)).toMatch(risk);
   });
 
-  it(
-    "report an answer after 16 s (here the timeout and the delay scaled down 50 times) " + "by every check of an event it must acknowledge",
-    async () => {
-      const { failed, warned, report, risk } = await check("slow", { timeoutMs: 300 }, 320);
-      expect(failed).toEqual(ACKNOWLEDGED);
-      expect(warned).toEqual(["receiver.answer-time"]);
-      expect(report.results.find((r) => r.id === "receiver.event.transaction-completed")!.reason).toBe(
-        "no answer within 0.3 s to a validly signed transaction-completed, where the contract expects 2xx",
-      );
-      expect(risk("receiver.event.transaction-completed")).toBe(
-        "answers after the service stops waiting: every event is delivered again, and handled more than once",
-      );
-    },
-  );
+  it("report an answer after 16 s, past the contract's 15 s, by every check of an event it must acknowledge", async () => {
+    const { failed, warned, report, risk } = await checkSlow({}, 16_000);
+    expect(failed).toEqual(ACKNOWLEDGED);
+    expect(warned).toEqual(["receiver.answer-time"]);
+    expect(report.results.find((r) => r.id === "receiver.event.transaction-completed")!.reason).toBe(
+      "no answer within 15 s to a validly signed transaction-completed, where the contract expects 2xx",
+    );
+    expect(risk("receiver.event.transaction-completed")).toBe(
+      "answers after the service stops waiting: every event is delivered again, and handled more than once",
+    );
+  });
 
   it("warn, without failing, of an endpoint that refuses event types it does not know", async () => {
     const { failed, warned, risk } = await check("refuses-unknown-types");
@@ -161,11 +183,11 @@ describe("the receiver checks against broken endpoints", () => {
   });
 
   it("warn, without failing, of an endpoint that answers in time but slowly", async () => {
-    const { failed, warned, report } = await check("slow", { slowMs: 100 }, 120);
+    // Past the 0.1 s the check allows: the endpoint answers once the test has moved the kit's clock 0.2 s on.
+    const { failed, warned, report } = await checkSlow({ slowMs: 100 }, 200);
     expect([failed, warned]).toEqual([[], ["receiver.answer-time"]]);
-    expect(report.results.find((r) => r.id === "receiver.answer-time")!.reason).toMatch(
-      /^took 0\.[12] s to acknowledge, more than 0\.1 s$/,
-    );
+    const answerTime = report.results.find((r) => r.id === "receiver.answer-time")!;
+    expect([answerTime.reason, answerTime.durationMs]).toEqual(["took 0.2 s to acknowledge, more than 0.1 s", 200]);
   });
 });
 
@@ -226,13 +248,20 @@ describe("the receiver checks' setup", () => {
   it("runs against an endpoint that does not answer at all, and reports each check that waited", async () => {
     const silent = createServer(() => {});
     const port = await bindPort(silent, 0, "127.0.0.1");
+    const clock = new ManualClock();
     try {
-      const report = await runReceiverConformance({
-        url: `http://127.0.0.1:${port}/hooks`,
-        secret: newSigningSecret(),
-        timeoutMs: 100,
-        only: ["receiver.event.session-created", "receiver.forged.other-secret"],
-      });
+      // Each wait for an answer (the probe's, the unsigned delivery's, each check's) ends as the test moves the clock past it.
+      const report = await moving(
+        clock,
+        100,
+        runReceiverConformance({
+          url: `http://127.0.0.1:${port}/hooks`,
+          secret: newSigningSecret(),
+          timeoutMs: 100,
+          only: ["receiver.event.session-created", "receiver.forged.other-secret"],
+          clock,
+        }),
+      );
       expect(report.results.map((r) => [r.id, r.outcome, r.reason, r.risk])).toEqual([
         [
           "receiver.event.session-created",
@@ -248,6 +277,8 @@ describe("the receiver checks' setup", () => {
             "every forgery is retried for days and handled again each time",
         ],
       ]);
+      // Each waited for its answer the 0.1 s it allows, to the millisecond.
+      expect(report.results.map((r) => r.durationMs)).toEqual([100, 100]);
     } finally {
       silent.closeAllConnections();
       silent.close();

@@ -1,9 +1,11 @@
 // A merchant's webhook endpoint written by hand with node:crypto, as a merchant without the
 // package would write it, with one flaw switched on at a time: the broken endpoints the
 // receiver checks are proven against. With no flaw it is correct (it does not fetch anything,
-// so made-up objects do).
+// so made-up objects do). Its time is a clock it is given: the kit's, in a test that moves it, so
+// that a slow answer takes no time and a signature's age is counted as the kit counts it.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
+import { sleepOn, systemClock, type Clock } from "../../src/lib/clock.ts";
 import { EVENT_TYPES } from "../../src/webhooks/index.ts";
 
 export const FLAWS = [
@@ -28,10 +30,12 @@ export interface FlawedEndpoint {
   close(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `slowMs`: how long the `slow` flaw takes over each authentic event. */
-export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs = 0 } = {}): Promise<FlawedEndpoint> {
+/** `slowMs`: how long the `slow` flaw takes over each authentic event, on `clock`. */
+export async function startFlawedEndpoint(
+  secret: string,
+  flaw?: Flaw,
+  { slowMs = 0, clock = systemClock }: { slowMs?: number; clock?: Clock } = {},
+): Promise<FlawedEndpoint> {
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
   const handled = new Set<string>();
   const sessionsWithTransaction = new Set<string>();
@@ -44,7 +48,7 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
       flaw === "crash-on-missing-header" ? (headers[name] as string).trim() : (headers[name] as string | undefined);
     const [id, timestamp, signatures] = [header("webhook-id"), header("webhook-timestamp"), header("webhook-signature")!];
     if (!id || !timestamp || (flaw !== "no-signature-check" && !signatures)) return 401;
-    if (flaw !== "no-timestamp-check" && Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return 401;
+    if (flaw !== "no-timestamp-check" && Math.abs(clock.now() / 1000 - Number(timestamp)) > 300) return 401;
     if (flaw !== "no-signature-check") {
       const signed = flaw === "signature-over-reserialised-json" ? JSON.stringify(JSON.parse(body)) : body;
       const expected = Buffer.from(`v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${signed}`).digest("base64")}`);
@@ -77,7 +81,7 @@ export async function startFlawedEndpoint(secret: string, flaw?: Flaw, { slowMs 
     handled.add(id!);
     // Any 2xx acknowledges: 200 for session events, 204 for the others.
     const ok = event.type.startsWith("session-") ? 200 : 204;
-    return flaw === "slow" ? sleep(slowMs).then(() => ok) : ok;
+    return flaw === "slow" ? sleepOn(clock, slowMs).then(() => ok) : ok;
   }
 
   const server = createServer(async (req, res) => {

@@ -2,8 +2,9 @@
 // its own. The events name payments the kit created in that account, so the merchant, which
 // fetches the transaction of every transaction event, can handle them: every check, required
 // and advisory, passes. Without the account the events name made-up objects, and the report
-// says so.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// says so. The kit runs on a clock the test moves: the check of a fetch that hangs is over as soon
+// as the hang is, not after the kit's timeout in real time.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startMerchant, type RunningMerchant } from "../../examples/merchant/src/server.ts";
 import {
   receiverChecks,
@@ -14,6 +15,7 @@ import {
   type ReceiverReport,
 } from "../../src/conformance/index.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
+import { ManualClock, REAL_WORK } from "../support/manual-clock.ts";
 import { startFaultyFront } from "./faulty-front.ts";
 
 let sandbox: RunningSandbox;
@@ -22,17 +24,36 @@ let report: ReceiverReport;
 const token = `receiver-${crypto.randomUUID()}`;
 const logs: string[] = [];
 
+/** The contract's 15 s scaled down: the check of a fetch that hangs waits it out, on the kit's clock. */
+const TIMEOUT_MS = 2000;
+
+/** Whether the sandbox holds a fetch of the merchant's: a delay fault armed on the account (the kit's), and met. */
+async function holdsFetch(): Promise<boolean> {
+  const faults = await fetch(`${sandbox.url}/_sandbox/v1/faults`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await faults.json()).data as Array<{ effect: string; met: number }>).some((f) => f.effect === "delay" && f.met > 0);
+}
+
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  merchant = await startMerchant({ baseUrl: sandbox.url, token, log: (line) => logs.push(line) });
-  report = await runReceiverConformance({
+  // Its client tries a failed fetch again at once: its wait between two tries (a second, in real time) is no check's concern.
+  merchant = await startMerchant({ baseUrl: sandbox.url, token, log: (line) => logs.push(line), retry: { baseDelayMs: 0 } });
+  // At the system's time, within the five minutes of it that the merchant takes a delivery's timestamp.
+  const clock = new ManualClock(Date.now());
+  const run = runReceiverConformance({
     url: `${merchant.url}/webhooks/payin`,
     secret: merchant.signingSecret,
     baseUrl: sandbox.url,
     token,
-    // The contract's 15 s scaled down: the check of a fetch that hangs waits it out.
-    timeoutMs: 2000,
+    timeoutMs: TIMEOUT_MS,
+    clock,
   });
+  let ended = false;
+  void run.finally(() => (ended = true)).catch(() => {});
+  // The check of a fetch that hangs: once the sandbox holds the merchant's fetch, with the kit's delivery waiting for its
+  // answer, the kit's clock moves past the timeout.
+  await vi.waitFor(async () => expect(ended || ((await holdsFetch()) && clock.dueIn().includes(TIMEOUT_MS))).toBe(true), REAL_WORK);
+  if (!ended) await clock.advance(TIMEOUT_MS);
+  report = await run;
 }, 60_000);
 afterAll(async () => {
   await merchant?.close();
@@ -52,6 +73,12 @@ describe("the receiver checks against the example merchant", () => {
       "the events were about payments the checks made in the account at --base-url, deleted with their events as they ended",
       "",
       `${receiverChecks.length} passed, 0 failed, 0 warned (advisory), 0 skipped`,
+    ]);
+  });
+
+  it("waited, on the kit's clock, the timeout for the delivery whose fetch the sandbox held, and nothing else", () => {
+    expect(report.results.filter((r) => r.durationMs > 0).map((r) => [r.id, r.durationMs])).toEqual([
+      ["receiver.processing-fails.fetch-timeout", TIMEOUT_MS],
     ]);
   });
 

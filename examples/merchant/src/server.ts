@@ -10,7 +10,7 @@
 // PORT, default 3000).
 import { realpathSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createPayinClient } from "payin-acceptance-contract";
+import { createPayinClient, type PayinClientOptions } from "payin-acceptance-contract";
 import { verifyWebhook, WebhookVerificationError, type PayinEvent, type PayinEventType } from "payin-acceptance-contract/webhooks";
 import { createOrders, type OrderChange, type Orders } from "./orders.ts";
 
@@ -25,6 +25,8 @@ export interface MerchantOptions {
   log?: (line: string) => void;
   /** The fetch the Payin client uses (a test watches the calls with it). */
   fetch?: (request: Request) => Promise<Response>;
+  /** How the Payin client retries what may succeed later (a test has it retry at once, rather than wait). */
+  retry?: PayinClientOptions["retry"];
 }
 
 export interface ReceivedEvent {
@@ -45,8 +47,15 @@ export interface RunningMerchant {
   close(): Promise<void>;
 }
 
-export async function startMerchant({ baseUrl, token, port = 0, log = console.log, fetch }: MerchantOptions): Promise<RunningMerchant> {
-  const payin = createPayinClient({ baseUrl, token, ...(fetch ? { fetch } : {}) });
+export async function startMerchant({
+  baseUrl,
+  token,
+  port = 0,
+  log = console.log,
+  fetch,
+  retry,
+}: MerchantOptions): Promise<RunningMerchant> {
+  const payin = createPayinClient({ baseUrl, token, ...(fetch ? { fetch } : {}), ...(retry === undefined ? {} : { retry }) });
   const orders = createOrders();
   const received: ReceivedEvent[] = [];
   const handled = new Set<string>(); // in a real shop: a table with a unique key on the event id

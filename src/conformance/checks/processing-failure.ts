@@ -51,7 +51,7 @@ export const processingFailureChecks: Array<Check<ReceiverContext>> = FAILURES.m
     const failed = `its fetch of ${transaction} ${failure.got}`;
     // Only the kit's deliveries make the endpoint fetch this transaction from here on.
     await account.quiet(payment.sessionId, endpoint.url, endpoint.timeoutMs);
-    const event = newEvent("transaction-failed", payments, payment);
+    const event = newEvent("transaction-failed", payments, endpoint.clock, payment);
 
     const fault = await account.armOnFetch(failure.fault);
     let first: Sent;
@@ -70,7 +70,7 @@ export const processingFailureChecks: Array<Check<ReceiverContext>> = FAILURES.m
       );
     }
 
-    const next = newEvent("transaction-completed", payments);
+    const next = newEvent("transaction-completed", payments, endpoint.clock);
     const served = await endpoint.deliver(next.id, next.body);
     endpoint.toAcknowledge.push(served.status);
     if (!acknowledged(served))

@@ -52,7 +52,7 @@ const eventChecks: Array<Check<ReceiverContext>> = EVENT_TYPES.map((type) => ({
   name: `a validly signed ${type} is acknowledged with 2xx in time`,
   async run(context) {
     const { endpoint, payments } = context;
-    const event = newEvent(type, payments);
+    const event = newEvent(type, payments, endpoint.clock);
     expectAcknowledged(
       context,
       await endpoint.deliver(event.id, event.body),
@@ -69,7 +69,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     name: "the same event delivered again (same webhook-id) is acknowledged",
     async run(context) {
       const { endpoint, payments } = context;
-      const event = newEvent("transaction-completed", payments);
+      const event = newEvent("transaction-completed", payments, endpoint.clock);
       expectAcknowledged(context, await endpoint.deliver(event.id, event.body), "the first delivery", "misses real events");
       expectAcknowledged(
         context,
@@ -84,7 +84,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     name: "a validly signed body, pretty-printed with its keys reordered, is acknowledged",
     async run(context) {
       const { endpoint, payments } = context;
-      const event = newEvent("transaction-completed", payments);
+      const event = newEvent("transaction-completed", payments, endpoint.clock);
       expectAcknowledged(
         context,
         await endpoint.deliver(event.id, reformatted(event.body)),
@@ -98,7 +98,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     name: "several signatures, the second one valid (a secret in rotation), are acknowledged",
     async run(context) {
       const { endpoint, payments } = context;
-      const event = newEvent("transaction-completed", payments);
+      const event = newEvent("transaction-completed", payments, endpoint.clock);
       const old = await endpoint.signed(event.id, event.body, { secret: newSigningSecret() });
       const current = await endpoint.signed(event.id, event.body);
       const rotated = {
@@ -120,7 +120,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       const { endpoint, payments } = context;
       // A paid session's events, last first.
       for (const type of [...EVENT_FLOWS.success].reverse()) {
-        const event = newEvent(type, payments, payments.reordered);
+        const event = newEvent(type, payments, endpoint.clock, payments.reordered);
         expectAcknowledged(
           context,
           await endpoint.deliver(event.id, event.body),
@@ -135,7 +135,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     id: "receiver.forged.other-secret",
     name: "a signature made with another secret is refused",
     async run({ endpoint, payments }) {
-      const event = newEvent("transaction-completed", payments);
+      const event = newEvent("transaction-completed", payments, endpoint.clock);
       expectRefused(
         await endpoint.send(await endpoint.signed(event.id, event.body, { secret: newSigningSecret() })),
         "a delivery signed with another secret",
@@ -146,8 +146,8 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     id: "receiver.forged.other-body",
     name: "the signature of another body is refused",
     async run({ endpoint, payments }) {
-      const failed = newEvent("transaction-failed", payments);
-      const forged = newEvent("transaction-completed", payments);
+      const failed = newEvent("transaction-failed", payments, endpoint.clock);
+      const forged = newEvent("transaction-completed", payments, endpoint.clock);
       const signed = await endpoint.signed(forged.id, failed.body);
       expectRefused(
         await endpoint.send({ ...signed, body: forged.body }),
@@ -166,7 +166,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       id: `receiver.forged.${id}`,
       name: `the body changed after signing (${how}) is refused`,
       async run({ endpoint, payments }) {
-        const event = newEvent("transaction-completed", payments);
+        const event = newEvent("transaction-completed", payments, endpoint.clock);
         const signed = await endpoint.signed(event.id, event.body);
         expectRefused(
           await endpoint.send({ ...signed, body: change(event.body) }),
@@ -181,7 +181,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       id: `receiver.missing-header.${header}`,
       name: `a delivery without the ${header} header is refused`,
       async run({ endpoint, payments }) {
-        const event = newEvent("transaction-completed", payments);
+        const event = newEvent("transaction-completed", payments, endpoint.clock);
         const { [header]: _, ...headers } = (await endpoint.signed(event.id, event.body)).headers;
         expectRefused(await endpoint.send({ body: event.body, headers }), `a delivery without ${header}`);
       },
@@ -197,9 +197,9 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
       id: `receiver.${id}`,
       name: `a validly signed delivery whose timestamp is ${SKEW_MINUTES} minutes ${how} is refused`,
       async run({ endpoint, payments }) {
-        const event = newEvent("transaction-completed", payments);
+        const event = newEvent("transaction-completed", payments, endpoint.clock);
         const sent = await endpoint.send(
-          await endpoint.signed(event.id, event.body, { at: new Date(Date.now() + sign * SKEW_MINUTES * 60_000) }),
+          await endpoint.signed(event.id, event.body, { at: new Date(endpoint.clock.now() + sign * SKEW_MINUTES * 60_000) }),
         );
         if (acknowledged(sent))
           throw new CheckFailure(
@@ -222,7 +222,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     id: "receiver.invalid-event",
     name: "a validly signed event that breaks its schema is answered 4xx",
     async run({ endpoint, payments }) {
-      const event = newEvent("transaction-completed", payments);
+      const event = newEvent("transaction-completed", payments, endpoint.clock);
       const { data, ...rest } = JSON.parse(event.body);
       const { transaction_id: _, ...withoutTransaction } = data;
       expectClientError(
@@ -237,7 +237,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     advisory: true,
     async run(context) {
       const { endpoint, payments } = context;
-      const event = newEvent("transaction-completed", payments);
+      const event = newEvent("transaction-completed", payments, endpoint.clock);
       const parsed = JSON.parse(event.body);
       const body = JSON.stringify({ ...parsed, type: "transaction-refunded", data: { ...parsed.data, status: "refunded" } });
       expectAcknowledged(
@@ -254,7 +254,7 @@ export const receiverChecks: ReadonlyArray<Check<ReceiverContext>> = [
     advisory: true,
     async run(context) {
       const { endpoint, payments, slowMs } = context;
-      const event = newEvent("transaction-completed", payments);
+      const event = newEvent("transaction-completed", payments, endpoint.clock);
       const sent = await endpoint.deliver(event.id, event.body);
       expectAcknowledged(context, sent, "a validly signed transaction-completed", "misses real events");
       if (sent.durationMs > slowMs)
