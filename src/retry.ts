@@ -7,7 +7,7 @@
 // the middleware after it ran. Each attempt is the same request, its key included, so a
 // retried create never makes two objects.
 import type { Middleware } from "openapi-fetch";
-import { sleepOn, systemClock, timeoutSignal, type Clock } from "./lib/clock.ts";
+import { pauseOn, systemClock, timeoutSignal, type Clock } from "./lib/clock.ts";
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
@@ -92,7 +92,8 @@ export function resilientFetch(
         // The caller's own abort is not the network's fault: it is not retried.
         if (n === retries || request.signal.aborted) throw error;
       }
-      await sleepOn(clock, retryDelayMs(answered, n, retry || {}, clock.now()));
+      // Kept alive: a script whose one request waits out a Retry-After has nothing else under way to keep it running.
+      await pauseOn(clock, retryDelayMs(answered, n, retry || {}, clock.now()));
     }
   };
 }

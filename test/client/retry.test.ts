@@ -1,7 +1,13 @@
 // The client against the sandbox's faults: it retries what may succeed later (a lost connection,
 // a timeout, 429, 503) with one Idempotency-Key on every attempt, gives up with the last
 // problem, and never retries a request that was wrong. The journal shows every attempt.
+import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { root } from "../../scripts/lib/paths.ts";
 import { createPayinClient, createSandboxClient, type PayinClient } from "../../src/index.ts";
 import { backoffMs, retryAfterMs } from "../../src/retry.ts";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/index.ts";
@@ -155,5 +161,24 @@ describe("the waits", () => {
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);
     expect(retryAfterMs(null)).toBeUndefined();
     expect(retryAfterMs("soon")).toBeUndefined();
+  });
+});
+
+describe("a script whose one request waits between attempts", () => {
+  it("keeps running through the wait, though the clock's timers hold no process open", async () => {
+    // A server that answers 503 first: the script's only pending work is then its client's wait before the retry.
+    let calls = 0;
+    const server = createServer((_, res) => void res.writeHead(++calls === 1 ? 503 : 204).end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const script = `import { resilientFetch } from ${JSON.stringify(path.join(root, "src/retry.ts"))};
+      const answer = await resilientFetch(fetch, { retry: { baseDelayMs: 40 } })(new Request(${JSON.stringify(url)}));
+      console.log("answered", answer.status);`;
+    try {
+      const run = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+      expect([run.stdout.trim(), calls]).toEqual(["answered 204", 2]);
+    } finally {
+      server.close();
+    }
   });
 });
