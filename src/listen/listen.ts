@@ -7,7 +7,7 @@
 // Retry-After), both on the clock it is given; what was sent meanwhile waits in the sandbox. What
 // the stream says is not trusted: a delivery passes on only the headers a delivery needs
 // (delivery.ts), and one it cannot pass on is answered as failed, with a line, never the end of it.
-import { sleepOn, systemClock, type Clock } from "../lib/clock.ts";
+import { pauseOn, systemClock, type Clock } from "../lib/clock.ts";
 import { DELIVERY_TIMEOUT_MS } from "../lib/contract-facts.ts";
 import { retryAfterMs } from "../retry.ts";
 import { sendsInClear } from "./clear-text.ts";
@@ -78,19 +78,6 @@ const SILENCE_MS = 30_000;
 const READY_MS = 15_000;
 /** The longest Retry-After waited out: a sandbox that asks for longer is tried again after this. */
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
-
-/**
- * Waits `ms` on `clock`, or until `signal` aborts, keeping the process alive meanwhile: a clock's timers do not (a
- * sandbox's must not hold its process open), and a listener waiting to connect again has nothing else under way.
- */
-async function pause(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  const alive = setInterval(() => {}, 60_000);
-  try {
-    await sleepOn(clock, ms, signal);
-  } finally {
-    clearInterval(alive);
-  }
-}
 
 /**
  * Connects, and resolves once the sandbox gave the secret; rejects with ListenRefused when it cannot connect at first,
@@ -293,7 +280,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     }
     const waitMs = waitFor(outcome.error, pauseMs);
     again(outcome.error.message, waitMs);
-    await pause(clock, waitMs);
+    await pauseOn(clock, waitMs);
     first = connection();
   }
   const signingSecret = await ready;
@@ -308,7 +295,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       }
       const waitMs = ("retryAfterMs" in ended ? ended.retryAfterMs : undefined) ?? pauseMs;
       again("busy" in ended ? ended.busy : `The connection to ${base} was lost`, waitMs);
-      await pause(clock, waitMs, stopping.signal);
+      await pauseOn(clock, waitMs, stopping.signal);
       if (stopping.signal.aborted) break;
       ended = await connection().then(
         (result) => {
