@@ -1,9 +1,9 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
-// the sessions of the scale sections (default 200,000);
-// `--only webhooks,mock,sandbox,faults,layers,flows,conformance,scale,drivers,postgres,listen,tokens,tenants,cost,openloop,file`
-// or `executables` runs those sections alone; `--now COMMIT` has the layers section measure that commit in place
-// of the working tree, `--before COMMIT` the layers and file sections against that commit rather than their own.
+// the sessions of the scale sections (default 200,000); `--only` runs the sections it names, comma-separated, of webhooks,
+// mock, sandbox, faults, layers, flows, conformance, scale, drivers, postgres, listen, tokens, tenants, cost, openloop, file,
+// fair-shares and executables; `--now COMMIT` has the layers section measure that commit in place of the working tree, `--before COMMIT`
+// the layers and file sections against that commit rather than their own.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -22,6 +22,13 @@ import { benchTenants } from "./bench/tenants.ts";
 import { benchCost, printCost } from "./bench/cost.ts";
 import { BEFORE_FILE, benchFile, printFile } from "./bench/file.ts";
 import { benchOpenLoop, printOpenLoop } from "./bench/openloop.ts";
+import {
+  benchFairShares,
+  FAIR_SHARES_SIZES,
+  printAttackFigures,
+  printFairSharesHeading,
+  printFairSharesSummary,
+} from "./bench/fair-shares.ts";
 import { benchExecutables, printExecutables } from "./bench/executables.ts";
 import { BEFORE_DURABLE_COMMITS, benchShared, benchSharedScale, type SharedRow } from "./bench/shared.ts";
 import { benchWebhookSteps, benchWebhooks } from "./bench/webhooks.ts";
@@ -381,6 +388,12 @@ if (sections.has("openloop")) {
   // Each rate's step is half the section's seconds: five rates on two targets.
   const stepSeconds = Math.max(3, Math.round(seconds / 2));
   printOpenLoop(await benchOpenLoop(stepSeconds), stepSeconds);
+}
+
+if (sections.has("fair-shares")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  printFairSharesHeading();
+  printFairSharesSummary(await benchFairShares(FAIR_SHARES_SIZES, printAttackFigures));
 }
 
 if (sections.has("executables")) printExecutables(await benchExecutables());
