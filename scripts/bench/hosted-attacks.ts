@@ -548,7 +548,7 @@ function waves(everyMs: number, size: number, step: (wave: number, i: number, si
       // Bounded in any case: a sandbox that answers nothing gets no more than ten waves under way.
       if (requests.underWay < 10 * size * PROCESSES)
         for (let i = 0; i < size * PROCESSES; i++) void requests.send((signal) => step(wave, i, signal));
-      while (!stopped && performance.now() < at + everyMs) await sleep(Math.min(50, at + everyMs - performance.now()));
+      while (!stopped && performance.now() < at + everyMs) await sleep(Math.max(0, Math.min(50, at + everyMs - performance.now())));
     }
   })();
   return {
