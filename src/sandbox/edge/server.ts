@@ -2,6 +2,7 @@
 // operations and the control API, the payment page, the dashboard, health, metrics), which
 // translates HTTP into a call of the runtime (../runtime/) and its answer back into HTTP.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { bindPort } from "../../lib/bind-port.ts";
 import { problem } from "../../lib/problem.ts";
 import { PAGE_PREFIX } from "../api/pages/index.ts";
@@ -42,8 +43,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? "127.0.0.1";
   const runtime = await createRuntime(options);
   const edge = edgeOf(runtime, options);
-  const server = createServer(DEADLINES, (req, res) => serve(edge, req, res));
+  const keepAlive = options.keepAliveTimeoutMs === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeoutMs };
+  const server = createServer({ ...DEADLINES, ...keepAlive }, (req, res) => serve(edge, req, res));
   server.on("clientError", answerClientError);
+  server.on("timeout", closeUnlessSpoken);
   let port: number;
   try {
     port = await bindPort(server, options.port ?? 4010, host);
@@ -101,6 +104,22 @@ function partOf(req: IncomingMessage): string {
   if (pathname === HEALTH && (req.method === "GET" || req.method === "HEAD")) return "health";
   if (pathname === METRICS && (req.method === "GET" || req.method === "HEAD")) return "metrics";
   return operationOf(req.method ?? "", pathname!);
+}
+
+/**
+ * A kept-alive connection's idle timer has fired (the only socket timeout this server sets):
+ * closed, unless the client has spoken on it meanwhile. node:http would close it at once, but on a
+ * loaded machine the timer runs late, in the loop's timers phase, before its poll phase reads what
+ * came in: a request sent well within the keep-alive still sits unread in the kernel, and closing
+ * a socket with unread bytes sends the client a reset (ECONNRESET, "fetch failed") for a request
+ * it had every right to send. An immediate runs after that poll: a request read by then is served
+ * (node:http has taken the timer off), and a connection still silent is closed as before.
+ */
+function closeUnlessSpoken(socket: Socket) {
+  const read = socket.bytesRead;
+  setImmediate(() => {
+    if (socket.bytesRead === read) socket.destroy();
+  });
 }
 
 /** Stops listening and ends every connection, those waiting for an answer too. */

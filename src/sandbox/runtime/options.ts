@@ -29,6 +29,11 @@ export interface SandboxOptions {
   /** How long a webhook receiver has to answer an attempt, in milliseconds. Default 15,000. */
   deliveryTimeoutMs?: number;
   /**
+   * How long an idle kept-alive connection is kept, in milliseconds, as announced in `Keep-Alive`
+   * (node:http holds it a second longer). Default node:http's 5,000; a test's own is short.
+   */
+  keepAliveTimeoutMs?: number;
+  /**
    * The URL the sandbox is reached at, when not the address it listens on (a container's
    * name, a tunnel): the origin of every `payment_link`. Default: `http://<host>:<port>`.
    */
