@@ -1,14 +1,18 @@
 // What the store's modules need of a database, met by SQLite (sqlite.ts, the embedded default)
 // and by PostgreSQL (postgres.ts, for a sandbox shared by several processes). Statements are
 // written once, with `?` for each parameter, in the SQL both engines speak; where they differ
-// a module asks `dialect`. Every call is async, as PostgreSQL's are.
+// a module asks the engine's own statements (statements.ts). Every call is async, as PostgreSQL's are.
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { EngineStatements } from "./statements.ts";
 
 export type Dialect = "sqlite" | "postgres";
 export type Parameter = string | number | null;
 
 export interface Database {
+  /** Which engine it is, as an operator is told (health). */
   readonly dialect: Dialect;
+  /** What this engine says its own way. */
+  readonly statements: EngineStatements;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...parameters: Parameter[]): Promise<number>;
   /** The statement's first row. */

@@ -6,7 +6,6 @@ import type { Database } from "./database.ts";
 /** SQL for the offset of the account `accountId` (an SQL expression) names. */
 export const clockOffsetOf = (accountId: string) => `(SELECT clock_offset_ms FROM accounts WHERE id = ${accountId})`;
 
-/** Moving an account's clock ahead brings all it has due that much nearer in real time. */
 /** Whether a session's expiry, a settlement or a key's end has come by real time `?`: of one account, or of any. */
 const due = (table: string, byAccount: boolean) =>
   `EXISTS (SELECT 1 FROM ${table} WHERE ${byAccount ? "account_id = ? AND " : ""}due_ms <= ?)`;
@@ -24,28 +23,15 @@ export interface DueWork {
 }
 
 export class DueTimes {
-  readonly #statements: string[];
   readonly #db: Database;
 
   constructor(db: Database) {
     this.#db = db;
-    // Only rows with work due are in a `_due_by_account` index; SQLite is told to use it, as the
-    // primary key would also find the account's rows, the done ones among them. PostgreSQL's
-    // planner picks it by itself.
-    const shift = (table: string) =>
-      `UPDATE ${table}${db.dialect === "sqlite" ? ` INDEXED BY ${table}_due_by_account` : ""} ` +
-      "SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL";
-    this.#statements = [
-      shift("payment_sessions"),
-      shift("transactions"),
-      shift("events"),
-      // Every key has its end due: the primary key finds the account's.
-      "UPDATE idempotency_keys SET due_ms = due_ms - ? WHERE account_id = ?",
-    ];
   }
 
+  /** Moving an account's clock ahead brings all it has due that much nearer in real time. */
   async shift(accountId: number, ms: number) {
-    for (const statement of this.#statements) await this.#db.run(statement, ms, accountId);
+    for (const statement of this.#db.statements.shiftDue) await this.#db.run(statement, ms, accountId);
   }
 
   /** What of the account's (of any account's, when null) has come due by real time `nowMs`: a read. */

@@ -27,13 +27,9 @@ const FORGET_DUE_FOR_ALL = "DELETE FROM idempotency_keys WHERE due_ms <= ?";
 
 export class IdempotencyKeys {
   readonly #db: Database;
-  readonly #forgetDue: string;
 
   constructor(db: Database) {
     this.#db = db;
-    // SQLite is told which index finds an account's keys by their end; PostgreSQL's planner picks it.
-    const index = db.dialect === "sqlite" ? " INDEXED BY idempotency_keys_due" : "";
-    this.#forgetDue = `DELETE FROM idempotency_keys${index} WHERE account_id = ? AND due_ms <= ?`;
   }
 
   /**
@@ -75,6 +71,6 @@ export class IdempotencyKeys {
   /** Sweeps the keys past their lifetime by real time `nowMs`, of one account or all. */
   async forgetExpired(accountId: number | null, nowMs: number) {
     if (accountId === null) await this.#db.run(FORGET_DUE_FOR_ALL, nowMs);
-    else await this.#db.run(this.#forgetDue, accountId, nowMs);
+    else await this.#db.run(this.#db.statements.forgetDueKeys, accountId, nowMs);
   }
 }

@@ -219,7 +219,8 @@ export class Store {
         await this.#db.lock(SWEEP_LOCK);
         const idle = await this.#db.all<{ id: number }>(IDLE_ACCOUNTS, idleSince, SWEEP_BATCH);
         let gone = 0;
-        for (const { id } of idle) if ((await this.#db.get(this.#stillIdle, id, idleSince)) && (await this.#delete(id))) gone++;
+        for (const { id } of idle)
+          if ((await this.#db.get(this.#db.statements.stillIdle, id, idleSince)) && (await this.#delete(id))) gone++;
         return { read: idle.length, gone };
       });
       deleted += batch.gone;
@@ -239,11 +240,6 @@ export class Store {
     if ((await this.#db.run("DELETE FROM accounts WHERE id = ?", id)) === 0) return false;
     await this.accounts.changed(id);
     return true;
-  }
-
-  /** The account, if still idle since the time given, its row locked until the transaction ends (PostgreSQL; SQLite has one writer). */
-  get #stillIdle() {
-    return `SELECT id FROM accounts WHERE id = ? AND last_request_ms < ?${this.#db.dialect === "postgres" ? " FOR UPDATE" : ""}`;
   }
 
   /**

@@ -17,6 +17,7 @@ import type { Database } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
 import type { FaultRow, Faults } from "./faults.ts";
 import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
+import { attemptValues, INSERT_ATTEMPT, LOAD, type LoadedRow } from "./outbox-sql.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
 export interface DueKey {
@@ -118,33 +119,9 @@ export interface ClaimTerms {
   dueByMs: number;
 }
 
-type LoadedRow = Omit<DueEvent, "request" | "account" | "faults" | "shuffled" | "listening"> & {
-  request: string;
-  clockOffsetMs: number;
-  deliveryFaults: number | boolean;
-  listening: number | boolean;
-};
-
 /** Claimed by no live process (the parameter: now, in real time). */
 const UNCLAIMED = "(claim_until_ms IS NULL OR claim_until_ms <= ?)";
 const KEY = 'seq, account_id AS "accountId", session_id AS "sessionId"';
-/** The oldest event of its session not yet done with: the only one the order rule lets go. */
-const FIRST_OF_SESSION = `NOT EXISTS (SELECT 1 FROM events b
-  WHERE b.account_id = d.account_id AND b.session_id = d.session_id AND b.state IN ('pending', 'waiting') AND b.seq < d.seq)`;
-/** Pending events due by real time `?` whose turn it is, claimed by no one (`?`: now), soonest first. */
-const DUE = `SELECT d.seq FROM events d
-  WHERE d.due_ms <= ? AND d.state = 'pending' AND (d.claim_until_ms IS NULL OR d.claim_until_ms <= ?) AND ${FIRST_OF_SESSION}`;
-/** What an attempt needs of an event, its account, webhook, session and transaction, and whether a listener holds the account. */
-const NEEDED = (e: string) =>
-  `${e}.seq, ${e}.account_id AS "accountId", ${e}.id, ${e}.type, ${e}.session_id AS "sessionId", ` +
-  `${e}.transaction_id AS "transactionId", ${e}.created_at_ms AS "createdAtMs", ${e}.attempts, w.url, w.signing_secret AS secret,
-  s.counterparty_id AS "counterpartyId", s.request, a.clock_offset_ms AS "clockOffsetMs",
-  (SELECT failure_reason FROM transactions t WHERE t.account_id = ${e}.account_id AND t.id = ${e}.transaction_id) AS "failureReason",
-  EXISTS (SELECT 1 FROM faults f WHERE f.account_id = ${e}.account_id AND f.target = 'delivery') AS "deliveryFaults",
-  EXISTS (SELECT 1 FROM listeners l WHERE l.account_id = ${e}.account_id) AS listening`;
-const JOINED = (e: string) =>
-  `webhooks w, payment_sessions s, accounts a WHERE w.account_id = ${e}.account_id AND s.account_id = ${e}.account_id ` +
-  `AND s.id = ${e}.session_id AND a.id = ${e}.account_id`;
 
 /** Which due events a pass may take: any, or one account's. */
 export type Scope = { accountId?: number };
@@ -153,9 +130,6 @@ export interface SessionKey {
   accountId: number;
   sessionId: string;
 }
-/** A session's oldest event not yet done with (parameters: account, session): the one its turn is. */
-const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
-  WHERE b.account_id = ? AND b.session_id = ? AND b.state IN ('pending', 'waiting'))`;
 /**
  * The accounts with events due by real time `?` and claimed by no one (`?`: now), the longest waiting first, at most `?`:
  * a pass shares its batch among them, so that no account's backlog, however long, holds another's events back. Read
@@ -164,27 +138,6 @@ const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
 const ACCOUNTS_DUE = `SELECT +d.account_id AS "accountId" FROM events d
   WHERE d.due_ms <= ? AND d.state = 'pending' AND (d.claim_until_ms IS NULL OR d.claim_until_ms <= ?)
   GROUP BY +d.account_id ORDER BY MIN(d.due_ms) LIMIT ?`;
-// PostgreSQL: for each account its allowance of due events whose turn it is, soonest first, claimed with what the
-// attempts need, in one statement; SKIP LOCKED passes what another process is claiming. Parameters: claim, until, the
-// accounts and their allowances (as arrays), due by, now.
-const CLAIM_DUE_PG = `UPDATE events e SET claim = ?, claim_until_ms = ?
-  FROM (SELECT picked.seq FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS allowed(account_id, allowance),
-    LATERAL (${DUE} AND d.account_id = allowed.account_id ORDER BY d.due_ms LIMIT allowed.allowance FOR UPDATE SKIP LOCKED) AS picked
-  ) AS due, ${JOINED("e")}
-  AND e.seq = due.seq RETURNING ${NEEDED("e")}`;
-// SQLite (one writer): one account's allowance claimed, then what the attempts need read. Parameters: claim, until, due
-// by, now, account, limit.
-const CLAIM_DUE_SQLITE = `UPDATE events SET claim = ?, claim_until_ms = ?
-  WHERE seq IN (${DUE} AND d.account_id = ? ORDER BY d.due_ms LIMIT ?) RETURNING seq`;
-// One session's turn: its oldest event not done with, when that is pending, due and claimed by no one. Found by the
-// session's index, not among the due events, of which a busy sandbox has many waiting behind their session's earlier one.
-// Parameters: claim, until, account, session, due by, now.
-const TURN = (e: string) => `${e}.state = 'pending' AND ${e}.due_ms <= ? AND (${e}.claim_until_ms IS NULL OR ${e}.claim_until_ms <= ?)`;
-const CLAIM_NEXT_PG = `UPDATE events e SET claim = ?, claim_until_ms = ? FROM ${JOINED("e")}
-  AND e.seq = ${NEXT_OF_SESSION} AND ${TURN("e")} RETURNING ${NEEDED("e")}`;
-const CLAIM_NEXT_SQLITE = `UPDATE events SET claim = ?, claim_until_ms = ?
-  WHERE seq = ${NEXT_OF_SESSION} AND ${TURN("events")} RETURNING seq`;
-const LOAD = `SELECT ${NEEDED("e")} FROM events e, ${JOINED("e")} AND e.seq = ? AND e.state = 'pending'`;
 // A named event, whatever its session's order (a redelivery, a shuffle fault's pick). Parameters: claim, until, seq, due by, now.
 const CLAIM_ONE = `UPDATE events SET claim = ?, claim_until_ms = ?
   WHERE seq = ? AND state = 'pending' AND due_ms <= ? AND ${UNCLAIMED}`;
@@ -211,33 +164,7 @@ const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}
 const WAITING_TO_PENDING = `UPDATE events SET state = 'pending', due_ms = ${DUE_FROM_ITS_TIME} WHERE account_id = ? AND state = 'waiting'`;
 const CLAIMED_FOR_ACCOUNT = "SELECT seq FROM events WHERE account_id = ? AND state = 'pending' AND due_ms <= ? AND claim_until_ms > ?";
 const COUNT_DUE_FOR = "SELECT COUNT(*) AS due FROM events WHERE account_id = ? AND state = 'pending' AND due_ms <= ?";
-// Only a claim's holder records an attempt; a duplicate fault's extra attempt and a redelivery made at that moment can
-// still share a number, and one record is kept.
-const ATTEMPT_COLUMNS =
-  "account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults, " +
-  "request_headers, response_first_bytes, event_seq";
-const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const COUNT_ATTEMPTS = "UPDATE events SET attempts = ? WHERE account_id = ? AND id = ?";
-// What an attempt leaves, written only by the process whose claim it was: the event delivered, failed, or due again.
-const AFTER_ATTEMPT = "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL";
-const FINISH_SQLITE = `${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?`;
-// PostgreSQL: the outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts
-// see the rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state,
-// attempts, due, account, event, claim; the attempt's 14 values; claim, until, whether to claim the next, due by, now.
-const FINISH_PG = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?
-    RETURNING seq, account_id, session_id, state),
-  recorded AS (INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
-    SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
-      CAST(? AS BIGINT), ?, ?, ?, CAST(? AS BIGINT) FROM done ON CONFLICT DO NOTHING),
-  following AS (
-    UPDATE events n SET claim = ?, claim_until_ms = ? FROM done, ${JOINED("n")}
-    AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ?
-    AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
-    AND n.seq = (SELECT MIN(b.seq) FROM events b WHERE b.account_id = done.account_id AND b.session_id = done.session_id
-      AND b.state IN ('pending', 'waiting') AND b.seq <> done.seq)
-    RETURNING ${NEEDED("n")})
-  SELECT (SELECT COUNT(*) FROM done) AS finished, following.* FROM (SELECT 1) AS one LEFT JOIN following ON true`;
 // Gone with its target (the listener left, and no URL is registered): the event waits again, its session's later ones
 // behind it, until one connects or a URL is registered (release), written only by the process whose claim it was.
 const WAIT = "UPDATE events SET state = 'waiting', due_ms = NULL, claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
@@ -277,24 +204,6 @@ const NEWEST_OF_EVENTS = (count: number) => {
   const each = Array.from({ length: count }, (_, i) => newest(i)).join(" UNION ALL ");
   return `SELECT ${ATTEMPT_FIELDS} FROM (${each}) AS d ${WITH_EVENT} ${LOG_ORDER}`;
 };
-
-/** An attempt's values, in the order of ATTEMPT_COLUMNS. */
-const attemptValues = (a: Attempt) => [
-  a.accountId,
-  a.eventId,
-  a.attempt,
-  a.url,
-  a.responseStatus,
-  a.error,
-  a.succeeded ? 1 : 0,
-  a.attemptedAtMs,
-  a.durationMs,
-  a.nextAttemptAtMs,
-  a.marks.length > 0 ? a.marks.join(",") : null,
-  JSON.stringify(a.requestHeaders),
-  a.responseFirstBytes,
-  a.eventSeq,
-];
 
 export class Outbox {
   readonly #db: Database;
@@ -370,28 +279,16 @@ export class Outbox {
    * is never claimed. Resolves to them, with all their attempts need.
    */
   async claimDue(terms: ClaimTerms, limit: number, scope: Scope = {}): Promise<DueEvent[]> {
-    const { claim, untilMs, dueByMs } = terms;
     const now = this.#clock.now();
     const readingFrom = this.#accounts.readingFrom;
     const accounts =
       scope.accountId === undefined
-        ? (await this.#db.all<{ accountId: number }>(ACCOUNTS_DUE, dueByMs, now, limit)).map((row) => row.accountId)
+        ? (await this.#db.all<{ accountId: number }>(ACCOUNTS_DUE, terms.dueByMs, now, limit)).map((row) => row.accountId)
         : [scope.accountId];
     const part = Math.max(1, Math.floor(limit / accounts.length));
     const allowed = accounts.map((id) => ({ id, allowance: Math.min(part, this.#allowance(id)) })).filter((a) => a.allowance > 0);
     if (allowed.length === 0) return [];
-    let rows: LoadedRow[];
-    if (this.#db.dialect === "postgres") {
-      const array = (values: number[]) => `{${values.join(",")}}`;
-      const [ids, allowances] = [array(allowed.map((a) => a.id)), array(allowed.map((a) => a.allowance))];
-      rows = await this.#db.all<LoadedRow>(CLAIM_DUE_PG, claim, untilMs, ids, allowances, dueByMs, now);
-    } else {
-      const seqs: number[] = [];
-      for (const { id, allowance } of allowed)
-        for (const row of await this.#db.all<{ seq: number }>(CLAIM_DUE_SQLITE, claim, untilMs, dueByMs, now, id, allowance))
-          seqs.push(row.seq);
-      rows = await this.#loaded(seqs);
-    }
+    const rows = await this.#db.statements.claimDue(this.#db, terms, allowed, now);
     for (const row of rows) this.#spend(row.accountId);
     return this.#ready(rows, readingFrom, terms);
   }
@@ -403,13 +300,7 @@ export class Outbox {
   async claimNext(terms: ClaimTerms, { accountId, sessionId }: SessionKey): Promise<DueEvent | undefined> {
     if (this.#allowance(accountId) < 1) return undefined;
     const readingFrom = this.#accounts.readingFrom;
-    const parameters = [terms.claim, terms.untilMs, accountId, sessionId, terms.dueByMs, this.#clock.now()];
-    let claimed: LoadedRow | undefined;
-    if (this.#db.dialect === "postgres") claimed = await this.#db.get<LoadedRow>(CLAIM_NEXT_PG, ...parameters);
-    else {
-      const row = await this.#db.get<{ seq: number }>(CLAIM_NEXT_SQLITE, ...parameters);
-      claimed = row && (await this.#loaded([row.seq]))[0];
-    }
+    const claimed = await this.#db.statements.claimNext(this.#db, terms, { accountId, sessionId }, this.#clock.now());
     if (!claimed) return undefined;
     this.#spend(accountId);
     return (await this.#ready([claimed], readingFrom, terms))[0];
@@ -424,7 +315,7 @@ export class Outbox {
 
   async #claimOne(seq: number, terms: ClaimTerms): Promise<LoadedRow | undefined> {
     if ((await this.#db.run(CLAIM_ONE, terms.claim, terms.untilMs, seq, terms.dueByMs, this.#clock.now())) === 0) return undefined;
-    return (await this.#loaded([seq]))[0];
+    return this.#db.get<LoadedRow>(LOAD, seq);
   }
 
   /**
@@ -497,30 +388,13 @@ export class Outbox {
     const next = asked && this.#allowance(a.accountId) >= 1 ? asked : undefined;
     const state = a.succeeded ? "delivered" : a.nextDueMs === null ? "failed" : "pending";
     const nextDue = state === "pending" ? a.nextDueMs : null;
-    const outcome = [state, a.attempt, nextDue, a.accountId, a.eventId, claim];
-    if (this.#db.dialect === "postgres") {
-      const now = this.#clock.now();
-      const asked = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
-      const { finished, ...row } = (await this.#db.get<LoadedRow & { finished: number }>(
-        FINISH_PG,
-        ...outcome,
-        ...attemptValues(a),
-        ...asked,
-        now,
-      ))!;
-      if (Number(finished) === 0) return { recorded: false };
-      if (row.seq !== null) this.#spend(a.accountId);
-      const following = row.seq === null ? undefined : (await this.#ready([row], readingFrom, next))[0];
-      this.#doneWith(a, state, following);
-      return following ? { recorded: true, next: following } : { recorded: true };
-    }
-    return this.#db.transaction(async () => {
-      if ((await this.#db.run(FINISH_SQLITE, ...outcome)) === 0) return { recorded: false };
-      await this.#db.run(INSERT_ATTEMPT, ...attemptValues(a));
-      const following = next && state !== "pending" ? await this.claimNext(next, a) : undefined;
-      this.#doneWith(a, state, following);
-      return following ? { recorded: true, next: following } : { recorded: true };
-    });
+    const outcome = { state, attempts: a.attempt, nextDueMs: nextDue, claim } as const;
+    const { finished, following: row } = await this.#db.statements.finish(this.#db, outcome, a, next, this.#clock.now());
+    if (!finished) return { recorded: false };
+    if (row) this.#spend(a.accountId);
+    const following = row && (await this.#ready([row], readingFrom, next))[0];
+    this.#doneWith(a, state, following);
+    return following ? { recorded: true, next: following } : { recorded: true };
   }
 
   /**
@@ -582,16 +456,6 @@ export class Outbox {
     const start = after === undefined ? [] : [after.attemptedAtMs, after.eventSeq, after.attempt];
     const sql = sessionId === undefined ? ACCOUNT_PAGE(after !== undefined) : SESSION_PAGE(after !== undefined);
     return this.#db.all<AttemptRow>(sql, ...filter, ...start, limit);
-  }
-
-  /** The events of these numbers, as claimed: what their attempts need. */
-  async #loaded(seqs: readonly number[]): Promise<LoadedRow[]> {
-    const rows: LoadedRow[] = [];
-    for (const seq of seqs) {
-      const row = await this.#db.get<LoadedRow>(LOAD, seq);
-      if (row) rows.push(row);
-    }
-    return rows;
   }
 
   /**

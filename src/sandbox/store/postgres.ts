@@ -19,7 +19,7 @@ import {
   type Subscription,
 } from "./database.ts";
 import { hostOf } from "./location.ts";
-import { postgresMigrations } from "./migrations.ts";
+import { postgresStatements } from "./postgres-statements.ts";
 
 /** A write that names a row not there. */
 const FOREIGN_KEY_VIOLATION = "23503";
@@ -91,11 +91,13 @@ async function migrate(url: string, timeoutMs: number) {
     await client.query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
     const row = (await client.query<{ version: number }>("SELECT version FROM sandbox_schema")).rows[0];
     const version = row?.version ?? 0;
-    if (version > postgresMigrations.length)
-      throw new Error(`the database was made by a newer sandbox (schema ${version}; this one knows ${postgresMigrations.length})`);
-    for (let next = version; next < postgresMigrations.length; next++) await client.query(postgresMigrations[next]!);
-    if (!row) await client.query("INSERT INTO sandbox_schema (version) VALUES ($1)", [postgresMigrations.length]);
-    else await client.query("UPDATE sandbox_schema SET version = $1", [postgresMigrations.length]);
+    if (version > postgresStatements.migrations.length)
+      throw new Error(
+        `the database was made by a newer sandbox (schema ${version}; this one knows ${postgresStatements.migrations.length})`,
+      );
+    for (let next = version; next < postgresStatements.migrations.length; next++) await client.query(postgresStatements.migrations[next]!);
+    if (!row) await client.query("INSERT INTO sandbox_schema (version) VALUES ($1)", [postgresStatements.migrations.length]);
+    else await client.query("UPDATE sandbox_schema SET version = $1", [postgresStatements.migrations.length]);
     await client.query("COMMIT");
   } finally {
     // A failed migration's transaction ends with its connection.
@@ -105,6 +107,7 @@ async function migrate(url: string, timeoutMs: number) {
 
 export class PostgresDatabase implements Database {
   readonly dialect = "postgres";
+  readonly statements = postgresStatements;
   readonly #pool: pg.Pool;
   readonly #transactions = new TransactionScope<pg.PoolClient>();
   /** Each statement's text for PostgreSQL (`$1` for `?`) and the name it is prepared under on each connection. */

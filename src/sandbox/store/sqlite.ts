@@ -5,7 +5,7 @@
 import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { callHooks, RecordGoneError, TransactionScope, type Database, type Parameter, type Subscription } from "./database.ts";
-import { sqliteMigrations } from "./migrations.ts";
+import { sqliteStatements } from "./sqlite-statements.ts";
 import { tokenHash } from "./token-hash.ts";
 import { databaseOpenError } from "./open-error.ts";
 
@@ -27,6 +27,7 @@ function written<T>(statement: () => T): T {
 
 export class SqliteDatabase implements Database {
   readonly dialect = "sqlite";
+  readonly statements = sqliteStatements;
   readonly db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
   readonly #transactions = new TransactionScope<true>();
@@ -174,12 +175,12 @@ function prepared(db: DatabaseSync): DatabaseSync {
   // What PostgreSQL has built in, for the migration that keeps tokens as their hashes.
   db.function("payin_sha256", { deterministic: true }, (text) => tokenHash(String(text)));
   const { user_version: version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
-  if (version > sqliteMigrations.length)
-    throw new Error(`The database was made by a newer sandbox (schema ${version}; this one knows ${sqliteMigrations.length}).`);
-  for (let next = version; next < sqliteMigrations.length; next++) {
+  if (version > sqliteStatements.migrations.length)
+    throw new Error(`The database was made by a newer sandbox (schema ${version}; this one knows ${sqliteStatements.migrations.length}).`);
+  for (let next = version; next < sqliteStatements.migrations.length; next++) {
     db.exec("BEGIN IMMEDIATE");
     try {
-      db.exec(sqliteMigrations[next]!);
+      db.exec(sqliteStatements.migrations[next]!);
       db.exec(`PRAGMA user_version = ${next + 1}`);
       db.exec("COMMIT");
     } catch (error) {

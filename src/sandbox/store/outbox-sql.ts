@@ -1,0 +1,69 @@
+// The outbox's SQL that both engines' statements (sqlite-statements.ts, postgres-statements.ts)
+// and the outbox itself are written from: which events are due, what an attempt needs of one, and
+// an attempt's record.
+import type { Attempt, DueEvent } from "./outbox.ts";
+
+/** An event claimed, as read: what DueEvent holds, before its account's object and faults are added. */
+export type LoadedRow = Omit<DueEvent, "request" | "account" | "faults" | "shuffled" | "listening"> & {
+  request: string;
+  clockOffsetMs: number;
+  deliveryFaults: number | boolean;
+  listening: number | boolean;
+};
+
+/** The oldest event of its session not yet done with: the only one the order rule lets go. */
+const FIRST_OF_SESSION = `NOT EXISTS (SELECT 1 FROM events b
+  WHERE b.account_id = d.account_id AND b.session_id = d.session_id AND b.state IN ('pending', 'waiting') AND b.seq < d.seq)`;
+/** Pending events due by real time `?` whose turn it is, claimed by no one (`?`: now), soonest first. */
+export const DUE = `SELECT d.seq FROM events d
+  WHERE d.due_ms <= ? AND d.state = 'pending' AND (d.claim_until_ms IS NULL OR d.claim_until_ms <= ?) AND ${FIRST_OF_SESSION}`;
+
+/** What an attempt needs of an event, its account, webhook, session and transaction, and whether a listener holds the account. */
+export const NEEDED = (e: string) =>
+  `${e}.seq, ${e}.account_id AS "accountId", ${e}.id, ${e}.type, ${e}.session_id AS "sessionId", ` +
+  `${e}.transaction_id AS "transactionId", ${e}.created_at_ms AS "createdAtMs", ${e}.attempts, w.url, w.signing_secret AS secret,
+  s.counterparty_id AS "counterpartyId", s.request, a.clock_offset_ms AS "clockOffsetMs",
+  (SELECT failure_reason FROM transactions t WHERE t.account_id = ${e}.account_id AND t.id = ${e}.transaction_id) AS "failureReason",
+  EXISTS (SELECT 1 FROM faults f WHERE f.account_id = ${e}.account_id AND f.target = 'delivery') AS "deliveryFaults",
+  EXISTS (SELECT 1 FROM listeners l WHERE l.account_id = ${e}.account_id) AS listening`;
+export const JOINED = (e: string) =>
+  `webhooks w, payment_sessions s, accounts a WHERE w.account_id = ${e}.account_id AND s.account_id = ${e}.account_id ` +
+  `AND s.id = ${e}.session_id AND a.id = ${e}.account_id`;
+
+/** A session's oldest event not yet done with (parameters: account, session): the one its turn is. */
+export const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
+  WHERE b.account_id = ? AND b.session_id = ? AND b.state IN ('pending', 'waiting'))`;
+/** The event `e` is pending, due by real time `?` and claimed by no one (`?`: now). */
+export const TURN = (e: string) =>
+  `${e}.state = 'pending' AND ${e}.due_ms <= ? AND (${e}.claim_until_ms IS NULL OR ${e}.claim_until_ms <= ?)`;
+
+/** An event claimed, by its number: what its attempt needs. */
+export const LOAD = `SELECT ${NEEDED("e")} FROM events e, ${JOINED("e")} AND e.seq = ? AND e.state = 'pending'`;
+
+// Only a claim's holder records an attempt; a duplicate fault's extra attempt and a redelivery made at that moment can
+// still share a number, and one record is kept.
+export const ATTEMPT_COLUMNS =
+  "account_id, event_id, attempt, url, response_status, error, succeeded, attempted_at_ms, duration_ms, next_attempt_at_ms, faults, " +
+  "request_headers, response_first_bytes, event_seq";
+export const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+// What an attempt leaves, written only by the process whose claim it was: the event delivered, failed, or due again.
+export const AFTER_ATTEMPT = "UPDATE events SET state = ?, attempts = ?, due_ms = ?, claim = NULL, claim_until_ms = NULL";
+
+/** An attempt's values, in the order of ATTEMPT_COLUMNS. */
+export const attemptValues = (a: Attempt) => [
+  a.accountId,
+  a.eventId,
+  a.attempt,
+  a.url,
+  a.responseStatus,
+  a.error,
+  a.succeeded ? 1 : 0,
+  a.attemptedAtMs,
+  a.durationMs,
+  a.nextAttemptAtMs,
+  a.marks.length > 0 ? a.marks.join(",") : null,
+  JSON.stringify(a.requestHeaders),
+  a.responseFirstBytes,
+  a.eventSeq,
+];

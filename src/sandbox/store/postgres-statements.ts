@@ -1,0 +1,75 @@
+// PostgreSQL's own statements (statements.ts): several processes claim at once, so a claim skips
+// the rows another is claiming (SKIP LOCKED) and a sweep locks the row it deletes; and what takes
+// SQLite a few statements is one here, each a round trip saved.
+import { postgresMigrations } from "./migrations.ts";
+import { AFTER_ATTEMPT, ATTEMPT_COLUMNS, attemptValues, DUE, JOINED, NEEDED, NEXT_OF_SESSION, TURN, type LoadedRow } from "./outbox-sql.ts";
+import type { EngineStatements } from "./statements.ts";
+
+// For each account its allowance of due events whose turn it is, soonest first, claimed with what the attempts need,
+// in one statement; SKIP LOCKED passes what another process is claiming. Parameters: claim, until, the accounts and
+// their allowances (as arrays), due by, now.
+const CLAIM_DUE = `UPDATE events e SET claim = ?, claim_until_ms = ?
+  FROM (SELECT picked.seq FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS allowed(account_id, allowance),
+    LATERAL (${DUE} AND d.account_id = allowed.account_id ORDER BY d.due_ms LIMIT allowed.allowance FOR UPDATE SKIP LOCKED) AS picked
+  ) AS due, ${JOINED("e")}
+  AND e.seq = due.seq RETURNING ${NEEDED("e")}`;
+// One session's turn: its oldest event not done with, when that is pending, due and claimed by no one. Found by the
+// session's index, not among the due events, of which a busy sandbox has many waiting behind their session's earlier one.
+// Parameters: claim, until, account, session, due by, now.
+const CLAIM_NEXT = `UPDATE events e SET claim = ?, claim_until_ms = ? FROM ${JOINED("e")}
+  AND e.seq = ${NEXT_OF_SESSION} AND ${TURN("e")} RETURNING ${NEEDED("e")}`;
+// The outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts see the
+// rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state, attempts,
+// due, account, event, claim; the attempt's 14 values; claim, until, whether to claim the next, due by, now.
+const FINISH = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?
+    RETURNING seq, account_id, session_id, state),
+  recorded AS (INSERT INTO delivery_attempts (${ATTEMPT_COLUMNS})
+    SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
+      CAST(? AS BIGINT), ?, ?, ?, CAST(? AS BIGINT) FROM done ON CONFLICT DO NOTHING),
+  following AS (
+    UPDATE events n SET claim = ?, claim_until_ms = ? FROM done, ${JOINED("n")}
+    AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ?
+    AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
+    AND n.seq = (SELECT MIN(b.seq) FROM events b WHERE b.account_id = done.account_id AND b.session_id = done.session_id
+      AND b.state IN ('pending', 'waiting') AND b.seq <> done.seq)
+    RETURNING ${NEEDED("n")})
+  SELECT (SELECT COUNT(*) FROM done) AS finished, following.* FROM (SELECT 1) AS one LEFT JOIN following ON true`;
+
+/** PostgreSQL's planner finds the rows with work due by the `_due_by_account` indexes itself. */
+const shiftDue = (table: string) => `UPDATE ${table} SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL`;
+const array = (values: readonly number[]) => `{${values.join(",")}}`;
+
+export const postgresStatements: EngineStatements = {
+  migrations: postgresMigrations,
+  // Locked: a request that wrote to the account meanwhile has it touched by the time the lock is granted.
+  stillIdle: "SELECT id FROM accounts WHERE id = ? AND last_request_ms < ? FOR UPDATE",
+  // Every key has its end due: the primary key finds the account's.
+  shiftDue: [
+    ...["payment_sessions", "transactions", "events"].map(shiftDue),
+    "UPDATE idempotency_keys SET due_ms = due_ms - ? WHERE account_id = ?",
+  ],
+  forgetDueKeys: "DELETE FROM idempotency_keys WHERE account_id = ? AND due_ms <= ?",
+
+  claimDue(db, { claim, untilMs, dueByMs }, allowed, nowMs) {
+    const [ids, allowances] = [array(allowed.map((a) => a.id)), array(allowed.map((a) => a.allowance))];
+    return db.all<LoadedRow>(CLAIM_DUE, claim, untilMs, ids, allowances, dueByMs, nowMs);
+  },
+
+  claimNext(db, terms, { accountId, sessionId }, nowMs) {
+    return db.get<LoadedRow>(CLAIM_NEXT, terms.claim, terms.untilMs, accountId, sessionId, terms.dueByMs, nowMs);
+  },
+
+  async finish(db, { state, attempts, nextDueMs, claim }, attempt, next, nowMs) {
+    const asked = next === undefined ? [null, null, 0, null] : [next.claim, next.untilMs, 1, next.dueByMs];
+    const outcome = [state, attempts, nextDueMs, attempt.accountId, attempt.eventId, claim];
+    const { finished, ...row } = (await db.get<LoadedRow & { finished: number }>(
+      FINISH,
+      ...outcome,
+      ...attemptValues(attempt),
+      ...asked,
+      nowMs,
+    ))!;
+    if (Number(finished) === 0) return { finished: false };
+    return row.seq === null ? { finished: true } : { finished: true, following: row };
+  },
+};
