@@ -3,27 +3,23 @@
 // its token only (token-hash.ts).
 //
 // What a request needs of its account (its id, its clock's offset, whether it was issued, whether
-// it has a request fault armed) is kept in this process once read, for the tokens seen lately:
-// most requests then read nothing of it. A change of these facts (a clock moved, a fault armed or
-// used up, the account reset or deleted) is told on the database's channel when it commits, and
-// every process, this one included, forgets or takes it. What is kept is used only once the
-// channel has caught up with every change committed before the request (on PostgreSQL one empty
-// query, shared by the requests waiting): a change answered through another process a moment ago
-// is never missed. While the channel is lost, nothing is kept, and all is read again once it is back.
+// it has a request fault armed) is kept in this process once read, for the tokens seen lately
+// (account-cache.ts, with the objects of the accounts held here): most requests then read nothing
+// of it. A change of these facts (a clock moved, a fault armed or used up, the account reset or
+// deleted) is told on the database's channel when it commits, and every process, this one
+// included, forgets or takes it. What is kept is used only once the channel has caught up with
+// every change committed before the request (on PostgreSQL one empty query, shared by the requests
+// waiting): a change answered through another process a moment ago is never missed. While the
+// channel is lost, nothing is kept, and all is read again once it is back.
 //
 // With `--accounts issued`, the process also keeps the hash of every issued account's token, read
 // once when first needed and then only what was issued since, at most once a second, and told of
 // each account issued through another process on the same channel: whether a token is valid is
 // then known without a query, so that a token guessed from an address past its refusals costs the
 // database nothing (../api/access.ts).
-//
-// While anyone here holds an account's object, a look-up finds that object, so that a clock moved
-// is moved for every holder of the account here (a delivery under way). The objects are held
-// weakly: an account no one holds any more leaves memory, and its next look-up makes a new object
-// from the database. A reading of the clock under way while this process took a move of it is not
-// taken: it may have begun before the move committed, and would set the clock back.
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../../lib/clock.ts";
+import { AccountCache, KEPT, type Change } from "./account-cache.ts";
 import type { Database, Subscription } from "./database.ts";
 import { tokenHash } from "./token-hash.ts";
 
@@ -31,16 +27,6 @@ export interface Account {
   id: number;
   /** The account's clock runs this far ahead of real time. */
   clockOffsetMs: number;
-}
-
-/** What a request needs of its account. */
-interface Facts {
-  account: Account;
-  issued: boolean;
-  requestFaults: boolean;
-  /** The last request the database has of it, as this process knows it: its creation, until one is noted. */
-  lastRequestMs: number;
-  createdAtMs: number;
 }
 
 type Row = Account & { requestFaults: number; lastRequestMs: number; createdAtMs: number; issued: number };
@@ -64,8 +50,6 @@ const ISSUED_HASHES = 'SELECT id, token_hash AS "hash" FROM accounts WHERE issue
 
 /** The channel a change of an account's facts is told on: `{ id }`, with its clock's offset when that is what changed. */
 const CHANNEL = "payin_accounts";
-/** Tokens whose facts are kept by default: the newest used; a flood of one-off tokens pushes out the oldest. */
-const KEPT = 10_000;
 /** The issued tokens are read again at most this often, however many unknown tokens ask. */
 const ISSUED_READ_EVERY_MS = 1000;
 
@@ -81,22 +65,13 @@ export interface IssuedAccount {
 }
 
 export class Accounts {
-  readonly #byId = new Map<number, WeakRef<Account>>();
-  // Once an object is collected its entry goes too, unless a newer object of the account stands there.
-  readonly #collected = new FinalizationRegistry<number>((id) => {
-    if (this.#byId.get(id)?.deref() === undefined) this.#byId.delete(id);
-  });
-  /** The facts of the tokens seen lately, by token hash, oldest used first; and each one's hash by account. */
-  readonly #kept = new Map<string, Facts>();
-  readonly #hashOf = new Map<number, string>();
+  /** The facts of the tokens seen lately, the accounts' objects held here, and the moves of their clocks taken here. */
+  readonly #cache: AccountCache;
   readonly #db: Database;
   readonly #clock: Clock;
-  /** Moves of a clock taken by this process, counted as each is taken: a reading begun before one is not taken. */
-  #moves = 0;
   /** Whether changes are heard: facts are kept only while they are. */
   #hearing = false;
   #changes: Subscription | undefined;
-  readonly #keptAtMost: number;
   /** The issued accounts' ids by token hash, as last read (undefined until asked for), and the highest id read. */
   #issued: Map<string, number> | undefined;
   #issuedUpTo = 0;
@@ -113,19 +88,18 @@ export class Accounts {
     this.#db = db;
     this.#clock = clock;
     this.touchEveryMs = touchEveryMs;
-    this.#keptAtMost = kept;
+    this.#cache = new AccountCache(kept);
   }
 
   /** Hears the changes of accounts' facts, from every process: facts are kept from now on. */
   async hearChanges() {
     this.#changes = await this.#db.subscribe(
       CHANNEL,
-      (message) => this.#heard(JSON.parse(message) as { id: number; clockOffsetMs?: number; issued?: string }),
+      (message) => this.#heard(JSON.parse(message) as Change & { issued?: string }),
       () => {
         // What changed while the channel was lost is not heard: nothing kept can be trusted until it is back.
         this.#hearing = false;
-        this.#kept.clear();
-        this.#hashOf.clear();
+        this.#cache.clear();
         // Accounts issued meanwhile were not heard of either: the next read of the issued tokens reads them all.
         this.#issuedUpTo = 0;
         this.#issuedLost++;
@@ -149,14 +123,11 @@ export class Accounts {
     { issuedOnly = false, fresh = false } = {},
   ): Promise<{ account: Account; requestFaults: boolean } | undefined> {
     const hash = tokenHash(token);
-    if (fresh) this.#forget(this.#kept.get(hash)?.account.id ?? -1);
-    let facts = this.#kept.has(hash) && (await this.#caughtUp()) ? this.#kept.get(hash) : undefined;
-    if (facts) {
-      // Used again: the newest, last to go.
-      this.#kept.delete(hash);
-      this.#kept.set(hash, facts);
-    } else {
-      const moves = this.#moves;
+    if (fresh) this.#cache.forget(this.#cache.find(hash)?.account.id ?? -1);
+    // Used again, if found: the newest, last to go.
+    let facts = this.#cache.keeps(hash) && (await this.#caughtUp()) ? this.#cache.find(hash) : undefined;
+    if (!facts) {
+      const moves = this.#cache.readingFrom;
       const hearing = this.#hearing;
       let row = await this.#db.get<Row>(BY_TOKEN, hash);
       if (!row && !issuedOnly) {
@@ -169,14 +140,14 @@ export class Accounts {
       else this.#issued?.delete(hash);
       if (!row) return undefined;
       facts = {
-        account: this.#object(row, moves),
+        account: this.#cache.object(row, moves),
         issued: row.issued === 1,
         requestFaults: row.requestFaults === 1,
         lastRequestMs: row.lastRequestMs,
         createdAtMs: row.createdAtMs,
       };
       // Kept only if no change was missed while it was read.
-      if (hearing && this.#hearing && moves === this.#moves) this.#keep(hash, facts);
+      if (hearing && this.#hearing && moves === this.#cache.readingFrom) this.#cache.keep(hash, facts);
     }
     if (issuedOnly && !facts.issued) return undefined;
     return { account: facts.account, requestFaults: facts.requestFaults };
@@ -226,8 +197,7 @@ export class Accounts {
    */
   async touch(account: Account) {
     const now = this.#clock.now();
-    const hash = this.#hashOf.get(account.id);
-    const facts = hash === undefined ? undefined : this.#kept.get(hash);
+    const facts = this.#cache.factsOf(account.id);
     if (facts && now - facts.lastRequestMs < this.touchEveryMs && facts.lastRequestMs !== facts.createdAtMs) return;
     await this.#db.run(TOUCH, now, account.id, now - this.touchEveryMs);
     if (facts) facts.lastRequestMs = now;
@@ -259,25 +229,25 @@ export class Accounts {
 
   /** The account with this id (the payment page knows a session's account, not its token): its object held here, or read. */
   async byId(id: number): Promise<Account> {
-    const held = this.#byId.has(id) && (await this.#caughtUp()) ? this.#byId.get(id)?.deref() : undefined;
+    const held = this.#cache.hasObject(id) && (await this.#caughtUp()) ? this.#cache.held(id) : undefined;
     if (held) return held;
-    const moves = this.#moves;
-    return this.#object((await this.#db.get<Account>(GET, id))!, moves);
+    const moves = this.#cache.readingFrom;
+    return this.#cache.object((await this.#db.get<Account>(GET, id))!, moves);
   }
 
   /** Where a reading of accounts' clocks begins: given to `of` with what the reading found. */
   get readingFrom(): number {
-    return this.#moves;
+    return this.#cache.readingFrom;
   }
 
   /** The account's object, its clock as a reading begun at `readingFrom` found it, unless this process took a move of it since. */
   of(row: Account, readingFrom: number): Account {
-    return this.#object(row, readingFrom);
+    return this.#cache.object(row, readingFrom);
   }
 
   /** How many accounts have an object in memory: those held here, and those no one holds that are not yet collected. */
   get inMemory(): number {
-    return this.#byId.size;
+    return this.#cache.inMemory;
   }
 
   /** Moves the account's clock `ms` ahead (from where it stands in the database, whoever moved it last). */
@@ -306,38 +276,9 @@ export class Accounts {
     return this.#hearing && (await this.#changes!.caughtUp()) && this.#hearing;
   }
 
-  #heard({ id, clockOffsetMs, issued }: { id: number; clockOffsetMs?: number; issued?: string }) {
-    if (issued !== undefined) this.#issued?.set(issued, id);
-    this.#moves++;
-    this.#forget(id);
-    const held = this.#byId.get(id)?.deref();
-    if (held && clockOffsetMs !== undefined) held.clockOffsetMs = clockOffsetMs;
-  }
-
-  #keep(hash: string, facts: Facts) {
-    this.#kept.set(hash, facts);
-    this.#hashOf.set(facts.account.id, hash);
-    if (this.#kept.size > this.#keptAtMost) this.#forget(this.#kept.values().next().value!.account.id);
-  }
-
-  #forget(id: number) {
-    const hash = this.#hashOf.get(id);
-    if (hash === undefined) return;
-    this.#hashOf.delete(id);
-    this.#kept.delete(hash);
-  }
-
-  /** The account's object, made from `row` if none is held; `row`'s clock is taken unless this process took a move since `moves`. */
-  #object(row: Account, moves: number): Account {
-    let account = this.#byId.get(row.id)?.deref();
-    if (account) {
-      if (moves === this.#moves) account.clockOffsetMs = row.clockOffsetMs;
-    } else {
-      account = { id: row.id, clockOffsetMs: row.clockOffsetMs };
-      this.#byId.set(row.id, new WeakRef(account));
-      this.#collected.register(account, row.id);
-    }
-    return account;
+  #heard({ issued, ...change }: Change & { issued?: string }) {
+    if (issued !== undefined) this.#issued?.set(issued, change.id);
+    this.#cache.heard(change);
   }
 
   /**
@@ -345,18 +286,16 @@ export class Accounts {
    * commits; if it rolls back, the clock is read again from the database.
    */
   async #moved(account: Account, clockOffsetMs: number) {
-    this.#moves++;
-    (this.#byId.get(account.id)?.deref() ?? account).clockOffsetMs = clockOffsetMs;
+    this.#cache.moved(account, clockOffsetMs);
     // Counted again once it commits: a reading begun between the move and its commit (a delivery's claim on another
     // connection) still read the offset before it, and must not set the clock back.
-    this.#db.afterCommit(() => this.#moves++);
+    this.#db.afterCommit(() => this.#cache.moveCommitted());
     this.#db.afterRollback(() => {
-      this.#moves++;
-      this.#forget(account.id);
-      const moves = this.#moves;
+      this.#cache.moveRolledBack(account.id);
+      const moves = this.#cache.readingFrom;
       void this.#db
         .get<Account>(GET, account.id)
-        .then((row) => row && this.#object(row, moves))
+        .then((row) => row && this.#cache.object(row, moves))
         .catch(() => {});
     });
     await this.#db.notify(CHANNEL, JSON.stringify({ id: account.id, clockOffsetMs }));
