@@ -88,7 +88,7 @@ describe("what is due", () => {
       // The due indexes hold only rows with work due; the pending one, an account's undelivered events; the session one,
       // a session's events (a handful, whatever the account holds).
       expect(plan.join(" / "), sql).toMatch(
-        /SEARCH \w+ USING (COVERING )?INDEX (\w+_due(_by_account)?|events_pending_by_session|events_by_session) \(/,
+        /SEARCH \w+ USING (COVERING )?INDEX (\w+_due(_by_account)?|events_by_session) \(/,
       );
       expect(
         plan.filter((step) => /^SCAN \w+$/.test(step)),

@@ -50,6 +50,13 @@ export class Dispatcher {
    * again once the attempt under way ends and the event is free (not before, or this process's own claim would hide it).
    */
   readonly #deferred = new Map<string, Promise<unknown>>();
+  /**
+   * Sessions whose events a commit here announced while an attempt of theirs was under way here, since that attempt's
+   * outcome was sent: what the outcome's claim of the next event may not have seen. Looked at once the attempt ends; a
+   * session no commit here announced meanwhile needs no look (another process's commit looks for itself, and should it
+   * find this attempt still under way, the tick's pass takes its event).
+   */
+  readonly #woken = new Set<string>();
   /** This process's claims on the events it is sending, released when it closes. */
   readonly #claim = randomUUID();
   readonly #closing = new AbortController();
@@ -87,6 +94,9 @@ export class Dispatcher {
 
   /** Claims the session's event whose turn it is, when it is due by real time `dueByMs`, and starts its attempt. */
   async #next(dueByMs: number, session: SessionKey) {
+    const key = `${session.accountId}/${session.sessionId}`;
+    // Its turn is not come while its attempt is under way here: looked at once the attempt ends, if its outcome missed it.
+    if (this.#inFlight.has(key)) return void this.#woken.add(key);
     const claimed = await this.#store.outbox.claimNext(this.#terms(dueByMs), session);
     if (claimed) this.#start([claimed], { turn: true, dueByMs });
   }
@@ -199,7 +209,9 @@ export class Dispatcher {
           this.#inFlight.delete(session);
           const released = this.#deferred.get(session);
           this.#deferred.delete(session);
-          void released?.then(() => this.#wakeUps.wake({ accountId: event.accountId, sessionId: event.sessionId }));
+          const woken = this.#woken.delete(session);
+          if (released || woken)
+            void (released ?? Promise.resolve()).then(() => this.#wakeUps.wake({ accountId: event.accountId, sessionId: event.sessionId }));
         });
       this.#inFlight.set(session, { accountId: event.accountId, done });
     }
@@ -227,7 +239,11 @@ export class Dispatcher {
     if (!made) return { made: false };
     const { nextAttemptAtMs, nextDueMs } = nextAttempt(this.#schedule, made, event.account);
     const attempt = { ...made, nextAttemptAtMs, nextDueMs, marks: planned.marks };
+    const sent = this.#store.clock.now();
     const claimNext = occasion.turn && !planned.follows(made) ? this.#terms(occasion.dueByMs) : undefined;
+    // What committed before the outcome is sent, its claim of the next event sees, when it claims what is due by now (an
+    // advance's claims stop at its target).
+    if (claimNext && occasion.turn && occasion.dueByMs >= sent) this.#woken.delete(`${event.accountId}/${event.sessionId}`);
     // Not recorded when this process's lease ran out and another took the event: that one records it.
     const { recorded, next } = await this.#store.outbox.finish(attempt, this.#claim, claimNext);
     // The retry goes when it is due, not at the tick after: its session's turn, claimed on its own, never a pass over everything.

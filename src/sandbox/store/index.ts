@@ -73,8 +73,9 @@ export async function openDatabase(location: StoreLocation = {}, clock: Clock = 
     return PostgresDatabase.open(location.postgres, { timeoutMs: location.timeoutMs, clock });
   }
   const sqlite = new SqliteDatabase(location.file);
-  // One process serves a SQLite file: what a process before it claimed and left unrecorded is free now.
-  await sqlite.run("UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim IS NOT NULL");
+  // One process serves a SQLite file: what a process before it claimed and left unrecorded is free now (every claimed
+  // event is due: found among the due rows).
+  await sqlite.run("UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE due_ms IS NOT NULL AND claim IS NOT NULL");
   return sqlite;
 }
 

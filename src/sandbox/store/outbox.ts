@@ -143,7 +143,8 @@ const CLAIM_ONE = `UPDATE events SET claim = ?, claim_until_ms = ?
   WHERE seq = ? AND state = 'pending' AND due_ms <= ? AND ${UNCLAIMED}`;
 const EXTEND = "UPDATE events SET claim_until_ms = ? WHERE seq = ? AND claim = ?";
 const RELEASE_CLAIM = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE seq = ? AND claim = ?";
-const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE claim = ?";
+// Every claimed event is due: found among the due rows.
+const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE due_ms IS NOT NULL AND claim = ?";
 
 // An event waits (`waiting`) while its account has nowhere to send it (decision D23): no listener connected and no
 // webhook URL, or a listener whose lease ran out, its holder yet to renew it (a listener still connected gets it then,
@@ -393,18 +394,7 @@ export class Outbox {
     if (!finished) return { recorded: false };
     if (row) this.#spend(a.accountId);
     const following = row && (await this.#ready([row], readingFrom, next))[0];
-    this.#doneWith(a, state, following);
     return following ? { recorded: true, next: following } : { recorded: true };
-  }
-
-  /**
-   * An event done with lets its session's next one go: delivery hears of it, unless that one was claimed with the
-   * outcome. Heard too when none was: an event put in while the outcome was written may be due after the time the
-   * outcome claimed for (an advance's target), or, on PostgreSQL, not in what the outcome's statement saw; and the look
-   * its own commit made found this one still under way.
-   */
-  #doneWith({ accountId, sessionId }: Attempt, state: string, following: DueEvent | undefined) {
-    if (state !== "pending" && following === undefined) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
   }
 
   /**
