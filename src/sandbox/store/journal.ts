@@ -3,7 +3,7 @@
 // process took a request. Bounded so that it never grows with the traffic: an account keeps its
 // last 100 requests, and about every 32nd write forgets what is older than those.
 import { isoTime } from "../../lib/time.ts";
-import type { Database } from "./database.ts";
+import type { Database, Parameter } from "./database.ts";
 
 export const JOURNAL_PER_ACCOUNT = 100;
 
@@ -35,7 +35,9 @@ interface Row {
 }
 
 const COLUMNS = "method, path, operation_id, status, answered, idempotency_key, fault_id, fault_effect, received_at_ms, duration_ms";
-const INSERT = `INSERT INTO requests (account_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`;
+/** What an entry's values (entryValues) are written to. */
+export const ENTRY_COLUMNS = `account_id, ${COLUMNS}`;
+const INSERT = `INSERT INTO requests (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`;
 /** How often, in the sandbox's requests, a write also forgets its account's older ones: a delete costs more than the rows it keeps. */
 const FORGET_EVERY = 32;
 // The index on (account_id, seq) finds the account's 101st newest request, and what is older.
@@ -43,6 +45,21 @@ const FORGET = `DELETE FROM requests WHERE account_id = ? AND seq <= (
   SELECT seq FROM requests WHERE account_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ${JOURNAL_PER_ACCOUNT})`;
 const LIST = `SELECT ${COLUMNS} FROM requests WHERE account_id = ? ORDER BY seq DESC LIMIT ${JOURNAL_PER_ACCOUNT}`;
 const CLEAR = "DELETE FROM requests WHERE account_id = ?";
+
+/** An entry's values, in the order of ENTRY_COLUMNS. */
+export const entryValues = (accountId: number, e: JournalEntry): Parameter[] => [
+  accountId,
+  e.method,
+  e.path,
+  e.operationId,
+  e.status,
+  e.answered ? 1 : 0,
+  e.idempotencyKey ?? null,
+  e.fault?.id ?? null,
+  e.fault?.effect ?? null,
+  e.receivedAtMs,
+  e.durationMs,
+];
 
 export class Journal {
   readonly #db: Database;
@@ -52,20 +69,12 @@ export class Journal {
   }
 
   async record(accountId: number, e: JournalEntry) {
-    const { seq } = (await this.#db.get<{ seq: number }>(
-      INSERT,
-      accountId,
-      e.method,
-      e.path,
-      e.operationId,
-      e.status,
-      e.answered ? 1 : 0,
-      e.idempotencyKey ?? null,
-      e.fault?.id ?? null,
-      e.fault?.effect ?? null,
-      e.receivedAtMs,
-      e.durationMs,
-    ))!;
+    const { seq } = (await this.#db.get<{ seq: number }>(INSERT, ...entryValues(accountId, e)))!;
+    await this.written(accountId, seq);
+  }
+
+  /** An entry of the account was written, here or with its request's Idempotency-Key: now and then the older ones go. */
+  async written(accountId: number, seq: number) {
     if (seq % FORGET_EVERY === 0) await this.#db.run(FORGET, accountId, accountId);
   }
 
