@@ -1,9 +1,9 @@
 // `npm run bench`: figures for the package's speed goals, each measured side by side with its
 // reference in one run. `--seconds N` sets each section's measuring time (default 10); `--scale N`
 // the sessions of the scale sections (default 200,000); `--only` runs the sections it names, comma-separated, of webhooks,
-// mock, sandbox, faults, layers, flows, conformance, scale, drivers, postgres, listen, tokens, tenants, cost, openloop, file,
-// fair-shares and executables; `--now COMMIT` has the layers section measure that commit in place of the working tree, `--before COMMIT`
-// the layers and file sections against that commit rather than their own.
+// mock, sandbox, faults, layers, flows, conformance, scale, drivers, postgres, listen, tokens, tenants, cost, store-cost, openloop,
+// openloop100, file, fair-shares and executables; `--now COMMIT` has the layers section measure that commit in place of the working
+// tree, `--before COMMIT` the layers, file and store-cost sections against that commit rather than their own.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -19,9 +19,10 @@ import { benchDrivers } from "./bench/drivers.ts";
 import { benchListen } from "./bench/listen.ts";
 import { benchTokenMemory } from "./bench/tokens.ts";
 import { benchTenants } from "./bench/tenants.ts";
-import { benchCost, printCost } from "./bench/cost.ts";
+import { benchCost, printCost, printCostGoals } from "./bench/cost.ts";
 import { BEFORE_FILE, benchFile, printFile } from "./bench/file.ts";
-import { benchOpenLoop, printOpenLoop } from "./bench/openloop.ts";
+import { benchOpenLoop, benchOpenLoopGoal, printOpenLoop, printOpenLoopGoal } from "./bench/openloop.ts";
+import { BEFORE_STORE, benchStoreCost, printStoreCostGoals } from "./bench/store-cost.ts";
 import {
   benchFairShares,
   FAIR_SHARES_SIZES,
@@ -375,7 +376,19 @@ if (sections.has("tenants")) {
 
 if (sections.has("cost")) {
   execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
-  printCost(await benchCost());
+  const engines = await benchCost();
+  printCost(engines);
+  printCostGoals(engines);
+}
+
+if (sections.has("store-cost")) {
+  // Both trees from source, the cost section's rounds and then the file section's, against the same commit.
+  const before = values.before ?? BEFORE_STORE;
+  const engines = await benchStoreCost(before);
+  printCost(engines, `TypeScript source of the working tree and of ${before}`);
+  const file = await benchFile(seconds, before);
+  printFile(file, before);
+  printStoreCostGoals(engines, file, before);
 }
 
 if (sections.has("file")) {
@@ -388,6 +401,11 @@ if (sections.has("openloop")) {
   // Each rate's step is half the section's seconds: five rates on two targets.
   const stepSeconds = Math.max(3, Math.round(seconds / 2));
   printOpenLoop(await benchOpenLoop(stepSeconds), stepSeconds);
+}
+
+if (sections.has("openloop100")) {
+  execFileSync(process.execPath, [path.join(root, "scripts/build-package.ts")], { stdio: "ignore" });
+  printOpenLoopGoal(await benchOpenLoopGoal(seconds), seconds);
 }
 
 if (sections.has("fair-shares")) {

@@ -86,8 +86,8 @@ function ticks(pid: number, children = false): number {
  * `settings`: "test" trades durability for speed (no fsync at all); "sandbox" is what the hosting
  * guide advises for a shared sandbox (fsync on, commits acknowledged before they are flushed),
  * for the bench's figures. `statements`: the server counts every statement (pg_stat_statements,
- * loaded at start and created in the `postgres` database, BEGIN and COMMIT included), for a
- * bench that counts what the sandbox asks of it.
+ * loaded at start and created in the `postgres` database, BEGIN and COMMIT included, with the time
+ * each spent planning as well as executing), for a bench that counts what the sandbox asks of it.
  */
 export function startPostgres(settings: "test" | "sandbox" = "test", { statements = false } = {}): TestPostgres {
   if (!BIN) throw new Error(postgresMissing);
@@ -101,7 +101,8 @@ export function startPostgres(settings: "test" | "sandbox" = "test", { statement
   // Unix socket only (listen_addresses empty): nothing else on the machine can reach it.
   const durability = settings === "test" ? "-c fsync=off -c full_page_writes=off" : "";
   const counted = statements
-    ? "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=on -c pg_stat_statements.max=10000"
+    ? "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=on -c pg_stat_statements.track_planning=on " +
+      "-c pg_stat_statements.max=10000"
     : "";
   const options = `-c listen_addresses='' -k ${folder} -c synchronous_commit=off -c max_connections=200 ${durability} ${counted}`;
   const start = () => run("pg_ctl", ["-D", data, "-o", options, "-w", "-s", "-l", path.join(folder, "log"), "start"]);
