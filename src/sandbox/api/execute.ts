@@ -9,11 +9,10 @@ import { sleepOn } from "../../lib/clock.ts";
 import { fieldPath } from "../../lib/field.ts";
 import { problem, SERVER_CONDITIONS, validationProblem, type ProblemFieldError as FieldError } from "../../lib/problem.ts";
 import { accountNow } from "../flow/clock.ts";
-import { RecordGoneError, reportUnlessUnavailable } from "../store/database.ts";
+import { ConflictError, RecordGoneError, reportUnlessUnavailable } from "../store/database.ts";
 import type { Account } from "../store/accounts.ts";
 import type { FaultRow } from "../store/faults.ts";
 import { requestHash } from "../store/idempotency.ts";
-import { entryValues, type JournalEntry } from "../store/journal.ts";
 import { refusal, type Answer } from "./answer.ts";
 import { handlers } from "./index.ts";
 import type { Call, Operation, Sandbox } from "./operation.ts";
@@ -96,25 +95,20 @@ async function serve(
   // Closing cuts short what waited on purpose: its caller gets no answer.
   if (sandbox.closing.aborted) return { answer: refusal(problem(503, "service_unavailable", "This sandbox is stopping.")), dropped: true };
   const dropped = fault?.effect === "drop";
-  /** The request's journal entry, with the answer it got; none for the control API's. */
-  const entryOf = (answer: Answer): JournalEntry | undefined =>
-    contract
-      ? {
-          method: call.method ?? op.method,
-          // Cut to the lengths the journal's schema gives: a refused request may carry longer ones.
-          path: (call.path ?? pathOf(op, call.parameters)).slice(0, 2048),
-          operationId: op.operationId,
-          status: answer.status,
-          answered: !dropped,
-          idempotencyKey: call.idempotencyKey?.slice(0, 255),
-          fault: fault && { id: fault.id, effect: fault.effect },
-          receivedAtMs,
-          durationMs: clock.now() - started,
-        }
-      : undefined;
   const journal = async (answer: Answer) => {
-    const entry = entryOf(answer);
-    if (entry) await store.journal.record(found!.account.id, entry);
+    if (!contract) return;
+    await store.journal.record(found!.account.id, {
+      method: call.method ?? op.method,
+      // Cut to the lengths the journal's schema gives: a refused request may carry longer ones.
+      path: (call.path ?? pathOf(op, call.parameters)).slice(0, 2048),
+      operationId: op.operationId,
+      status: answer.status,
+      answered: !dropped,
+      idempotencyKey: call.idempotencyKey?.slice(0, 255),
+      fault: fault && { id: fault.id, effect: fault.effect },
+      receivedAtMs,
+      durationMs: clock.now() - started,
+    });
   };
   /** An answer made without the operation's work: journaled on its own, and lost from the journal with a database gone, not the answer. */
   const refused = async (answer: Answer): Promise<Outcome> => {
@@ -133,27 +127,31 @@ async function serve(
 
   const key = call.parameters[IDEMPOTENCY_KEY];
   // A read is its statements, each its own; anything else is one transaction: the account's last request, the work, its
-  // Idempotency-Key and its journal entry, committed together once.
-  const once = op.method === "GET" ? <T>(work: () => Promise<T>) => work() : <T>(work: () => Promise<T>) => store.transaction(work);
+  // Idempotency-Key and its journal entry, committed together once. First optimistic: what may conflict with a row
+  // already there (a key used before, a contact taken) is written without asking, which on PostgreSQL makes a create
+  // one statement; a conflict undoes it all, and the request runs again, asking, to answer what conflicted.
+  let optimistic = true;
+  const once = <T>(work: () => Promise<T>) => (op.method === "GET" ? work() : store.transaction(work, { optimistic }));
   for (let tries = 1; ; tries++) {
     const handled: Call = { account: found.account, body: read.json, parameters: call.parameters };
     try {
       const answer = await once(async () => {
         await store.accounts.touch(handled.account);
-        if (key === undefined || !read.raw) {
-          const answer = await handler.handle(handled, sandbox);
-          await journal(answer);
-          return answer;
-        }
-        // The key's first use and the journal entry are written together.
-        const { answer, journaled } = await idempotent(sandbox, op, handler, handled, key, read.raw, entryOf);
-        if (!journaled) await journal(answer);
+        const answer =
+          key !== undefined && read.raw
+            ? await idempotent(sandbox, op, handler, handled, key, read.raw)
+            : await handler.handle(handled, sandbox);
+        await journal(answer);
         return answer;
       });
       return { answer, dropped };
     } catch (error) {
       // The key's first use answered already: its answer, and none of this one's work.
       if (error instanceof KeyTaken) return refused(error.answer);
+      if (error instanceof ConflictError && optimistic) {
+        optimistic = false;
+        continue;
+      }
       // The account was deleted (or emptied) under the request: once more on what is there now, a new account's in an
       // open sandbox, or refused.
       if (!(error instanceof RecordGoneError) || tries > 1) throw error;
@@ -226,7 +224,7 @@ class KeyTaken extends Error {
 
 /**
  * Runs a create under its Idempotency-Key, inside the request's transaction: the work first, then
- * the key kept with its answer, and with the key the request's journal entry when `entryOf` gives one (`journaled`). A key used already (by an earlier request, or one at the same
+ * the key kept with its answer. A key used already (by an earlier request, or one at the same
  * moment, whose transaction this one waits for) throws KeyTaken, so that this one's work is
  * undone: the first answer for the same body, 409 for another.
  */
@@ -237,14 +235,12 @@ async function idempotent(
   call: Call,
   key: string,
   raw: Buffer,
-  entryOf: (answer: Answer) => JournalEntry | undefined,
-): Promise<{ answer: Answer; journaled: boolean }> {
+): Promise<Answer> {
   const { store, clock } = sandbox;
   const { account } = call;
   const answer = await handler.handle(call, sandbox);
   // Both creates answer with a body.
   const stored = { status: answer.status, body: JSON.stringify(answer.body) };
-  const entry = entryOf(answer);
   const kept = await store.idempotencyKeys.keep(
     account.id,
     op.operationId,
@@ -253,12 +249,8 @@ async function idempotent(
     stored,
     accountNow(clock, account),
     account.clockOffsetMs,
-    entry && entryValues(account.id, entry),
   );
-  if (kept.fresh) {
-    if (kept.entrySeq !== undefined) await store.journal.written(account.id, kept.entrySeq);
-    return { answer, journaled: kept.entrySeq !== undefined };
-  }
+  if (kept.fresh) return answer;
   if (!kept.sameBody)
     throw new KeyTaken(
       refusal(problem(409, "idempotency_key_reused", "This Idempotency-Key was first used with a different request body.")),

@@ -16,11 +16,20 @@ const announcing = new Map<string, PayinEventType>(
  * `atMs` on the account's clock. Call inside the changes' transaction.
  */
 export function announce(store: Store, accountId: number, changes: readonly Change[], atMs: number) {
-  const events = changes.map((change) => {
-    const about = "transaction" in change ? "transaction" : "session";
-    const type = announcing.get(`${about} ${change.status}`);
-    if (type === undefined) throw new Error(`No event of the contract announces a ${about} that became ${change.status}`);
-    return { type, ...("transaction" in change ? { transactionId: change.transaction } : {}) };
-  });
-  return store.outbox.add(accountId, changes[0]!.session, events, atMs);
+  return announceAll(store, accountId, [{ changes, atMs }]);
+}
+
+/** `announce` of the changes of several sessions of one account at once (what came due together). */
+export function announceAll(store: Store, accountId: number, each: ReadonlyArray<{ changes: readonly Change[]; atMs: number }>) {
+  return store.outbox.addAll(
+    accountId,
+    each.map(({ changes, atMs }) => ({ sessionId: changes[0]!.session, events: changes.map(eventOf), atMs })),
+  );
+}
+
+function eventOf(change: Change) {
+  const about = "transaction" in change ? "transaction" : "session";
+  const type = announcing.get(`${about} ${change.status}`);
+  if (type === undefined) throw new Error(`No event of the contract announces a ${about} that became ${change.status}`);
+  return { type, ...("transaction" in change ? { transactionId: change.transaction } : {}) };
 }

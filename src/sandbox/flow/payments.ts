@@ -4,7 +4,7 @@
 // session with no completed payment expires at `expires_at`. Each state change and the event
 // that announces it are written in one transaction: the outbox.
 import type { components } from "../../../generated/openapi.ts";
-import { announce } from "./announce.ts";
+import { announce, announceAll } from "./announce.ts";
 import { accountNow, realTime } from "./clock.ts";
 import { isoTime } from "../../lib/time.ts";
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS } from "./defaults.ts";
@@ -83,15 +83,38 @@ export class Payments {
    * `accountId` is null.
    */
   async expireDue(accountId: number | null, now: number) {
-    for (const { accountId: owner, session } of await this.#store.sessions.expireDue(accountId, now))
-      await announce(this.#store, owner, [{ session: session.id, status: "expired" }], Date.parse(session.expires_at));
+    const expired = await this.#store.sessions.expireDue(accountId, now);
+    // Each account's at once: their events in one statement.
+    for (const [owner, sessions] of byAccount(expired)) {
+      const each = sessions.map(({ session }) => ({
+        changes: [{ session: session.id, status: "expired" }],
+        atMs: Date.parse(session.expires_at),
+      }));
+      await announceAll(this.#store, owner, each);
+    }
   }
 
   /** Completed transactions settle once their delay has passed, and say so at that time: of one account, or all. */
   async settleDue(accountId: number | null, now: number) {
-    for (const settled of await this.#store.transactions.settleDue(accountId, now)) {
-      const change = { session: settled.sessionId, transaction: settled.id, status: "settled" };
-      await announce(this.#store, settled.accountId, [change], settled.settledAtMs);
+    const settled = await this.#store.transactions.settleDue(accountId, now);
+    // Each account's at once: their events in one statement.
+    for (const [owner, transactions] of byAccount(settled)) {
+      const each = transactions.map((t) => ({
+        changes: [{ session: t.sessionId, transaction: t.id, status: "settled" }],
+        atMs: t.settledAtMs,
+      }));
+      await announceAll(this.#store, owner, each);
     }
   }
+}
+
+/** Rows by their account, in the order met. */
+function byAccount<Row extends { accountId: number }>(rows: readonly Row[]): Map<number, Row[]> {
+  const grouped = new Map<number, Row[]>();
+  for (const row of rows) {
+    const ofAccount = grouped.get(row.accountId);
+    if (ofAccount) ofAccount.push(row);
+    else grouped.set(row.accountId, [row]);
+  }
+  return grouped;
 }

@@ -28,6 +28,9 @@ const INSERT =
   "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 const BY_CONTACT =
   "SELECT id FROM counterparties WHERE account_id = ? AND lower(email) = lower(?) AND phone_number = ? AND payment_rail = 'PAYIN'";
+// Optimistic (Database.optimistic): the unique index fails the transaction instead.
+const INSERT_OR_FAIL =
+  "INSERT INTO counterparties (account_id, id, payment_rail, email, phone_number, details, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)";
 // Ids start with the time they were made: the key's order is newest last.
 const RECENT = `${CONTACT} ORDER BY id DESC LIMIT ?`;
 const OF = (count: number) => `${CONTACT} AND id IN (${Array(count).fill("?").join(", ")})`;
@@ -56,8 +59,12 @@ export class Counterparties {
    */
   async create(accountId: number, counterparty: Counterparty, createdAtMs: number): Promise<CreateResult> {
     const { id, payment_rail, email, phone_number, created_at: _, ...details } = counterparty;
-    if ((await this.#db.run(INSERT, accountId, id, payment_rail, email, phone_number, JSON.stringify(details), createdAtMs)) === 1)
+    const values = [accountId, id, payment_rail, email, phone_number, JSON.stringify(details), createdAtMs];
+    if (this.#db.optimistic) {
+      await this.#db.write(INSERT_OR_FAIL, ...values);
       return { created: counterparty };
+    }
+    if ((await this.#db.run(INSERT, ...values)) === 1) return { created: counterparty };
     const existing = await this.#db.get<{ id: string }>(BY_CONTACT, accountId, email, phone_number);
     return { existingId: existing!.id };
   }

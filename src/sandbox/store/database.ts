@@ -15,6 +15,13 @@ export interface Database {
   readonly statements: EngineStatements;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...parameters: Parameter[]): Promise<number>;
+  /**
+   * A write whose outcome no one reads (an INSERT or UPDATE with no RETURNING). Inside a transaction it may wait, and go
+   * with the writes after it as one statement (PostgreSQL: each a round trip less), before the transaction's next
+   * statement or its commit; it fails the transaction if it fails. So it must not be read back before it is written:
+   * a write that later statements of its transaction read is `run`. Outside a transaction, written now.
+   */
+  write(sql: string, ...parameters: Parameter[]): Promise<void>;
   /** The statement's first row. */
   get<Row>(sql: string, ...parameters: Parameter[]): Promise<Row | undefined>;
   all<Row>(sql: string, ...parameters: Parameter[]): Promise<Row[]>;
@@ -24,7 +31,13 @@ export interface Database {
    * be run again when the database had to abort it for another's sake (a deadlock), so it does
    * nothing but reads and writes of the database before it returns.
    */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
+  transaction<T>(work: () => Promise<T>, options?: { optimistic?: boolean }): Promise<T>;
+  /**
+   * Whether the transaction under way was begun optimistic, on an engine where that saves statements: then a module
+   * writes what may conflict with a row already there as a `write` that fails the transaction with a ConflictError
+   * (a unique key's), rather than asking first; the caller runs the work again, not optimistic, to say what conflicted.
+   */
+  readonly optimistic: boolean;
   /**
    * Runs `work` on the account's behalf: each of its connections is taken within the account's
    * share of them (PostgreSQL's pool), so that one account's burst waits on itself.
@@ -38,6 +51,8 @@ export interface Database {
    * transaction holds already is not asked for again.
    */
   lock(account: number, session?: string): Promise<void>;
+  /** The locks of many sessions' events at once (`lock` of each), in one statement where the engine can. */
+  lockSessions(sessions: ReadonlyArray<{ accountId: number; sessionId: string }>): Promise<void>;
   /** Calls `hook` once the transaction under way commits (now, outside one); a hook given twice is called once. */
   afterCommit(hook: () => void): void;
   /** Calls `hook` if the transaction under way rolls back (never, outside one): what it took for done is undone. */
@@ -83,6 +98,11 @@ export class LockWaitError extends DatabaseUnavailableError {
   override name = "LockWaitError";
 }
 
+/** A write met a row already there under a unique key, in an optimistic transaction: the work is to be run again, asking first. */
+export class ConflictError extends Error {
+  override name = "ConflictError";
+}
+
 /**
  * A write named a row that is not there (a foreign key): an account deleted (its retention, a
  * revocation) or emptied (a reset) while a request of it was under way. The request may be made
@@ -103,6 +123,8 @@ export interface TransactionContext<Handle> {
   hooks: Set<() => void>;
   undo: Set<() => void>;
   locks: Set<string>;
+  /** Writes waiting to go with the transaction's next statement (Database.write). */
+  pending: Array<{ sql: string; parameters: Parameter[] }>;
 }
 
 /** Tracks, per async context, the transaction it is inside. */
@@ -118,7 +140,7 @@ export class TransactionScope<Handle> {
    * when it fails, calls the hooks it left for a rollback, and rejects.
    */
   async within<T>(handle: Handle, work: () => Promise<T>): Promise<{ result: T; hooks: Set<() => void> }> {
-    const context: TransactionContext<Handle> = { handle, hooks: new Set(), undo: new Set(), locks: new Set() };
+    const context: TransactionContext<Handle> = { handle, hooks: new Set(), undo: new Set(), locks: new Set(), pending: [] };
     try {
       const result = await this.#current.run(context, work);
       return { result, hooks: context.hooks };

@@ -1,6 +1,6 @@
 // Idempotency-Key (decision D16): the same key and body replay the first answer; the same key
 // with another body is refused. Keys are kept 24 hours of the account's clock.
-import type { Database, Parameter } from "./database.ts";
+import type { Database } from "./database.ts";
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../../lib/contract-facts.ts";
 
@@ -9,13 +9,18 @@ export interface StoredAnswer {
   body: string;
 }
 
-/** A key's first use, and whether the request's journal entry was written with it (its number then); or what it was first used for. */
-export type Claim = { fresh: true; entrySeq?: number } | { fresh: false; sameBody: boolean; answer: StoredAnswer };
+export type Claim = { fresh: true } | { fresh: false; sameBody: boolean; answer: StoredAnswer };
 
 export const requestHash = (body: Buffer) => createHash("sha256").update(body).digest("base64");
 
-/** What a key's values are written to, in their order. */
-export const KEY_COLUMNS = "account_id, operation, key, request_hash, status, response, created_at_ms, due_ms";
+// DO NOTHING: a key already taken is no error, which would end a PostgreSQL transaction.
+const KEEP =
+  "INSERT INTO idempotency_keys (account_id, operation, key, request_hash, status, response, created_at_ms, due_ms) " +
+  "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+// Optimistic (Database.optimistic): a key taken fails the transaction instead.
+const KEEP_OR_FAIL =
+  "INSERT INTO idempotency_keys (account_id, operation, key, request_hash, status, response, created_at_ms, due_ms) " +
+  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 const EXISTING =
   "SELECT request_hash, status, response, created_at_ms FROM idempotency_keys WHERE account_id = ? AND operation = ? AND key = ?";
 // Only while it is still past its lifetime: of two requests that renew it at once, one does.
@@ -35,8 +40,7 @@ export class IdempotencyKeys {
    * Keeps the key with the answer of its request, made in this transaction: fresh then; or says
    * what it was first used for, when a request used it first (an earlier one, or one at the same
    * moment, whose transaction this one waits for). `nowMs` is the account's time, `offsetMs` how
-   * far its clock is ahead of real time. A key past its lifetime is a new first use. `entry`: the request's journal
-   * entry (its values, journal.ts), written with a first use, so that the two cost one statement where the engine can.
+   * far its clock is ahead of real time. A key past its lifetime is a new first use.
    */
   async keep(
     accountId: number,
@@ -46,15 +50,17 @@ export class IdempotencyKeys {
     answer: StoredAnswer,
     nowMs: number,
     offsetMs: number,
-    entry?: Parameter[],
   ): Promise<Claim> {
     const dueMs = nowMs + IDEMPOTENCY_KEY_LIFETIME_MS - offsetMs;
     const expired = nowMs - IDEMPOTENCY_KEY_LIFETIME_MS;
+    if (this.#db.optimistic) {
+      await this.#db.write(KEEP_OR_FAIL, accountId, operation, key, hash, answer.status, answer.body, nowMs, dueMs);
+      return { fresh: true };
+    }
     // Again when another request changed the key between two statements: swept it, or renewed it first.
     for (;;) {
-      const values = [accountId, operation, key, hash, answer.status, answer.body, nowMs, dueMs];
-      const { kept, entrySeq } = await this.#db.statements.keepKey(this.#db, values, entry);
-      if (kept) return entrySeq === undefined ? { fresh: true } : { fresh: true, entrySeq };
+      const kept = await this.#db.run(KEEP, accountId, operation, key, hash, answer.status, answer.body, nowMs, dueMs);
+      if (kept === 1) return { fresh: true };
       const row = await this.#db.get<{ request_hash: string; status: number; response: string; created_at_ms: number }>(
         EXISTING,
         accountId,

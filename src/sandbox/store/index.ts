@@ -143,8 +143,8 @@ export class Store {
    * put events in the outbox, or made some due, has committed, the outbox's listeners hear of it.
    * `work` may run again when PostgreSQL aborted it for another transaction's sake.
    */
-  transaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.#db.transaction(work);
+  transaction<T>(work: () => Promise<T>, options?: { optimistic?: boolean }): Promise<T> {
+    return this.#db.transaction(work, options);
   }
 
   /**

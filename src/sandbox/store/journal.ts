@@ -1,9 +1,10 @@
 // The request journal (GET /_sandbox/v1/requests): each account's last requests to the
 // contract's operations, in the database, so that the journal is the sandbox's whichever
 // process took a request. Bounded so that it never grows with the traffic: an account keeps its
-// last 100 requests, and about every 32nd write forgets what is older than those.
+// last 100 requests, and every 32nd entry a process writes forgets what is older than those. An
+// entry is a write (Database.write): in its request's transaction, it goes with the request's own.
 import { isoTime } from "../../lib/time.ts";
-import type { Database, Parameter } from "./database.ts";
+import type { Database } from "./database.ts";
 
 export const JOURNAL_PER_ACCOUNT = 100;
 
@@ -35,10 +36,8 @@ interface Row {
 }
 
 const COLUMNS = "method, path, operation_id, status, answered, idempotency_key, fault_id, fault_effect, received_at_ms, duration_ms";
-/** What an entry's values (entryValues) are written to. */
-export const ENTRY_COLUMNS = `account_id, ${COLUMNS}`;
-const INSERT = `INSERT INTO requests (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`;
-/** How often, in the sandbox's requests, a write also forgets its account's older ones: a delete costs more than the rows it keeps. */
+const INSERT = `INSERT INTO requests (account_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** How often, in a process's entries, a write also forgets its account's older ones: a delete costs more than the rows it keeps. */
 const FORGET_EVERY = 32;
 // The index on (account_id, seq) finds the account's 101st newest request, and what is older.
 const FORGET = `DELETE FROM requests WHERE account_id = ? AND seq <= (
@@ -46,36 +45,31 @@ const FORGET = `DELETE FROM requests WHERE account_id = ? AND seq <= (
 const LIST = `SELECT ${COLUMNS} FROM requests WHERE account_id = ? ORDER BY seq DESC LIMIT ${JOURNAL_PER_ACCOUNT}`;
 const CLEAR = "DELETE FROM requests WHERE account_id = ?";
 
-/** An entry's values, in the order of ENTRY_COLUMNS. */
-export const entryValues = (accountId: number, e: JournalEntry): Parameter[] => [
-  accountId,
-  e.method,
-  e.path,
-  e.operationId,
-  e.status,
-  e.answered ? 1 : 0,
-  e.idempotencyKey ?? null,
-  e.fault?.id ?? null,
-  e.fault?.effect ?? null,
-  e.receivedAtMs,
-  e.durationMs,
-];
-
 export class Journal {
   readonly #db: Database;
+  #written = 0;
 
   constructor(db: Database) {
     this.#db = db;
   }
 
   async record(accountId: number, e: JournalEntry) {
-    const { seq } = (await this.#db.get<{ seq: number }>(INSERT, ...entryValues(accountId, e)))!;
-    await this.written(accountId, seq);
-  }
-
-  /** An entry of the account was written, here or with its request's Idempotency-Key: now and then the older ones go. */
-  async written(accountId: number, seq: number) {
-    if (seq % FORGET_EVERY === 0) await this.#db.run(FORGET, accountId, accountId);
+    // Its older ones before it: the two writes may go as one statement, where neither sees the other's rows.
+    if (++this.#written % FORGET_EVERY === 0) await this.#db.write(FORGET, accountId, accountId);
+    await this.#db.write(
+      INSERT,
+      accountId,
+      e.method,
+      e.path,
+      e.operationId,
+      e.status,
+      e.answered ? 1 : 0,
+      e.idempotencyKey ?? null,
+      e.fault?.id ?? null,
+      e.fault?.effect ?? null,
+      e.receivedAtMs,
+      e.durationMs,
+    );
   }
 
   /** The account's requests, newest first, as the control API shows them. */

@@ -154,13 +154,14 @@ const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WH
 const HOOKED_NOW = `(${LIVE_LISTENER}
   OR (EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) AND NOT ${ANY_LISTENER}))`;
 const hookedParameters = (accountId: number, nowMs: number) => [accountId, nowMs, accountId, accountId];
-// Parameters: account, session, at, at, account, then each row's (id, type, transaction, its place), then HOOKED_NOW's.
+// One account's events, of one session or several, in their order. Parameters: account, account, then each row's (id,
+// type, session, transaction, made at, its place), then HOOKED_NOW's.
 const INSERT = (rows: number) => `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
-  SELECT CAST(? AS BIGINT), v.column1, v.column2, ?, v.column3, CAST(? AS BIGINT), CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
-    CASE WHEN hooked THEN CAST(? AS BIGINT) - ${clockOffsetOf("?")} END
-  FROM (VALUES ${Array(rows).fill("(?, ?, ?, CAST(? AS INTEGER))").join(", ")}) AS v, (SELECT ${HOOKED_NOW} AS hooked) AS account
-  ORDER BY v.column4
-  RETURNING due_ms`;
+  SELECT CAST(? AS BIGINT), v.column1, v.column2, v.column3, v.column4, v.column5, CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
+    CASE WHEN hooked THEN v.column5 - ${clockOffsetOf("?")} END
+  FROM (VALUES ${Array(rows).fill("(?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS INTEGER))").join(", ")}) AS v,
+    (SELECT ${HOOKED_NOW} AS hooked) AS account
+  ORDER BY v.column6`;
 const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
 const WAITING_TO_PENDING = `UPDATE events SET state = 'pending', due_ms = ${DUE_FROM_ITS_TIME} WHERE account_id = ? AND state = 'waiting'`;
 const CLAIMED_FOR_ACCOUNT = "SELECT seq FROM events WHERE account_id = ? AND state = 'pending' AND due_ms <= ? AND claim_until_ms > ?";
@@ -254,16 +255,26 @@ export class Outbox {
    * Puts a session's events in the outbox, in their order, made at `atMs` on the account's clock
    * (their timestamp). Call inside the state change's transaction.
    */
-  async add(accountId: number, sessionId: string, events: readonly NewEvent[], atMs: number) {
+  add(accountId: number, sessionId: string, events: readonly NewEvent[], atMs: number) {
+    return this.addAll(accountId, [{ sessionId, events, atMs }]);
+  }
+
+  /** `add` for several sessions of one account at once (what came due together), in one statement. */
+  async addAll(accountId: number, batches: ReadonlyArray<{ sessionId: string; events: readonly NewEvent[]; atMs: number }>) {
+    if (batches.length === 0) return;
     // Whether they wait depends on the account's webhook and listener: their writers wait for this.
-    await this.#db.lock(accountId, sessionId);
-    const rows = events.flatMap(({ type, transactionId }, place) => [newId("msg"), type, transactionId ?? null, place]);
-    const added = await this.#db.all<{ due_ms: number | null }>(
-      INSERT(events.length),
-      ...[accountId, sessionId, atMs, atMs, accountId, ...rows, ...hookedParameters(accountId, this.#clock.now())],
+    await this.#db.lockSessions(batches.map(({ sessionId }) => ({ accountId, sessionId })));
+    const rows = batches.flatMap(({ sessionId, events, atMs }) =>
+      events.map(({ type, transactionId }) => [newId("msg"), type, sessionId, transactionId ?? null, atMs]),
     );
-    // Events that wait (for a URL) give delivery nothing to do yet.
-    if (added.some((row) => row.due_ms !== null)) this.#db.afterCommit(() => this.#announce({ accountId, sessionId }));
+    await this.#db.write(
+      INSERT(rows.length),
+      ...[accountId, accountId, ...rows.flatMap((row, place) => [...row, place]), ...hookedParameters(accountId, this.#clock.now())],
+    );
+    // Unless they wait (for a URL), which a write does not say: then delivery finds nothing to do yet.
+    this.#db.afterCommit(() => {
+      for (const { sessionId } of batches) this.#announce({ accountId, sessionId });
+    });
   }
 
   /** The account has a webhook URL (or a listener) now: the events that waited for one are pending, each due from its time. */

@@ -1,8 +1,6 @@
 // PostgreSQL's own statements (statements.ts): several processes claim at once, so a claim skips
 // the rows another is claiming (SKIP LOCKED) and a sweep locks the row it deletes; and what takes
 // SQLite a few statements is one here, each a round trip saved.
-import { KEY_COLUMNS } from "./idempotency.ts";
-import { ENTRY_COLUMNS } from "./journal.ts";
 import { postgresMigrations } from "./migrations.ts";
 import { AFTER_ATTEMPT, ATTEMPT_COLUMNS, attemptValues, DUE, JOINED, NEEDED, NEXT_OF_SESSION, TURN, type LoadedRow } from "./outbox-sql.ts";
 import type { EngineStatements } from "./statements.ts";
@@ -37,16 +35,6 @@ const FINISH = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? A
     RETURNING ${NEEDED("n")})
   SELECT (SELECT COUNT(*) FROM done) AS finished, following.* FROM (SELECT 1) AS one LEFT JOIN following ON true`;
 
-// DO NOTHING: a key already taken is no error, which would end the transaction. Parameters: the key's 8 values.
-const KEEP_KEY = `INSERT INTO idempotency_keys (${KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-// The key, and the request's journal entry with it when it is kept, in one statement. Parameters: the key's 8 values,
-// the entry's 11.
-const KEEP_KEY_AND_ENTRY = `WITH kept AS (${KEEP_KEY} RETURNING 1),
-  entry AS (INSERT INTO requests (${ENTRY_COLUMNS})
-    SELECT CAST(? AS BIGINT), ?, ?, ?, CAST(? AS INTEGER), CAST(? AS INTEGER), ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM kept
-    RETURNING seq)
-  SELECT (SELECT COUNT(*) FROM kept) AS kept, (SELECT seq FROM entry) AS "entrySeq"`;
-
 /** PostgreSQL's planner finds the rows with work due by the `_due_by_account` indexes itself. */
 const shiftDue = (table: string) => `UPDATE ${table} SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL`;
 const array = (values: readonly number[]) => `{${values.join(",")}}`;
@@ -61,12 +49,6 @@ export const postgresStatements: EngineStatements = {
     "UPDATE idempotency_keys SET due_ms = due_ms - ? WHERE account_id = ?",
   ],
   forgetDueKeys: "DELETE FROM idempotency_keys WHERE account_id = ? AND due_ms <= ?",
-
-  async keepKey(db, key, entry) {
-    if (!entry) return { kept: (await db.run(KEEP_KEY, ...key)) === 1 };
-    const row = (await db.get<{ kept: number; entrySeq: number | null }>(KEEP_KEY_AND_ENTRY, ...key, ...entry))!;
-    return Number(row.kept) === 0 ? { kept: false } : { kept: true, entrySeq: Number(row.entrySeq) };
-  },
 
   claimDue(db, { claim, untilMs, dueByMs }, allowed, nowMs) {
     const [ids, allowances] = [array(allowed.map((a) => a.id)), array(allowed.map((a) => a.allowance))];

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from "../../lib/clock.ts";
 import { AccountShares } from "./account-shares.ts";
 import {
   callHooks,
+  ConflictError,
   DatabaseUnavailableError,
   LockWaitError,
   RecordGoneError,
@@ -23,6 +24,8 @@ import { postgresStatements } from "./postgres-statements.ts";
 
 /** A write that names a row not there. */
 const FOREIGN_KEY_VIOLATION = "23503";
+/** A row refused by a unique index or key. */
+const UNIQUE_VIOLATION = "23505";
 /** A lock waited for longer than lock_timeout. */
 const LOCK_NOT_AVAILABLE = "55P03";
 /**
@@ -34,6 +37,11 @@ const LOCK_NOT_AVAILABLE = "55P03";
 const LOCK_TIMEOUT_MS = 2000;
 /** Connections one account's requests may hold at once, of a process's pool (10 by default). */
 const ACCOUNT_SHARE = 2;
+/**
+ * Writes that wait (Database.write) go at the latest when this many wait: few enough that their statement stays within
+ * PostgreSQL's parameters, and the texts of such statements, each prepared once per connection, stay few.
+ */
+const WRITES_AT_ONCE = 16;
 /** A transaction aborted for another's sake: serialization failure, deadlock. Run again. */
 const RETRIED = new Set(["40001", "40P01"]);
 const ATTEMPTS = 30;
@@ -68,7 +76,20 @@ function translated(error: unknown): unknown {
   if (code === LOCK_NOT_AVAILABLE) return new LockWaitError((error as Error).message, { cause: error });
   if (unavailable(error)) return new DatabaseUnavailableError((error as Error).message, { cause: error });
   if (code === FOREIGN_KEY_VIOLATION) return new RecordGoneError((error as Error).message, { cause: error });
+  if (code === UNIQUE_VIOLATION) return new ConflictError((error as Error).message, { cause: error });
   return error;
+}
+
+/** The table a write writes to. */
+const tableOf = (sql: string) => /^\s*(?:INSERT INTO|UPDATE|DELETE FROM)\s+(\w+)/.exec(sql)?.[1];
+
+/** Writes that waited, as one statement: each but the last a data-modifying WITH query of the last, all on one snapshot. */
+function together(pending: ReadonlyArray<{ sql: string; parameters: Parameter[] }>): [string, Parameter[]] {
+  const last = pending.at(-1)!;
+  const before = pending.slice(0, -1);
+  if (before.length === 0) return [last.sql, last.parameters];
+  const sql = `WITH ${before.map((w, i) => `w${i} AS (${w.sql})`).join(", ")} ${last.sql}`;
+  return [sql, [...before.flatMap((w) => w.parameters), ...last.parameters]];
 }
 
 // BIGINT columns hold milliseconds and counts, all within a double's exact integers.
@@ -105,11 +126,21 @@ async function migrate(url: string, timeoutMs: number) {
   }
 }
 
+/**
+ * A transaction's connection, and whether its BEGIN has been sent: only with its first statement, so that a
+ * transaction whose work is all writes that wait (Database.write) is their one statement, which commits alone.
+ */
+interface Handle {
+  client: pg.PoolClient;
+  begun: boolean;
+  optimistic: boolean;
+}
+
 export class PostgresDatabase implements Database {
   readonly dialect = "postgres";
   readonly statements = postgresStatements;
   readonly #pool: pg.Pool;
-  readonly #transactions = new TransactionScope<pg.PoolClient>();
+  readonly #transactions = new TransactionScope<Handle>();
   /** Each statement's text for PostgreSQL (`$1` for `?`) and the name it is prepared under on each connection. */
   readonly #statements = new Map<string, { name: string; text: string }>();
 
@@ -176,14 +207,28 @@ export class PostgresDatabase implements Database {
   }
 
   async #query<Row extends pg.QueryResultRow>(sql: string, parameters: Parameter[]): Promise<pg.QueryResult<Row>> {
-    const inTransaction = this.#transactions.current?.handle;
-    const giveBack = inTransaction ? undefined : await this.#share();
+    const handle = this.#transactions.current?.handle;
+    if (handle && !handle.begun) {
+      handle.begun = true;
+      await handle.client.query("BEGIN");
+    }
+    if (handle) {
+      await this.#writePending();
+      return this.#send(handle.client, sql, parameters);
+    }
+    const giveBack = await this.#share();
     try {
-      return await (inTransaction ?? this.#pool).query<Row>({ ...this.#statement(sql), values: parameters });
-    } catch (error) {
-      throw translated(error);
+      return await this.#send(this.#pool, sql, parameters);
     } finally {
       giveBack?.();
+    }
+  }
+
+  async #send<Row extends pg.QueryResultRow>(on: pg.Pool | pg.PoolClient, sql: string, parameters: Parameter[]) {
+    try {
+      return await on.query<Row>({ ...this.#statement(sql), values: parameters });
+    } catch (error) {
+      throw translated(error);
     }
   }
 
@@ -201,6 +246,29 @@ export class PostgresDatabase implements Database {
     return this.#onBehalfOf.run(undefined, work);
   }
 
+  async write(sql: string, ...parameters: Parameter[]) {
+    const pending = this.#transactions.current?.pending;
+    if (!pending) return void (await this.run(sql, ...parameters));
+    // Written in the order asked: the WITH queries of one statement run in no order PostgreSQL promises, so two writes
+    // to one table (one session's events: their numbers are their order) never go in one statement.
+    if (pending.some((w) => tableOf(w.sql) === tableOf(sql))) await this.#writePending();
+    pending.push({ sql, parameters });
+    if (pending.length >= WRITES_AT_ONCE) await this.#writePending();
+  }
+
+  /**
+   * The transaction's writes that wait, as one statement: each but the last a data-modifying WITH query of the last,
+   * which all run to the end on one snapshot (none reads another's rows: see Database.write).
+   */
+  async #writePending() {
+    const pending = this.#transactions.current!.pending.splice(0);
+    if (pending.length > 0) await this.#query(...together(pending));
+  }
+
+  get optimistic() {
+    return this.#transactions.current?.handle.optimistic ?? false;
+  }
+
   async run(sql: string, ...parameters: Parameter[]) {
     return (await this.#query(sql, parameters)).rowCount ?? 0;
   }
@@ -213,7 +281,7 @@ export class PostgresDatabase implements Database {
     return (await this.#query<Row & pg.QueryResultRow>(sql, parameters)).rows;
   }
 
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
+  async transaction<T>(work: () => Promise<T>, { optimistic = false } = {}): Promise<T> {
     if (this.#transactions.current) return work();
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient;
@@ -224,10 +292,19 @@ export class PostgresDatabase implements Database {
         giveBack?.();
         throw new DatabaseUnavailableError((error as Error).message, { cause: error });
       }
+      const handle: Handle = { client, begun: false, optimistic };
       try {
-        await client.query("BEGIN");
-        const outcome = await this.#transactions.within(client, work);
-        await client.query("COMMIT");
+        const outcome = await this.#transactions.within(handle, async () => {
+          const result = await work();
+          if (handle.begun) await this.#writePending();
+          else {
+            // Nothing but writes: one statement, a transaction of its own.
+            const pending = this.#transactions.current!.pending.splice(0);
+            if (pending.length > 0) await this.#send(client, ...together(pending));
+          }
+          return result;
+        });
+        if (handle.begun) await client.query("COMMIT");
         client.release();
         giveBack?.();
         callHooks(outcome.hooks);
@@ -237,7 +314,7 @@ export class PostgresDatabase implements Database {
         // waited for too long leaves the connection as good as any: rolled back, it goes back to the pool.)
         const gone = (error instanceof DatabaseUnavailableError && !(error instanceof LockWaitError)) || unavailable(error);
         let broken = gone;
-        if (!gone) await client.query("ROLLBACK").catch(() => (broken = true));
+        if (!gone && handle.begun) await client.query("ROLLBACK").catch(() => (broken = true));
         client.release(broken);
         giveBack?.();
         const code = (error as { code?: string }).code ?? ((error as Error).cause as { code?: string } | undefined)?.code;
@@ -265,6 +342,26 @@ export class PostgresDatabase implements Database {
         account,
         session,
       ]);
+  }
+
+  async lockSessions(sessions: ReadonlyArray<{ accountId: number; sessionId: string }>) {
+    const held = this.#transactions.current?.locks;
+    const keys = new Map(sessions.map((s) => [`${s.accountId}/${s.sessionId}`, s]));
+    for (const key of keys.keys()) if (held?.has(key)) keys.delete(key);
+    if (keys.size === 0) return;
+    // In one order, whoever takes them: two transactions that lock some of the same sessions wait, never deadlock.
+    if (keys.size === 1) {
+      const [{ accountId, sessionId }] = [...keys.values()] as [{ accountId: number; sessionId: string }];
+      return this.lock(accountId, sessionId);
+    }
+    const wanted = [...keys].sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [key] of wanted) held?.add(key);
+    const array = (values: Array<string | number>) => `{${values.map((v) => JSON.stringify(String(v))).join(",")}}`;
+    await this.#query(
+      "SELECT pg_advisory_xact_lock_shared(k.a), pg_advisory_xact_lock(CAST(k.a AS INTEGER), hashtext(k.s)) " +
+        "FROM unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[])) WITH ORDINALITY AS k(a, s, n) ORDER BY k.n",
+      [array(wanted.map(([, s]) => s.accountId)), array(wanted.map(([, s]) => s.sessionId))],
+    );
   }
 
   afterCommit(hook: () => void) {

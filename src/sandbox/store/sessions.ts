@@ -85,9 +85,9 @@ export class Sessions {
     return row && stored(row);
   }
 
-  /** An open session becomes `completed`; false when it was not open. */
-  async complete(accountId: number, id: string): Promise<boolean> {
-    return (await this.#db.run(COMPLETE, accountId, id)) === 1;
+  /** An open session becomes `completed` (one its transaction holds the lock of, and read as open). */
+  async complete(accountId: number, id: string) {
+    await this.#db.write(COMPLETE, accountId, id);
   }
 
   /** Open sessions whose expiry has come by real time `nowMs` become `expired`, of one account or all; returns them. */

@@ -2,8 +2,6 @@
 // PostgreSQL does in one statement is done in a few inside one transaction. SQLite is told which
 // index to use where its planner would take the primary key, which also finds rows with nothing due.
 import type { Database } from "./database.ts";
-import { KEY_COLUMNS } from "./idempotency.ts";
-import { ENTRY_COLUMNS } from "./journal.ts";
 import { sqliteMigrations } from "./migrations.ts";
 import { AFTER_ATTEMPT, attemptValues, DUE, INSERT_ATTEMPT, LOAD, NEXT_OF_SESSION, TURN, type LoadedRow } from "./outbox-sql.ts";
 import type { EngineStatements } from "./statements.ts";
@@ -18,9 +16,6 @@ const CLAIM_DUE = `UPDATE events SET claim = ?, claim_until_ms = ?
 const CLAIM_NEXT = `UPDATE events SET claim = ?, claim_until_ms = ?
   WHERE seq = ${NEXT_OF_SESSION} AND ${TURN("events")} RETURNING seq`;
 const FINISH = `${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?`;
-// DO NOTHING: a key already taken is no error.
-const KEEP_KEY = `INSERT INTO idempotency_keys (${KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-const JOURNAL_ENTRY = `INSERT INTO requests (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`;
 
 /** The events of these numbers, as claimed: what their attempts need. */
 async function loaded(db: Database, seqs: readonly number[]): Promise<LoadedRow[]> {
@@ -68,12 +63,6 @@ export const sqliteStatements: EngineStatements = {
   },
 
   claimNext,
-
-  async keepKey(db, key, entry) {
-    if ((await db.run(KEEP_KEY, ...key)) === 0) return { kept: false };
-    if (!entry) return { kept: true };
-    return { kept: true, entrySeq: (await db.get<{ seq: number }>(JOURNAL_ENTRY, ...entry))!.seq };
-  },
 
   finish(db, outcome, attempt, next, nowMs) {
     return db.transaction(async () => {

@@ -73,6 +73,13 @@ export class SqliteDatabase implements Database {
     return this.#use(() => written(() => Number(this.#statement(sql).run(...parameters).changes)));
   }
 
+  /** One writer, in process: nothing is saved by being optimistic, or by waiting. */
+  readonly optimistic = false;
+
+  async write(sql: string, ...parameters: Parameter[]) {
+    await this.run(sql, ...parameters);
+  }
+
   get<Row>(sql: string, ...parameters: Parameter[]) {
     return this.#use(() => written(() => this.#statement(sql).get(...parameters) as Row | undefined));
   }
@@ -112,6 +119,8 @@ export class SqliteDatabase implements Database {
 
   /** One connection, one transaction at a time: nothing to lock. */
   async lock() {}
+
+  async lockSessions() {}
 
   afterCommit(hook: () => void) {
     this.#transactions.afterCommit(hook);

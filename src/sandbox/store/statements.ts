@@ -3,7 +3,7 @@
 // lock only PostgreSQL takes, one statement where SQLite's single writer takes several), a module
 // asks its database's engine statements (`Database.statements`), and sqlite-statements.ts and
 // postgres-statements.ts each answer in their own way.
-import type { Database, Parameter } from "./database.ts";
+import type { Database } from "./database.ts";
 import type { LoadedRow } from "./outbox-sql.ts";
 import type { Attempt, ClaimTerms, SessionKey } from "./outbox.ts";
 
@@ -30,11 +30,6 @@ export interface EngineStatements {
   readonly shiftDue: readonly string[];
   /** Forgets one account's (`?`) Idempotency-Keys past their end by real time `?`. */
   readonly forgetDueKeys: string;
-  /**
-   * Keeps an Idempotency-Key's first use (its values, idempotency.ts), unless the key is taken; with `entry`, writes the
-   * request's journal entry (journal.ts) when it keeps the key. Resolves to whether it kept it, and the entry's number.
-   */
-  keepKey(db: Database, key: Parameter[], entry: Parameter[] | undefined): Promise<{ kept: boolean; entrySeq?: number }>;
   /** Claims, for each account, its allowance of due events whose turn it is, soonest first; with what their attempts need. */
   claimDue(db: Database, terms: ClaimTerms, allowed: readonly Allowance[], nowMs: number): Promise<LoadedRow[]>;
   /** Claims the session's event whose turn it is, when that one is due and claimed by no one. */

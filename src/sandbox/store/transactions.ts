@@ -76,7 +76,7 @@ export class Transactions {
   /** Stores a transaction as it is at `atMs`; `dueMs` is the real time it settles, when it is completed. */
   async create(accountId: number, transaction: Transaction, atMs: number, dueMs: number | null = null) {
     const { id, session_id, status, failure_reason } = transaction;
-    await this.#db.run(INSERT, accountId, id, session_id, status, failure_reason ?? null, atMs, atMs, dueMs);
+    await this.#db.write(INSERT, accountId, id, session_id, status, failure_reason ?? null, atMs, atMs, dueMs);
   }
 
   /** The account's newest transactions, newest first (the dashboard's list). */
