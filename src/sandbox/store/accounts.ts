@@ -199,7 +199,7 @@ export class Accounts {
     const now = this.#clock.now();
     const facts = this.#cache.factsOf(account.id);
     if (facts && now - facts.lastRequestMs < this.touchEveryMs && facts.lastRequestMs !== facts.createdAtMs) return;
-    await this.#db.run(TOUCH, now, account.id, now - this.touchEveryMs);
+    await this.#db.write(TOUCH, now, account.id, now - this.touchEveryMs);
     if (facts) facts.lastRequestMs = now;
   }
 
