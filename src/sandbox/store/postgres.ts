@@ -45,6 +45,8 @@ const WRITES_AT_ONCE = 16;
 /** A transaction aborted for another's sake: serialization failure, deadlock. Run again. */
 const RETRIED = new Set(["40001", "40P01"]);
 const ATTEMPTS = 30;
+/** The context of delivery's work, on no account's behalf (Database.apart). */
+const APART = Symbol("apart");
 /** One key for the whole sandbox schema: concurrent starts migrate one after the other. */
 const MIGRATION_LOCK = 0x7061_7969_6e; // "payin"
 
@@ -140,6 +142,8 @@ export class PostgresDatabase implements Database {
   readonly dialect = "postgres";
   readonly statements = postgresStatements;
   readonly #pool: pg.Pool;
+  /** The connections of delivery's bookkeeping (apart): its commits do not wait for the disk. */
+  readonly #apartPool: pg.Pool;
   readonly #transactions = new TransactionScope<Handle>();
   /** Each statement's text for PostgreSQL (`$1` for `?`) and the name it is prepared under on each connection. */
   readonly #statements = new Map<string, { name: string; text: string }>();
@@ -147,11 +151,12 @@ export class PostgresDatabase implements Database {
   /** Where the database is, for the connections outside the pool (LISTEN). */
   readonly #url: string;
   /** The account whose request the current async context serves, if any: its connections come out of its share. */
-  readonly #onBehalfOf = new AsyncLocalStorage<number | undefined>();
+  readonly #onBehalfOf = new AsyncLocalStorage<number | typeof APART | undefined>();
   readonly #shares: AccountShares;
 
-  private constructor(pool: pg.Pool, url: string, shares: AccountShares) {
+  private constructor(pool: pg.Pool, apart: pg.Pool, url: string, shares: AccountShares) {
     this.#pool = pool;
+    this.#apartPool = apart;
     this.#url = url;
     this.#shares = shares;
   }
@@ -165,32 +170,39 @@ export class PostgresDatabase implements Database {
     url: string,
     { poolSize = 10, timeoutMs = TIMEOUT_MS, accountShare = ACCOUNT_SHARE, clock = systemClock as Clock } = {},
   ): Promise<PostgresDatabase> {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: poolSize,
-      types,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      // The server's side of the same bound: a statement it is still running, or a transaction whose process went
-      // silent (a network cut), ends, and the locks it held with it.
-      statement_timeout: timeoutMs,
-      idle_in_transaction_session_timeout: timeoutMs,
-      // An answered create, and a webhook sent about it, must survive the database's crash: every
-      // commit is on disk before the sandbox acts on it, whatever the server's default (a server
-      // set to synchronous_commit = off lost both in a chaos run).
-      options: `-c synchronous_commit=on -c lock_timeout=${Math.min(LOCK_TIMEOUT_MS, Math.floor(timeoutMs / 2))}`,
-      keepAlive: true,
-    });
-    // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
-    // next query opens another. pg's client throws an error no one listens for.
-    pool.on("error", () => {});
-    pool.on("connect", (client) => client.on("error", () => {}));
+    const lockTimeout = `-c lock_timeout=${Math.min(LOCK_TIMEOUT_MS, Math.floor(timeoutMs / 2))}`;
+    const pools = (max: number, synchronousCommit: "on" | "off") =>
+      new pg.Pool({
+        connectionString: url,
+        max,
+        types,
+        connectionTimeoutMillis: timeoutMs,
+        query_timeout: timeoutMs,
+        // The server's side of the same bound: a statement it is still running, or a transaction whose process went
+        // silent (a network cut), ends, and the locks it held with it.
+        statement_timeout: timeoutMs,
+        idle_in_transaction_session_timeout: timeoutMs,
+        options: `-c synchronous_commit=${synchronousCommit} ${lockTimeout}`,
+        keepAlive: true,
+      })
+        // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
+        // next query opens another. pg's client throws an error no one listens for.
+        .on("error", () => {})
+        .on("connect", (client) => client.on("error", () => {}));
+    // An answered create, and a webhook sent about it, must survive the database's crash: every commit of a request
+    // (and of the sandbox's own work on time, expiries and settlements) is on disk before the sandbox acts on it, whatever
+    // the server's default (a server set to synchronous_commit = off lost both in a chaos run).
+    const pool = pools(poolSize, "on");
+    // Delivery's bookkeeping (its claims, each attempt's record) need not wait for the disk: one lost in a crash is made
+    // again, a delivery sent twice (which the contract allows: receivers dedupe by id), never one lost or out of order
+    // (the WAL is written in order, so a session's next attempt's record never outlives the one before it).
+    const apart = pools(Math.max(2, Math.ceil(poolSize / 2)), "off");
     try {
       await migrate(url, timeoutMs);
       // An account waits for its share no longer than for a connection of the pool.
-      return new PostgresDatabase(pool, url, new AccountShares(accountShare, clock, timeoutMs));
+      return new PostgresDatabase(pool, apart, url, new AccountShares(accountShare, clock, timeoutMs));
     } catch (error) {
-      await pool.end().catch(() => {});
+      await Promise.all([pool.end().catch(() => {}), apart.end().catch(() => {})]);
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
       throw new Error(`The sandbox cannot use its database at ${hostOf(url)}: ${reason}.`, { cause: error });
     }
@@ -218,7 +230,7 @@ export class PostgresDatabase implements Database {
     }
     const giveBack = await this.#share();
     try {
-      return await this.#send(this.#pool, sql, parameters);
+      return await this.#send(this.#poolNow(), sql, parameters);
     } finally {
       giveBack?.();
     }
@@ -235,7 +247,12 @@ export class PostgresDatabase implements Database {
   /** Waits for a slot of the share of the account the current context serves (none to wait for outside a request). */
   async #share(): Promise<(() => void) | undefined> {
     const accountId = this.#onBehalfOf.getStore();
-    return accountId === undefined ? undefined : this.#shares.take(accountId);
+    return typeof accountId === "number" ? this.#shares.take(accountId) : undefined;
+  }
+
+  /** The pool the current context's statements take a connection from. */
+  #poolNow() {
+    return this.#onBehalfOf.getStore() === APART ? this.#apartPool : this.#pool;
   }
 
   onBehalfOf<T>(accountId: number, work: () => Promise<T>): Promise<T> {
@@ -243,7 +260,7 @@ export class PostgresDatabase implements Database {
   }
 
   apart<T>(work: () => T): T {
-    return this.#onBehalfOf.run(undefined, work);
+    return this.#onBehalfOf.run(APART, work);
   }
 
   async write(sql: string, ...parameters: Parameter[]) {
@@ -287,7 +304,7 @@ export class PostgresDatabase implements Database {
       let client: pg.PoolClient;
       const giveBack = await this.#share();
       try {
-        client = await this.#pool.connect();
+        client = await this.#poolNow().connect();
       } catch (error) {
         giveBack?.();
         throw new DatabaseUnavailableError((error as Error).message, { cause: error });
@@ -443,11 +460,16 @@ export class PostgresDatabase implements Database {
   }
 
   connections() {
-    const { totalCount, idleCount, waitingCount } = this.#pool;
+    const [one, two] = [this.#pool, this.#apartPool];
+    const [totalCount, idleCount, waitingCount] = [
+      one.totalCount + two.totalCount,
+      one.idleCount + two.idleCount,
+      one.waitingCount + two.waitingCount,
+    ];
     return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount };
   }
 
   close() {
-    return this.#pool.end();
+    return Promise.all([this.#pool.end(), this.#apartPool.end()]).then(() => {});
   }
 }
