@@ -19,7 +19,8 @@ const CLAIM_DUE = `UPDATE events e SET claim = ?, claim_until_ms = ?
 const CLAIM_NEXT = `UPDATE events e SET claim = ?, claim_until_ms = ? FROM ${JOINED("e")}
   AND e.seq = ${NEXT_OF_SESSION} AND ${TURN("e")} RETURNING ${NEEDED("e")}`;
 // The outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts see the
-// rows as they were: the next is the session's oldest not done with but the one finished. Parameters: state, attempts,
+// rows as they were: the next is the session's oldest not done with but the one finished, found from the one finished
+// by the session's index (never among the pending events, which a busy sandbox has many of). Parameters: state, attempts,
 // due, account, event, claim; the attempt's 14 values; claim, until, whether to claim the next, due by, now.
 const FINISH = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? AND claim = ?
     RETURNING seq, account_id, session_id, state),
@@ -27,11 +28,11 @@ const FINISH = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? A
     SELECT CAST(? AS BIGINT), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), ?, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT),
       CAST(? AS BIGINT), ?, ?, ?, CAST(? AS BIGINT) FROM done ON CONFLICT DO NOTHING),
   following AS (
-    UPDATE events n SET claim = ?, claim_until_ms = ? FROM done, ${JOINED("n")}
-    AND CAST(? AS INTEGER) = 1 AND done.state <> 'pending' AND n.state = 'pending' AND n.due_ms <= ?
-    AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
-    AND n.seq = (SELECT MIN(b.seq) FROM events b WHERE b.account_id = done.account_id AND b.session_id = done.session_id
-      AND b.state IN ('pending', 'waiting') AND b.seq <> done.seq)
+    UPDATE events n SET claim = ?, claim_until_ms = ?
+    FROM (SELECT MIN(b.seq) AS seq FROM done, events b WHERE CAST(? AS INTEGER) = 1 AND done.state <> 'pending'
+      AND b.account_id = done.account_id AND b.session_id = done.session_id AND b.state IN ('pending', 'waiting') AND b.seq <> done.seq
+    ) AS next, ${JOINED("n")}
+    AND n.seq = next.seq AND n.state = 'pending' AND n.due_ms <= ? AND (n.claim_until_ms IS NULL OR n.claim_until_ms <= ?)
     RETURNING ${NEEDED("n")})
   SELECT (SELECT COUNT(*) FROM done) AS finished, following.* FROM (SELECT 1) AS one LEFT JOIN following ON true`;
 
