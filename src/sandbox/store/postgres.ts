@@ -4,6 +4,9 @@
 // and where a transaction reads before it writes, it first takes the lock its writers share
 // (`lock`: a session's events, in outbox.ts). One the database aborts for another's sake (a
 // deadlock) is run again. What one process may not do twice (a delivery) it claims with a lease.
+// Each statement is a round trip and work for the server: a transaction sends BEGIN only with its
+// first statement, and writes whose outcome no one reads wait to go as one statement (`write`),
+// so that a create, written optimistic, is one statement that commits alone.
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { systemClock, type Clock } from "../../lib/clock.ts";
@@ -45,6 +48,7 @@ const WRITES_AT_ONCE = 16;
 /** A transaction aborted for another's sake: serialization failure, deadlock. Run again. */
 const RETRIED = new Set(["40001", "40P01"]);
 const ATTEMPTS = 30;
+const GENERIC_PLANS = "-c plan_cache_mode=force_generic_plan";
 /** The context of delivery's work, on no account's behalf (Database.apart). */
 const APART = Symbol("apart");
 /** One key for the whole sandbox schema: concurrent starts migrate one after the other. */
@@ -182,7 +186,7 @@ export class PostgresDatabase implements Database {
         // silent (a network cut), ends, and the locks it held with it.
         statement_timeout: timeoutMs,
         idle_in_transaction_session_timeout: timeoutMs,
-        options: `-c synchronous_commit=${synchronousCommit} ${lockTimeout}`,
+        options: `-c synchronous_commit=${synchronousCommit} ${lockTimeout}${synchronousCommit === "off" ? ` ${GENERIC_PLANS}` : ""}`,
         keepAlive: true,
       })
         // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
@@ -195,7 +199,9 @@ export class PostgresDatabase implements Database {
     const pool = pools(poolSize, "on");
     // Delivery's bookkeeping (its claims, each attempt's record) need not wait for the disk: one lost in a crash is made
     // again, a delivery sent twice (which the contract allows: receivers dedupe by id), never one lost or out of order
-    // (the WAL is written in order, so a session's next attempt's record never outlives the one before it).
+    // (the WAL is written in order, so a session's next attempt's record never outlives the one before it). Its few
+    // statements, each finding its rows by key whatever the values, are planned once per connection: PostgreSQL had
+    // planned them anew at each call, which cost it as much as running them.
     const apart = pools(Math.max(2, Math.ceil(poolSize / 2)), "off");
     try {
       await migrate(url, timeoutMs);
