@@ -63,7 +63,8 @@ describe.skipIf(postgresMissing)("the statements a request sends PostgreSQL", ()
     const created = await counted("/api/v1/send/counterparties/", person(1), "key-1");
     expect(created.status).toBe(201);
     expect(created.statements).toHaveLength(1);
-    expect(created.statements[0]).toMatch(/^WITH .*INSERT INTO counterparties.*INSERT INTO idempotency_keys.*INSERT INTO requests/s);
+    for (const table of ["counterparties", "idempotency_keys", "requests"])
+      expect(created.statements[0]).toContain(`INSERT INTO ${table} `);
   });
 
   it("answers a contact taken and a key used before as it always did, after its optimistic statement failed", async () => {
@@ -108,6 +109,6 @@ describe.skipIf(postgresMissing)("the statements a request sends PostgreSQL", ()
       "WITH w0 AS",
       "COMMIT",
     ]);
-    expect(own[3]).toMatch(/^WITH .*INSERT INTO events.*INSERT INTO idempotency_keys.*INSERT INTO requests/s);
+    for (const table of ["events", "idempotency_keys", "requests"]) expect(own[3]).toContain(`INSERT INTO ${table} `);
   });
 });

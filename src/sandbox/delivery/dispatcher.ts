@@ -73,8 +73,13 @@ export class Dispatcher {
       apart: (start) => store.apart(start),
       stopped: () => this.#closing.signal.aborted,
     });
-    // Whatever a transaction puts in the outbox goes out once it has committed, not at the next tick.
+    // Whatever a transaction puts in the outbox goes out once it has committed, not at the next tick: claimed with it
+    // where the engine can, else claimed then.
     store.outbox.onCommitted((session) => this.#wakeUps.wake(session));
+    store.outbox.claimAsAdded(
+      () => (this.#closing.signal.aborted ? undefined : this.#terms(AS_TIME_GOES)),
+      (events) => store.apart(() => this.#start(events, { turn: true, dueByMs: AS_TIME_GOES })),
+    );
   }
 
   /**

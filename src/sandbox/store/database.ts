@@ -22,6 +22,8 @@ export interface Database {
    * a write that later statements of its transaction read is `run`. Outside a transaction, written now.
    */
   write(sql: string, ...parameters: Parameter[]): Promise<void>;
+  /** A write whose rows (its RETURNING) are read once it is written, as `returned` is called with them: `write` else. */
+  writeReturning(sql: string, parameters: Parameter[], returned: (rows: unknown[]) => void): Promise<void>;
   /** The statement's first row. */
   get<Row>(sql: string, ...parameters: Parameter[]): Promise<Row | undefined>;
   all<Row>(sql: string, ...parameters: Parameter[]): Promise<Row[]>;
@@ -124,7 +126,7 @@ export interface TransactionContext<Handle> {
   undo: Set<() => void>;
   locks: Set<string>;
   /** Writes waiting to go with the transaction's next statement (Database.write). */
-  pending: Array<{ sql: string; parameters: Parameter[] }>;
+  pending: Array<{ sql: string; parameters: Parameter[]; returned?: (rows: unknown[]) => void }>;
 }
 
 /** Tracks, per async context, the transaction it is inside. */

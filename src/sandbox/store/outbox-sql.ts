@@ -1,6 +1,8 @@
 // The outbox's SQL that both engines' statements (sqlite-statements.ts, postgres-statements.ts)
 // and the outbox itself are written from: which events are due, what an attempt needs of one, and
 // an attempt's record.
+import { clockOffsetOf } from "./due.ts";
+import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
 import type { Attempt, DueEvent } from "./outbox.ts";
 
 /** An event claimed, as read: what DueEvent holds, before its account's object and faults are added. */
@@ -36,6 +38,26 @@ export const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
 /** The event `e` is pending, due by real time `?` and claimed by no one (`?`: now). */
 export const TURN = (e: string) =>
   `${e}.state = 'pending' AND ${e}.due_ms <= ? AND (${e}.claim_until_ms IS NULL OR ${e}.claim_until_ms <= ?)`;
+
+// An event waits (`waiting`) while its account has nowhere to send it (decision D23): no listener connected and no
+// webhook URL, or a listener whose lease ran out, its holder yet to renew it (a listener still connected gets it then,
+// not the URL). Otherwise it is pending, due from the time it was made. Its writers share the account's lock with
+// release, which takes it whole: none is left waiting by a URL registered at the same moment.
+/** Whether the account has somewhere to send its events now; parameters: account and now (a listener), account (a URL), account. */
+export const HOOKED_NOW = `(${LIVE_LISTENER}
+  OR (EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) AND NOT ${ANY_LISTENER}))`;
+export const hookedParameters = (accountId: number, nowMs: number) => [accountId, nowMs, accountId, accountId];
+// One account's events, of one session or several, in their order. Parameters: account, account, then each row's (id,
+// type, session, transaction, made at, its place, whether it is its session's first here), then HOOKED_NOW's.
+export const NEW_EVENTS = (rows: number) => `SELECT CAST(? AS BIGINT) AS account_id, v.column1 AS id, v.column2 AS type,
+    v.column3 AS session_id, v.column4 AS transaction_id, v.column5 AS created_at_ms,
+    CASE WHEN hooked THEN 'pending' ELSE 'waiting' END AS state, CASE WHEN hooked THEN v.column5 - ${clockOffsetOf("?")} END AS due_ms,
+    v.column6 AS place, v.column7 AS first
+  FROM (VALUES ${Array(rows).fill("(?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS INTEGER))").join(", ")}) AS v,
+    (SELECT ${HOOKED_NOW} AS hooked) AS account`;
+export const EVENT_COLUMNS = "account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms";
+export const INSERT_EVENTS = (rows: number) =>
+  `INSERT INTO events (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM (${NEW_EVENTS(rows)}) AS n ORDER BY place`;
 
 /** An event claimed, by its number: what its attempt needs. */
 export const LOAD = `SELECT ${NEEDED("e")} FROM events e, ${JOINED("e")} AND e.seq = ? AND e.state = 'pending'`;

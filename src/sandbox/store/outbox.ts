@@ -13,11 +13,10 @@ import type { Clock } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
 import { Buckets } from "../../lib/token-buckets.ts";
 import type { Account, Accounts } from "./accounts.ts";
-import type { Database } from "./database.ts";
+import { reportUnlessUnavailable, type Database, type Parameter } from "./database.ts";
 import { clockOffsetOf } from "./due.ts";
 import type { FaultRow, Faults } from "./faults.ts";
-import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
-import { attemptValues, INSERT_ATTEMPT, LOAD, type LoadedRow } from "./outbox-sql.ts";
+import { attemptValues, HOOKED_NOW, hookedParameters, INSERT_ATTEMPT, LOAD, type LoadedRow } from "./outbox-sql.ts";
 
 /** Which event is due: enough to choose what to send, without its payload. */
 export interface DueKey {
@@ -146,22 +145,6 @@ const RELEASE_CLAIM = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHE
 // Every claimed event is due: found among the due rows.
 const RELEASE_CLAIMS = "UPDATE events SET claim = NULL, claim_until_ms = NULL WHERE due_ms IS NOT NULL AND claim = ?";
 
-// An event waits (`waiting`) while its account has nowhere to send it (decision D23): no listener connected and no
-// webhook URL, or a listener whose lease ran out, its holder yet to renew it (a listener still connected gets it then,
-// not the URL). Otherwise it is pending, due from the time it was made. Its writers share the account's lock with
-// release, which takes it whole: none is left waiting by a URL registered at the same moment.
-/** Whether the account has somewhere to send its events now; parameters: account and now (a listener), account (a URL), account. */
-const HOOKED_NOW = `(${LIVE_LISTENER}
-  OR (EXISTS (SELECT 1 FROM webhooks WHERE account_id = ? AND url IS NOT NULL) AND NOT ${ANY_LISTENER}))`;
-const hookedParameters = (accountId: number, nowMs: number) => [accountId, nowMs, accountId, accountId];
-// One account's events, of one session or several, in their order. Parameters: account, account, then each row's (id,
-// type, session, transaction, made at, its place), then HOOKED_NOW's.
-const INSERT = (rows: number) => `INSERT INTO events (account_id, id, type, session_id, transaction_id, created_at_ms, state, due_ms)
-  SELECT CAST(? AS BIGINT), v.column1, v.column2, v.column3, v.column4, v.column5, CASE WHEN hooked THEN 'pending' ELSE 'waiting' END,
-    CASE WHEN hooked THEN v.column5 - ${clockOffsetOf("?")} END
-  FROM (VALUES ${Array(rows).fill("(?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS INTEGER))").join(", ")}) AS v,
-    (SELECT ${HOOKED_NOW} AS hooked) AS account
-  ORDER BY v.column6`;
 const DUE_FROM_ITS_TIME = `created_at_ms - ${clockOffsetOf("events.account_id")}`;
 const WAITING_TO_PENDING = `UPDATE events SET state = 'pending', due_ms = ${DUE_FROM_ITS_TIME} WHERE account_id = ? AND state = 'waiting'`;
 const CLAIMED_FOR_ACCOUNT = "SELECT seq FROM events WHERE account_id = ? AND state = 'pending' AND due_ms <= ? AND claim_until_ms > ?";
@@ -229,6 +212,7 @@ export class Outbox {
 
   readonly #accounts: Accounts;
   readonly #faults: Faults;
+  #claimAsAdded: { terms(): ClaimTerms | undefined; start(events: DueEvent[]): void } | undefined;
 
   /**
    * `accounts`: whose objects a claim hands over with its events; `faults`: what acts on their attempts;
@@ -265,16 +249,30 @@ export class Outbox {
     // Whether they wait depends on the account's webhook and listener: their writers wait for this.
     await this.#db.lockSessions(batches.map(({ sessionId }) => ({ accountId, sessionId })));
     const rows = batches.flatMap(({ sessionId, events, atMs }) =>
-      events.map(({ type, transactionId }) => [newId("msg"), type, sessionId, transactionId ?? null, atMs]),
+      events.map(({ type, transactionId }, i) => [newId("msg"), type, sessionId, transactionId ?? null, atMs, i === 0 ? 1 : 0]),
     );
-    await this.#db.write(
-      INSERT(rows.length),
-      ...[accountId, accountId, ...rows.flatMap((row, place) => [...row, place]), ...hookedParameters(accountId, this.#clock.now())],
-    );
-    // Unless they wait (for a URL), which a write does not say: then delivery finds nothing to do yet.
+    const values = rows.flatMap(([id, type, session, transaction, at, first], place) => [id, type, session, transaction, at, place, first]);
+    const parameters = [accountId, accountId, ...values, ...hookedParameters(accountId, this.#clock.now())] as Parameter[];
+    // Claimed as they are written, where the engine can and delivery here asks, within the account's budget.
+    const terms = this.#allowance(accountId) >= batches.length ? this.#claimAsAdded?.terms() : undefined;
+    const readingFrom = this.#accounts.readingFrom;
+    let claimed: LoadedRow[] = [];
+    await this.#db.statements.addEvents(this.#db, rows.length, parameters, terms && { terms, claimed: (rows) => (claimed = rows) });
+    for (const row of claimed) this.#spend(row.accountId);
     this.#db.afterCommit(() => {
-      for (const { sessionId } of batches) this.#announce({ accountId, sessionId });
+      const handed = new Set(claimed.map((row) => row.sessionId));
+      // The rest, unless they wait (for a URL), which a write does not say: then delivery finds nothing to do yet.
+      for (const { sessionId } of batches) if (!handed.has(sessionId)) this.#announce({ accountId, sessionId });
+      if (claimed.length > 0) void this.#ready(claimed, readingFrom, terms).then(this.#claimAsAdded!.start, reportUnlessUnavailable);
     });
+  }
+
+  /**
+   * Has new events claimed as they are written, where the engine can: under `terms()` (none when delivery stops), each
+   * then given to `start` once its transaction commits, rather than announced for delivery to claim.
+   */
+  claimAsAdded(terms: () => ClaimTerms | undefined, start: (events: DueEvent[]) => void) {
+    this.#claimAsAdded = { terms, start };
   }
 
   /** The account has a webhook URL (or a listener) now: the events that waited for one are pending, each due from its time. */

@@ -2,7 +2,20 @@
 // the rows another is claiming (SKIP LOCKED) and a sweep locks the row it deletes; and what takes
 // SQLite a few statements is one here, each a round trip saved.
 import { postgresMigrations } from "./migrations.ts";
-import { AFTER_ATTEMPT, ATTEMPT_COLUMNS, attemptValues, DUE, JOINED, NEEDED, NEXT_OF_SESSION, TURN, type LoadedRow } from "./outbox-sql.ts";
+import {
+  AFTER_ATTEMPT,
+  ATTEMPT_COLUMNS,
+  attemptValues,
+  DUE,
+  EVENT_COLUMNS,
+  INSERT_EVENTS,
+  JOINED,
+  NEEDED,
+  NEW_EVENTS,
+  NEXT_OF_SESSION,
+  TURN,
+  type LoadedRow,
+} from "./outbox-sql.ts";
 import type { EngineStatements } from "./statements.ts";
 
 // For each account its allowance of due events whose turn it is, soonest first, claimed with what the attempts need,
@@ -36,6 +49,32 @@ const FINISH = `WITH done AS (${AFTER_ATTEMPT} WHERE account_id = ? AND id = ? A
     RETURNING ${NEEDED("n")})
   SELECT (SELECT COUNT(*) FROM done) AS finished, following.* FROM (SELECT 1) AS one LEFT JOIN following ON true`;
 
+// New events, each session's first claimed as it is written when its turn has come (it goes somewhere now, and no earlier
+// event of its session is left to send): the insert, and what the attempts need read from the other tables as it
+// returns them. Parameters: claim, until, the account, then NEW_EVENTS'.
+const ADD_CLAIMING = (rows: number) => {
+  // Read for the claimed rows only.
+  const of = (column: string, table: string, where: string) =>
+    `CASE WHEN claim IS NOT NULL THEN (SELECT ${column} FROM ${table} WHERE ${where.replaceAll("$", "events.")}) END`;
+  return `INSERT INTO events (${EVENT_COLUMNS}, claim, claim_until_ms)
+  SELECT ${EVENT_COLUMNS}, CASE WHEN turn THEN CAST(? AS TEXT) END, CASE WHEN turn THEN CAST(? AS BIGINT) END
+  FROM (SELECT n.*, n.state = 'pending' AND n.first = 1
+      AND NOT EXISTS (SELECT 1 FROM events b WHERE b.account_id = CAST(? AS BIGINT) AND b.session_id = n.session_id
+        AND b.state IN ('pending', 'waiting')) AS turn
+    FROM (${NEW_EVENTS(rows)}) AS n) AS r
+  ORDER BY place
+  RETURNING seq, account_id AS "accountId", id, type, session_id AS "sessionId", transaction_id AS "transactionId",
+    created_at_ms AS "createdAtMs", attempts, claim,
+    ${of("url", "webhooks w", "w.account_id = $account_id")} AS url,
+    ${of("signing_secret", "webhooks w", "w.account_id = $account_id")} AS secret,
+    ${of("counterparty_id", "payment_sessions s", "s.account_id = $account_id AND s.id = $session_id")} AS "counterpartyId",
+    ${of("request", "payment_sessions s", "s.account_id = $account_id AND s.id = $session_id")} AS request,
+    ${of("clock_offset_ms", "accounts a", "a.id = $account_id")} AS "clockOffsetMs",
+    ${of("failure_reason", "transactions t", "t.account_id = $account_id AND t.id = $transaction_id")} AS "failureReason",
+    ${of("COUNT(*)", "faults f", "f.account_id = $account_id AND f.target = 'delivery'")} AS "deliveryFaults",
+    ${of("COUNT(*)", "listeners l", "l.account_id = $account_id")} AS listening`;
+};
+
 /** PostgreSQL's planner finds the rows with work due by the `_due_by_account` indexes itself. */
 const shiftDue = (table: string) => `UPDATE ${table} SET due_ms = due_ms - ? WHERE account_id = ? AND due_ms IS NOT NULL`;
 const array = (values: readonly number[]) => `{${values.join(",")}}`;
@@ -50,6 +89,14 @@ export const postgresStatements: EngineStatements = {
     "UPDATE idempotency_keys SET due_ms = due_ms - ? WHERE account_id = ?",
   ],
   forgetDueKeys: "DELETE FROM idempotency_keys WHERE account_id = ? AND due_ms <= ?",
+
+  async addEvents(db, rows, parameters, claim) {
+    if (!claim) return db.write(INSERT_EVENTS(rows), ...parameters);
+    const { terms, claimed } = claim;
+    await db.writeReturning(ADD_CLAIMING(rows), [terms.claim, terms.untilMs, parameters[0]!, ...parameters], (returned) =>
+      claimed((returned as Array<LoadedRow & { claim: string | null }>).filter((row) => row.claim !== null)),
+    );
+  },
 
   claimDue(db, { claim, untilMs, dueByMs }, allowed, nowMs) {
     const [ids, allowances] = [array(allowed.map((a) => a.id)), array(allowed.map((a) => a.allowance))];

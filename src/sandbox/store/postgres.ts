@@ -86,13 +86,24 @@ function translated(error: unknown): unknown {
   return error;
 }
 
+/** Hands the rows of writes that waited to the one that reads them back. */
+function readBack(pending: readonly Pending[], result: pg.QueryResult) {
+  pending.find((w) => w.returned)?.returned!(result.rows);
+}
+
 /** The table a write writes to. */
 const tableOf = (sql: string) => /^\s*(?:INSERT INTO|UPDATE|DELETE FROM)\s+(\w+)/.exec(sql)?.[1];
 
-/** Writes that waited, as one statement: each but the last a data-modifying WITH query of the last, all on one snapshot. */
-function together(pending: ReadonlyArray<{ sql: string; parameters: Parameter[] }>): [string, Parameter[]] {
-  const last = pending.at(-1)!;
-  const before = pending.slice(0, -1);
+/** A write that waits for its transaction's next statement (Database.write). */
+type Pending = { sql: string; parameters: Parameter[]; returned?: (rows: unknown[]) => void };
+
+/**
+ * Writes that waited, as one statement: each but the last a data-modifying WITH query of the last, all on one snapshot;
+ * the one whose rows are read back, if any, last.
+ */
+function together(pending: readonly Pending[]): [string, Parameter[]] {
+  const last = pending.find((w) => w.returned) ?? pending.at(-1)!;
+  const before = pending.filter((w) => w !== last);
   if (before.length === 0) return [last.sql, last.parameters];
   const sql = `WITH ${before.map((w, i) => `w${i} AS (${w.sql})`).join(", ")} ${last.sql}`;
   return [sql, [...before.flatMap((w) => w.parameters), ...last.parameters]];
@@ -269,13 +280,26 @@ export class PostgresDatabase implements Database {
     return this.#onBehalfOf.run(APART, work);
   }
 
-  async write(sql: string, ...parameters: Parameter[]) {
+  write(sql: string, ...parameters: Parameter[]) {
+    return this.#wait({ sql, parameters });
+  }
+
+  writeReturning(sql: string, parameters: Parameter[], returned: (rows: unknown[]) => void) {
+    return this.#wait({ sql, parameters, returned });
+  }
+
+  async #wait(write: Pending) {
     const pending = this.#transactions.current?.pending;
-    if (!pending) return void (await this.run(sql, ...parameters));
+    if (!pending) {
+      const { rows } = await this.#query(write.sql, write.parameters);
+      return write.returned?.(rows);
+    }
     // Written in the order asked: the WITH queries of one statement run in no order PostgreSQL promises, so two writes
-    // to one table (one session's events: their numbers are their order) never go in one statement.
-    if (pending.some((w) => tableOf(w.sql) === tableOf(sql))) await this.#writePending();
-    pending.push({ sql, parameters });
+    // to one table (one session's events: their numbers are their order) never go in one statement. A statement
+    // returns the rows of its last query only: one write read back per statement.
+    const apart = (w: Pending) => tableOf(w.sql) === tableOf(write.sql) || (w.returned && write.returned);
+    if (pending.some(apart)) await this.#writePending();
+    pending.push(write);
     if (pending.length >= WRITES_AT_ONCE) await this.#writePending();
   }
 
@@ -285,7 +309,7 @@ export class PostgresDatabase implements Database {
    */
   async #writePending() {
     const pending = this.#transactions.current!.pending.splice(0);
-    if (pending.length > 0) await this.#query(...together(pending));
+    if (pending.length > 0) readBack(pending, await this.#query(...together(pending)));
   }
 
   get optimistic() {
@@ -323,7 +347,7 @@ export class PostgresDatabase implements Database {
           else {
             // Nothing but writes: one statement, a transaction of its own.
             const pending = this.#transactions.current!.pending.splice(0);
-            if (pending.length > 0) await this.#send(client, ...together(pending));
+            if (pending.length > 0) readBack(pending, await this.#send(client, ...together(pending)));
           }
           return result;
         });

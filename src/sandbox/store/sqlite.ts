@@ -80,6 +80,10 @@ export class SqliteDatabase implements Database {
     await this.run(sql, ...parameters);
   }
 
+  async writeReturning(sql: string, parameters: Parameter[], returned: (rows: unknown[]) => void) {
+    returned(await this.all(sql, ...parameters));
+  }
+
   get<Row>(sql: string, ...parameters: Parameter[]) {
     return this.#use(() => written(() => this.#statement(sql).get(...parameters) as Row | undefined));
   }

@@ -3,7 +3,7 @@
 // lock only PostgreSQL takes, one statement where SQLite's single writer takes several), a module
 // asks its database's engine statements (`Database.statements`), and sqlite-statements.ts and
 // postgres-statements.ts each answer in their own way.
-import type { Database } from "./database.ts";
+import type { Database, Parameter } from "./database.ts";
 import type { LoadedRow } from "./outbox-sql.ts";
 import type { Attempt, ClaimTerms, SessionKey } from "./outbox.ts";
 
@@ -30,6 +30,18 @@ export interface EngineStatements {
   readonly shiftDue: readonly string[];
   /** Forgets one account's (`?`) Idempotency-Keys past their end by real time `?`. */
   readonly forgetDueKeys: string;
+  /**
+   * Writes one account's new events (`parameters`: INSERT_EVENTS' for `rows` of them, outbox-sql.ts), a write of their
+   * transaction (Database.write). With `claim`, where the engine can in the same statement, claims under its terms each
+   * session's first new event that goes now, when no earlier one of its session is left to send, and hands them, with
+   * what their attempts need, to `claim.claimed` once written (before the transaction commits).
+   */
+  addEvents(
+    db: Database,
+    rows: number,
+    parameters: Parameter[],
+    claim?: { terms: ClaimTerms; claimed(rows: LoadedRow[]): void },
+  ): Promise<void>;
   /** Claims, for each account, its allowance of due events whose turn it is, soonest first; with what their attempts need. */
   claimDue(db: Database, terms: ClaimTerms, allowed: readonly Allowance[], nowMs: number): Promise<LoadedRow[]>;
   /** Claims the session's event whose turn it is, when that one is due and claimed by no one. */
