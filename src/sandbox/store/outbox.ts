@@ -2,8 +2,9 @@
 // announces, and each delivery attempt made of it. The dispatcher (../delivery/dispatcher.ts)
 // claims what is due from here, many events with one statement that reads with them all an
 // attempt needs, and writes back what each attempt gave with one more, which claims the next
-// event of its session when that one is due. An event row holds what it announces and about which
-// session and transaction; its payload is made from those when it is sent.
+// event of its session when that one is due; where the engine can, a new event whose turn has come
+// is claimed as it is written. An event row holds what it announces and about which session and
+// transaction; its payload is made from those when it is sent.
 //
 // The order rule (a session's events go one at a time, in the order they were made) is the
 // claim's: an event is due from its own time (made, or retried), and only the oldest of its

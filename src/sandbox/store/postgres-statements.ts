@@ -12,7 +12,6 @@ import {
   JOINED,
   NEEDED,
   NEW_EVENTS,
-  NEXT_OF_SESSION,
   TURN,
   type LoadedRow,
 } from "./outbox-sql.ts";
@@ -28,9 +27,13 @@ const CLAIM_DUE = `UPDATE events e SET claim = ?, claim_until_ms = ?
   AND e.seq = due.seq RETURNING ${NEEDED("e")}`;
 // One session's turn: its oldest event not done with, when that is pending, due and claimed by no one. Found by the
 // session's index, not among the due events, of which a busy sandbox has many waiting behind their session's earlier one.
+// Locked as it is found: an event another process is recording the outcome of is waited for, and passed once it is
+// done with for the next, which that outcome's own claim may not have seen (written as it ran, by another process).
 // Parameters: claim, until, account, session, due by, now.
 const CLAIM_NEXT = `UPDATE events e SET claim = ?, claim_until_ms = ? FROM ${JOINED("e")}
-  AND e.seq = ${NEXT_OF_SESSION} AND ${TURN("e")} RETURNING ${NEEDED("e")}`;
+  AND e.seq = (SELECT b.seq FROM events b WHERE b.account_id = ? AND b.session_id = ? AND b.state IN ('pending', 'waiting')
+    ORDER BY b.seq LIMIT 1 FOR UPDATE)
+  AND ${TURN("e")} RETURNING ${NEEDED("e")}`;
 // The outcome, the attempt's record and the claim of its session's next event due, in one statement. Its parts see the
 // rows as they were: the next is the session's oldest not done with but the one finished, found from the one finished
 // by the session's index (never among the pending events, which a busy sandbox has many of). Parameters: state, attempts,
