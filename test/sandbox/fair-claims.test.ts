@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/sandbox/store/database.ts";
 import { openDatabase, Store } from "../../src/sandbox/store/index.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../scripts/lib/temp-postgres.ts";
-import { ManualClock } from "../support/manual-clock.ts";
+import { ManualClock, REAL_WORK } from "../support/manual-clock.ts";
 
 let cluster: TestPostgres | undefined;
 beforeAll(() => {
@@ -80,5 +80,46 @@ describe.each(engines)("claims on $engine", ({ skip, url: newUrl }) => {
     await clock.advance(200);
     expect(await store.outbox.claimDue(terms(store), BATCH)).toHaveLength(10);
     await store.close();
+  });
+});
+
+describe.skipIf(postgresMissing)("a session's turn on PostgreSQL, with another process recording the outcome before it", () => {
+  it("waits for that outcome and claims the event written while it was recorded, which the outcome's own claim could not see", async () => {
+    const url = cluster!.createDatabase();
+    const clock = new ManualClock(Date.now());
+    const db = await openDatabase({ postgres: url }, clock);
+    const store = new Store(db, { clock });
+    const other = new (await import("pg")).default.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const account = await store.accounts.forToken("turns");
+      await store.webhooks.register(account.id, "http://127.0.0.1:9/", 1);
+      const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "A", last_name: "B" } as const;
+      await store.counterparties.create(
+        account.id,
+        { ...person, id: "cp_1", email: "a@example.com", phone_number: "+34600000001" } as never,
+        1,
+      );
+      await store.transaction(async () => {
+        await store.sessions.create(account.id, "ps_1", { counterparty_id: "cp_1" }, 1, clock.now() + 3_600_000);
+        await store.outbox.add(account.id, "ps_1", [{ type: "session-created" }], clock.now());
+      });
+      const terms = { claim: "here", untilMs: clock.now() + 60_000, dueByMs: clock.now() };
+      const first = (await store.outbox.claimDue({ ...terms, claim: "elsewhere" }, 10))[0]!;
+      // The other process records the first event's outcome, and has not committed it when the session's next comes.
+      await other.query("BEGIN");
+      await other.query("UPDATE events SET state = 'delivered', due_ms = NULL, claim = NULL WHERE seq = $1", [first.seq]);
+      await store.transaction(() => store.outbox.add(account.id, "ps_1", [{ type: "session-completed" }], clock.now()));
+      const claiming = store.outbox.claimNext(terms, { accountId: account.id, sessionId: "ps_1" });
+      // Once it waits for the other's lock on the first: then the other commits.
+      const waiting = async () =>
+        Number((await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"))!.n);
+      await expect.poll(waiting, REAL_WORK).toBe(1);
+      await other.query("COMMIT");
+      expect(await claiming).toMatchObject({ type: "session-completed", sessionId: "ps_1" });
+    } finally {
+      await other.end();
+      await store.close();
+    }
   });
 });
