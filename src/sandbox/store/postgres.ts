@@ -199,6 +199,8 @@ export class PostgresDatabase implements Database {
         idle_in_transaction_session_timeout: timeoutMs,
         options: `-c synchronous_commit=${synchronousCommit} ${lockTimeout}${synchronousCommit === "off" ? ` ${GENERIC_PLANS}` : ""}`,
         keepAlive: true,
+        // A connection's prepared statements and plans go with it: an idle one is kept a minute, not pg's 10 s.
+        idleTimeoutMillis: 60_000,
       })
         // A connection lost, idle in the pool or in use (the query under way fails, and says so): the
         // next query opens another. pg's client throws an error no one listens for.
