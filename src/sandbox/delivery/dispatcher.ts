@@ -53,8 +53,8 @@ export class Dispatcher {
   /**
    * Sessions whose events a commit here announced while an attempt of theirs was under way here, since that attempt's
    * outcome was sent: what the outcome's claim of the next event may not have seen. Looked at once the attempt ends; a
-   * session no commit here announced meanwhile needs no look (another process's commit looks for itself, and should it
-   * find this attempt still under way, the tick's pass takes its event).
+   * session no commit here announced meanwhile needs no look (another process's commit looks for itself: its claim
+   * waits for an outcome being recorded, and one recorded after it sees its event).
    */
   readonly #woken = new Set<string>();
   /** This process's claims on the events it is sending, released when it closes. */
