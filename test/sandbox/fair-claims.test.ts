@@ -20,6 +20,25 @@ const engines = [
 
 const BATCH = 256;
 
+/** An account with a webhook URL and `sessions` sessions, each with one event due now. */
+async function backlog(store: Store, token: string, sessions: number) {
+  const account = await store.accounts.forToken(token);
+  await store.webhooks.register(account.id, "http://127.0.0.1:9/", 1);
+  const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "A", last_name: "B" } as const;
+  await store.counterparties.create(
+    account.id,
+    { ...person, id: "cp_1", email: "a@example.com", phone_number: "+34600000001" } as never,
+    1,
+  );
+  await store.transaction(async () => {
+    for (let i = 0; i < sessions; i++) {
+      await store.sessions.create(account.id, `ps_${i}`, { counterparty_id: "cp_1" }, 1, store.clock.now() + 3_600_000);
+      await store.outbox.add(account.id, `ps_${i}`, [{ type: "session-created" }], 1);
+    }
+  });
+  return account;
+}
+
 describe.each(engines)("claims on $engine", ({ skip, url: newUrl }) => {
   const open = async (deliveriesPerSecond?: number) => {
     const url = newUrl();
@@ -27,25 +46,6 @@ describe.each(engines)("claims on $engine", ({ skip, url: newUrl }) => {
     const db = await openDatabase(url === undefined ? {} : { postgres: url }, clock);
     return { store: new Store(db, { clock, deliveriesPerSecond }), db, clock };
   };
-
-  /** An account with a webhook URL and `sessions` sessions, each with one event due now. */
-  async function backlog(store: Store, token: string, sessions: number) {
-    const account = await store.accounts.forToken(token);
-    await store.webhooks.register(account.id, "http://127.0.0.1:9/", 1);
-    const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "A", last_name: "B" } as const;
-    await store.counterparties.create(
-      account.id,
-      { ...person, id: "cp_1", email: "a@example.com", phone_number: "+34600000001" } as never,
-      1,
-    );
-    await store.transaction(async () => {
-      for (let i = 0; i < sessions; i++) {
-        await store.sessions.create(account.id, `ps_${i}`, { counterparty_id: "cp_1" }, 1, store.clock.now() + 3_600_000);
-        await store.outbox.add(account.id, `ps_${i}`, [{ type: "session-created" }], 1);
-      }
-    });
-    return account;
-  }
 
   const terms = (store: Store) => ({ claim: "p1", untilMs: store.clock.now() + 60_000, dueByMs: store.clock.now() });
   const claimedCount = async (db: Database, accountId: number) =>
@@ -92,31 +92,20 @@ describe.skipIf(postgresMissing)("a session's turn on PostgreSQL, with another p
     const other = new (await import("pg")).default.Client({ connectionString: url });
     await other.connect();
     try {
-      const account = await store.accounts.forToken("turns");
-      await store.webhooks.register(account.id, "http://127.0.0.1:9/", 1);
-      const person = { type: "INDIVIDUAL", payment_rail: "PAYIN", first_name: "A", last_name: "B" } as const;
-      await store.counterparties.create(
-        account.id,
-        { ...person, id: "cp_1", email: "a@example.com", phone_number: "+34600000001" } as never,
-        1,
-      );
-      await store.transaction(async () => {
-        await store.sessions.create(account.id, "ps_1", { counterparty_id: "cp_1" }, 1, clock.now() + 3_600_000);
-        await store.outbox.add(account.id, "ps_1", [{ type: "session-created" }], clock.now());
-      });
+      const account = await backlog(store, "turns", 1);
       const terms = { claim: "here", untilMs: clock.now() + 60_000, dueByMs: clock.now() };
       const first = (await store.outbox.claimDue({ ...terms, claim: "elsewhere" }, 10))[0]!;
       // The other process records the first event's outcome, and has not committed it when the session's next comes.
       await other.query("BEGIN");
       await other.query("UPDATE events SET state = 'delivered', due_ms = NULL, claim = NULL WHERE seq = $1", [first.seq]);
-      await store.transaction(() => store.outbox.add(account.id, "ps_1", [{ type: "session-completed" }], clock.now()));
-      const claiming = store.outbox.claimNext(terms, { accountId: account.id, sessionId: "ps_1" });
+      await store.transaction(() => store.outbox.add(account.id, "ps_0", [{ type: "session-completed" }], clock.now()));
+      const claiming = store.outbox.claimNext(terms, { accountId: account.id, sessionId: "ps_0" });
       // Once it waits for the other's lock on the first: then the other commits.
       const waiting = async () =>
         Number((await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"))!.n);
       await expect.poll(waiting, REAL_WORK).toBe(1);
       await other.query("COMMIT");
-      expect(await claiming).toMatchObject({ type: "session-completed", sessionId: "ps_1" });
+      expect(await claiming).toMatchObject({ type: "session-completed", sessionId: "ps_0" });
     } finally {
       await other.end();
       await store.close();

@@ -1,6 +1,6 @@
 // The outbox's SQL that both engines' statements (sqlite-statements.ts, postgres-statements.ts)
-// and the outbox itself are written from: which events are due, what an attempt needs of one, and
-// an attempt's record.
+// and the outbox itself are written from: new events and whether they go now, which events are due,
+// what an attempt needs of one, and an attempt's record.
 import { clockOffsetOf } from "./due.ts";
 import { ANY_LISTENER, LIVE_LISTENER } from "./listeners.ts";
 import type { Attempt, DueEvent } from "./outbox.ts";
@@ -32,9 +32,6 @@ export const JOINED = (e: string) =>
   `webhooks w, payment_sessions s, accounts a WHERE w.account_id = ${e}.account_id AND s.account_id = ${e}.account_id ` +
   `AND s.id = ${e}.session_id AND a.id = ${e}.account_id`;
 
-/** A session's oldest event not yet done with (parameters: account, session): the one its turn is. */
-export const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
-  WHERE b.account_id = ? AND b.session_id = ? AND b.state IN ('pending', 'waiting'))`;
 /** The event `e` is pending, due by real time `?` and claimed by no one (`?`: now). */
 export const TURN = (e: string) =>
   `${e}.state = 'pending' AND ${e}.due_ms <= ? AND (${e}.claim_until_ms IS NULL OR ${e}.claim_until_ms <= ?)`;

@@ -3,17 +3,7 @@
 // index to use where its planner would take the primary key, which also finds rows with nothing due.
 import type { Database } from "./database.ts";
 import { sqliteMigrations } from "./migrations.ts";
-import {
-  AFTER_ATTEMPT,
-  attemptValues,
-  DUE,
-  INSERT_ATTEMPT,
-  INSERT_EVENTS,
-  LOAD,
-  NEXT_OF_SESSION,
-  TURN,
-  type LoadedRow,
-} from "./outbox-sql.ts";
+import { AFTER_ATTEMPT, attemptValues, DUE, INSERT_ATTEMPT, INSERT_EVENTS, LOAD, TURN, type LoadedRow } from "./outbox-sql.ts";
 import type { EngineStatements } from "./statements.ts";
 
 /** Only rows with work due are in a `_due_by_account` index. */
@@ -22,6 +12,9 @@ const shiftDue = (table: string) =>
 // One account's allowance claimed; parameters: claim, until, due by, now, account, limit.
 const CLAIM_DUE = `UPDATE events SET claim = ?, claim_until_ms = ?
   WHERE seq IN (${DUE} AND d.account_id = ? ORDER BY d.due_ms LIMIT ?) RETURNING seq`;
+/** A session's oldest event not yet done with (parameters: account, session): the one its turn is. */
+const NEXT_OF_SESSION = `(SELECT MIN(b.seq) FROM events b
+  WHERE b.account_id = ? AND b.session_id = ? AND b.state IN ('pending', 'waiting'))`;
 // Parameters: claim, until, account, session, due by, now.
 const CLAIM_NEXT = `UPDATE events SET claim = ?, claim_until_ms = ?
   WHERE seq = ${NEXT_OF_SESSION} AND ${TURN("events")} RETURNING seq`;
